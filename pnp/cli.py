@@ -1,0 +1,266 @@
+"""The `pnp` command: parse options, call the library, turn errors into messages and exit codes.
+
+Exit codes: 0 success, 1 content problems (validation failed), 2 usage or build errors.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pnp.content.loader import LoadedGame, discover_games, load_game
+from pnp.errors import ContentError, PnpError
+from pnp.paths import default_content_root, default_output_root, templates_root_for
+
+
+class Context:
+    def __init__(self, content: Path | None) -> None:
+        self.content_root = content or default_content_root()
+        self.templates_root = templates_root_for(self.content_root)
+
+    def slugs(self, games: tuple[str, ...]) -> list[str]:
+        return list(games) or discover_games(self.content_root)
+
+    def load(self, slug: str) -> LoadedGame:
+        return load_game(self.content_root, slug)
+
+
+def _fail(message: str, code: int = 2) -> None:
+    click.echo(message, err=True)
+    sys.exit(code)
+
+
+def _report_content_error(error: ContentError) -> None:
+    for problem in error.problems:
+        click.echo(str(problem), err=True)
+    _fail(str(error), 1)
+
+
+@click.group()
+@click.option(
+    "--content",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Content tree to read (default: ./content).",
+)
+@click.version_option(package_name="pnp")
+@click.pass_context
+def main(ctx: click.Context, content: Path | None) -> None:
+    """Print-and-play kits, rule engines and rulebooks from one content source."""
+    ctx.obj = Context(content)
+
+
+@main.command("list")
+@click.pass_obj
+def list_command(obj: Context) -> None:
+    """Show the games and the components of their kits, with counts."""
+    try:
+        for slug in obj.slugs(()):
+            game = obj.load(slug)
+            info = game.model.info
+            click.echo(f"{slug}  {info.title}  ({info.players} players, ~{info.minutes} min)")
+            for product in game.model.products:
+                items = list(getattr(game.model, product.items, ()))
+                count = sum(int(item.copies) for item in items)
+                click.echo(
+                    f"  {product.id:<18} {count:>4}  {product.title}"
+                    f"  [{product.kind.value}, {product.size}]"
+                )
+    except ContentError as error:
+        _report_content_error(error)
+    except PnpError as error:
+        _fail(str(error))
+
+
+@main.command()
+@click.argument("games", nargs=-1)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Output folder (default: output/<game>/).",
+)
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option(
+    "--bleed",
+    "bleed_mm",
+    type=float,
+    default=3.0,
+    show_default=True,
+    help="Bleed in mm around each card.",
+)
+@click.option("--crop-marks/--no-crop-marks", default=True, show_default=True)
+@click.option(
+    "--duplex/--no-duplex",
+    default=True,
+    show_default=True,
+    help="Backs on the page after their fronts, mirrored for duplex.",
+)
+@click.option(
+    "--flip",
+    type=click.Choice(["long", "short"]),
+    default="long",
+    show_default=True,
+    help="Edge the duplex printer flips on.",
+)
+@click.option(
+    "--back-offset",
+    default="0,0",
+    show_default=True,
+    metavar="X,Y",
+    help="Shift every back by X,Y mm to correct a printer's duplex drift.",
+)
+@click.pass_obj
+def build(
+    obj: Context,
+    games: tuple[str, ...],
+    out: Path | None,
+    paper: str,
+    bleed_mm: float,
+    crop_marks: bool,
+    duplex: bool,
+    flip: str,
+    back_offset: str,
+) -> None:
+    """Build the kits of GAMES (default: every game) into output/<game>/."""
+    from pnp.kit import BuildOptions, build_kit
+    from pnp.layout.sheets import Flip
+
+    try:
+        offset_x, offset_y = (float(part) for part in back_offset.split(","))
+    except ValueError:
+        _fail(f"--back-offset: expected X,Y in mm like '0.5,-1', got {back_offset!r}")
+    options = BuildOptions(
+        paper=paper,
+        bleed_mm=bleed_mm,
+        crop_marks=crop_marks,
+        duplex=duplex,
+        flip=Flip(flip),
+        back_offset_mm=(offset_x, offset_y),
+    )
+    try:
+        for slug in obj.slugs(games):
+            started = time.perf_counter()
+            game = obj.load(slug)
+            out_dir = (
+                (out / slug)
+                if out and len(obj.slugs(games)) > 1
+                else (out or default_output_root() / slug)
+            )
+            report = build_kit(game, out_dir, obj.templates_root, options)
+            elapsed = time.perf_counter() - started
+            pages = sum(f.pages for f in report.files)
+            click.echo(
+                f"{slug}: {len(report.files)} files, {pages} pages -> {out_dir} ({elapsed:.2f} s)"
+            )
+            for warning in report.warnings:
+                click.echo(f"  warning: {warning}", err=True)
+    except ContentError as error:
+        _report_content_error(error)
+    except PnpError as error:
+        _fail(f"error: {error}")
+
+
+@main.command()
+@click.argument("games", nargs=-1)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+)
+@click.option(
+    "--games",
+    "simulated_games",
+    type=int,
+    default=None,
+    help="Simulated games per configuration (default: each game's own).",
+)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--static-only", is_flag=True, help="Skip the simulated checks.")
+@click.pass_obj
+def validate(
+    obj: Context,
+    games: tuple[str, ...],
+    output_format: str,
+    simulated_games: int | None,
+    seed: int,
+    static_only: bool,
+) -> None:
+    """Check content against each game's rules engine; exit 1 on any problem."""
+    from pnp.validate.runner import validate_games
+
+    try:
+        result = validate_games(
+            obj.content_root,
+            obj.slugs(games),
+            obj.templates_root,
+            simulated_games=simulated_games,
+            seed=seed,
+            simulate=not static_only,
+        )
+    except PnpError as error:
+        _fail(f"error: {error}")
+    errors = [p for p in result.problems if p.severity == "error"]
+    if output_format == "json":
+        payload: dict[str, Any] = {
+            "ok": not errors,
+            "problems": [
+                {
+                    "path": p.location.path,
+                    "line": p.location.line,
+                    "column": p.location.column,
+                    "game": p.game,
+                    "severity": p.severity,
+                    "message": p.message,
+                }
+                for p in result.problems
+            ],
+            "reports": result.reports,
+        }
+        click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+    else:
+        for problem in result.problems:
+            click.echo(str(problem))
+        for slug, lines in result.summaries.items():
+            for line in lines:
+                click.echo(f"{slug}: {line}", err=True)
+        count = len(errors)
+        click.echo(
+            f"{count} problem{'s' if count != 1 else ''}."
+            if count
+            else f"ok: {len(result.summaries)} game(s) valid.",
+            err=True,
+        )
+    sys.exit(1 if errors else 0)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--players", type=int, default=None, help="Players (default: every count).")
+@click.option("--games", "games_count", type=int, default=1000, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option(
+    "--policy", type=click.Choice(["random", "sensible"]), default="sensible", show_default=True
+)
+@click.pass_obj
+def simulate(
+    obj: Context, game: str, players: int | None, games_count: int, seed: int, policy: str
+) -> None:
+    """Play seeded games with the reference engine and print statistics."""
+    from pnp.validate.simulation import simulate_game
+
+    try:
+        loaded = obj.load(game)
+        for line in simulate_game(
+            loaded, players=players, games=games_count, seed=seed, policy=policy
+        ):
+            click.echo(line)
+    except ContentError as error:
+        _report_content_error(error)
+    except PnpError as error:
+        _fail(f"error: {error}")

@@ -1,0 +1,93 @@
+"""content/<game>/*.yaml -> the game's typed model, with every problem located."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pnp.content.schema import convert, merge_files
+from pnp.content.yamlsource import load_yaml
+from pnp.errors import ContentError, Location, Problem, UnknownGameError
+from pnp.model.registry import GAME_MODELS
+
+
+@dataclass(frozen=True)
+class LoadedGame:
+    """A game's model together with where it came from."""
+
+    slug: str
+    model: Any
+    folder: Path  # the game's content folder
+    display_folder: str  # how messages name that folder, e.g. content/deadline-99
+    files: tuple[str, ...]  # display paths of the YAML files read
+
+
+def discover_games(content_root: Path) -> list[str]:
+    """Slugs of the game folders in a content tree, in a stable order."""
+    if not content_root.is_dir():
+        return []
+    return sorted(
+        entry.name
+        for entry in content_root.iterdir()
+        if entry.is_dir() and not entry.name.startswith((".", "_"))
+    )
+
+
+def _display_root(content_root: Path) -> str:
+    try:
+        return str(content_root.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(content_root)
+
+
+def load_game(content_root: Path, slug: str) -> LoadedGame:
+    """Load one game; raises ContentError carrying every problem found."""
+    folder = content_root / slug
+    if not folder.is_dir():
+        known = discover_games(content_root)
+        near = difflib.get_close_matches(slug, known, n=1)
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        listing = ", ".join(known) or "none"
+        raise UnknownGameError(f"no game {slug!r} in {content_root}{hint}; games: {listing}")
+    display_folder = f"{_display_root(content_root)}/{slug}"
+    model_type = GAME_MODELS.get(slug)
+    if model_type is None:
+        raise ContentError(
+            [
+                Problem(
+                    Location(display_folder), f"no model is registered for game {slug!r}", game=slug
+                )
+            ]
+        )
+    paths = sorted(folder.glob("*.yaml"))
+    if not paths:
+        raise ContentError([Problem(Location(display_folder), "no *.yaml files", game=slug)])
+    problems: list[Problem] = []
+    nodes = []
+    files = []
+    for path in paths:
+        display = f"{display_folder}/{path.name}"
+        files.append(display)
+        try:
+            nodes.append(load_yaml(path, display))
+        except ContentError as error:
+            problems.extend(error.problems)
+    if problems:
+        raise ContentError(_with_game(problems, slug))
+    try:
+        merged = merge_files(nodes)
+        model = convert(merged, model_type)
+    except ContentError as error:
+        raise ContentError(_with_game(error.problems, slug)) from None
+    return LoadedGame(
+        slug=slug, model=model, folder=folder, display_folder=display_folder, files=tuple(files)
+    )
+
+
+def _with_game(problems: Any, slug: str) -> list[Problem]:
+    return [
+        p if p.game else Problem(p.location, p.message, game=slug, severity=p.severity)
+        for p in problems
+    ]

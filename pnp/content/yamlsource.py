@@ -1,0 +1,235 @@
+"""Reads a YAML file into a light tree of nodes that remember where each value was written.
+
+Only YAML's safe machinery is used: no tag can build an arbitrary Python object. Every problem
+(unreadable file, syntax error, duplicate key, unsupported tag) becomes a `Problem` with a line
+and column, raised together in one `ContentError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+from yaml.constructor import ConstructorError, SafeConstructor
+
+from pnp.errors import ContentError, Location, Problem
+
+# libyaml composes several times faster and its marks carry the same line and column.
+_FAST_LOADER: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+_MAP_TAG = "tag:yaml.org,2002:map"
+_SEQ_TAG = "tag:yaml.org,2002:seq"
+_STR_TAG = "tag:yaml.org,2002:str"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+# Scalar tags whose safe constructors build collections, which a scalar node cannot hold.
+_COLLECTION_TAGS = frozenset(
+    {
+        _MAP_TAG,
+        _SEQ_TAG,
+        "tag:yaml.org,2002:set",
+        "tag:yaml.org,2002:omap",
+        "tag:yaml.org,2002:pairs",
+    }
+)
+
+# Scalar constructors of the safe loader use no state of the instance beyond construct_scalar.
+_CONSTRUCTOR = SafeConstructor()
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """A YAML value and where it starts: display path, 1-based line and column."""
+
+    path: str
+    line: int
+    column: int
+
+    @property
+    def where(self) -> Location:
+        # Built on demand: most nodes never need one, and making thousands shows in load time.
+        return Location(self.path, self.line, self.column)
+
+
+@dataclass(frozen=True, slots=True)
+class ScalarNode(Node):
+    """A scalar resolved as the safe loader would: "3" stays str, 3 is int, ~ is None."""
+
+    value: object
+    text: str
+    """The scalar as written, without quotes; used to suggest quoting."""
+    quoted: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SequenceNode(Node):
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MappingNode(Node):
+    """A mapping in written order; each key keeps its own node, so its own location."""
+
+    entries: dict[str, tuple[ScalarNode, Node]]
+
+    def get(self, key: str) -> Node | None:
+        entry = self.entries.get(key)
+        return entry[1] if entry else None
+
+    def key_where(self, key: str) -> Location:
+        return self.entries[key][0].where
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.entries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+
+def load_yaml(path: Path, display_path: str) -> Node:
+    """Parse one YAML file; an empty file is an empty mapping.
+
+    `display_path` is what locations show, typically the path relative to the content root.
+    Raises ContentError listing every problem of the file.
+    """
+    text = _read_text(path, display_path)
+    try:
+        root = yaml.compose(text, Loader=_FAST_LOADER)
+    except yaml.YAMLError:
+        raise ContentError([_syntax_problem(text, display_path)]) from None
+    if root is None:
+        return MappingNode(display_path, 1, 1, {})
+    builder = _Builder(display_path)
+    node = builder.build(root)
+    if builder.problems:
+        raise ContentError(builder.problems)
+    return node
+
+
+def _read_text(path: Path, display_path: str) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        problem = Problem(Location(display_path), f"cannot read file: {exc.strerror or exc}")
+        raise ContentError([problem]) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line_start = data.rfind(b"\n", 0, exc.start) + 1
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = len(data[line_start : exc.start].decode("utf-8", "replace")) + 1
+        where = Location(display_path, line, column)
+        raise ContentError([Problem(where, "file is not valid UTF-8 text")]) from None
+
+
+def _syntax_problem(text: str, display_path: str) -> Problem:
+    """Describe the syntax error with the pure-Python parser.
+
+    libyaml words its errors differently; parsing again (only when the file is broken anyway)
+    keeps messages the same whether or not libyaml is installed.
+    """
+    try:
+        yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = _mark_location(mark, display_path) if mark else Location(display_path)
+        message = exc.problem or exc.context or "malformed"
+        # "while parsing ..." contexts only point elsewhere; other contexts start the sentence
+        # ("expected a single document in the stream" + "but found another document").
+        if exc.problem and exc.context and not exc.context.startswith("while"):
+            message = f"{exc.context}, {exc.problem}"
+        return Problem(where, f"yaml syntax error: {message}")
+    except yaml.reader.ReaderError as exc:
+        before = text[: exc.position]
+        line = before.count("\n") + 1
+        column = exc.position - (before.rfind("\n") + 1) + 1
+        return Problem(Location(display_path, line, column), f"yaml syntax error: {exc.reason}")
+    except yaml.YAMLError as exc:
+        return Problem(Location(display_path), f"yaml syntax error: {exc}")
+    return Problem(Location(display_path), "yaml syntax error")
+
+
+def _mark_location(mark: yaml.Mark, display_path: str) -> Location:
+    return Location(display_path, mark.line + 1, mark.column + 1)
+
+
+class _Builder:
+    """Turns PyYAML's composed nodes into ours, collecting problems instead of stopping."""
+
+    def __init__(self, display_path: str) -> None:
+        self.display_path = display_path
+        self.problems: list[Problem] = []
+        # Aliases share one composed node: build it once, and refuse one that contains itself.
+        self._built: dict[int, Node | None] = {}
+
+    def _at(self, raw: yaml.Node) -> tuple[str, int, int]:
+        mark = raw.start_mark
+        return self.display_path, mark.line + 1, mark.column + 1
+
+    def build(self, raw: yaml.Node) -> Node:
+        key = id(raw)
+        if key in self._built:
+            node = self._built[key]
+            if node is None:
+                at = self._at(raw)
+                self._problem(at, "an alias cannot refer to its own anchor")
+                return ScalarNode(*at, None, "")
+            return node
+        self._built[key] = None
+        node = self._build(raw)
+        self._built[key] = node
+        return node
+
+    def _build(self, raw: yaml.Node) -> Node:
+        at = self._at(raw)
+        if isinstance(raw, yaml.MappingNode):
+            if raw.tag != _MAP_TAG:
+                self._unsupported_tag(raw, at)
+            return MappingNode(*at, self._entries(raw))
+        if isinstance(raw, yaml.SequenceNode):
+            if raw.tag != _SEQ_TAG:
+                self._unsupported_tag(raw, at)
+            return SequenceNode(*at, tuple(self.build(item) for item in raw.value))
+        return self._scalar(raw, at)
+
+    def _entries(self, raw: yaml.MappingNode) -> dict[str, tuple[ScalarNode, Node]]:
+        entries: dict[str, tuple[ScalarNode, Node]] = {}
+        for raw_key, raw_value in raw.value:
+            at = self._at(raw_key)
+            if not isinstance(raw_key, yaml.ScalarNode):
+                self._problem(at, "a mapping key must be a plain name")
+            elif raw_key.tag == _MERGE_TAG:
+                self._problem(at, "merge keys (<<) are not supported; write the keys out")
+            elif raw_key.value in entries:
+                first = entries[raw_key.value][0].line
+                message = f"duplicate key '{raw_key.value}' (first defined at line {first})"
+                self._problem(at, message)
+            else:
+                entries[raw_key.value] = (self._scalar(raw_key, at), self.build(raw_value))
+        return entries
+
+    def _scalar(self, raw: yaml.ScalarNode, at: tuple[str, int, int]) -> ScalarNode:
+        quoted = raw.style in ("'", '"')
+        if raw.tag == _STR_TAG:
+            # Most scalars are text; skipping the constructor call saves a third of load time.
+            return ScalarNode(*at, raw.value, raw.value, quoted)
+        construct = SafeConstructor.yaml_constructors.get(raw.tag)
+        if construct is None or raw.tag in _COLLECTION_TAGS:
+            self._unsupported_tag(raw, at)
+            return ScalarNode(*at, raw.value, raw.value, quoted)
+        try:
+            value = construct(_CONSTRUCTOR, raw)
+        except (ConstructorError, ValueError):
+            self._problem(at, f"cannot read '{raw.value}' as {raw.tag}")
+            value = raw.value
+        return ScalarNode(*at, value, raw.value, quoted)
+
+    def _unsupported_tag(self, raw: yaml.Node, at: tuple[str, int, int]) -> None:
+        self._problem(at, f"unsupported yaml tag {raw.tag}")
+
+    def _problem(self, at: tuple[str, int, int], message: str) -> None:
+        self.problems.append(Problem(Location(*at), message))

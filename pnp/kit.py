@@ -1,0 +1,215 @@
+"""A game's kit: every product of its content laid out and rendered into output/<game>/."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pnp.content.loader import LoadedGame
+from pnp.errors import PnpError, TemplateError
+from pnp.layout.primitives import Face, TextShape
+from pnp.layout.prose import render_prose
+from pnp.layout.sheets import Flip, plan_card_grid
+from pnp.layout.template import layout_face, load_template
+from pnp.model.common import Product, ProductKind
+from pnp.units import CARD_SIZES_MM, PAPER_SIZES_MM, mm, parse_length
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    paper: str = "a4"
+    bleed_mm: float = 3.0
+    crop_marks: bool = True
+    duplex: bool = True
+    flip: Flip = Flip.LONG_EDGE
+    back_offset_mm: tuple[float, float] = (0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class BuiltFile:
+    path: Path
+    product: str
+    title: str
+    pages: int
+    note: str
+
+
+@dataclass
+class KitReport:
+    game: str
+    files: list[BuiltFile] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+class SizeError(PnpError):
+    pass
+
+
+_SIZE = re.compile(r"^(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)(mm|cm|in)$")
+
+
+def item_size(product: Product) -> tuple[float, float]:
+    """Trim width and height in points of one item of the product."""
+    size = product.size.strip().lower()
+    if size in CARD_SIZES_MM:
+        w, h = CARD_SIZES_MM[size]
+    elif size in PAPER_SIZES_MM:
+        w, h = PAPER_SIZES_MM[size]
+    elif match := _SIZE.match(size):
+        w, h = float(match.group(1)), float(match.group(2))
+        factor = parse_length(f"1{match.group(3)}") / mm(1)
+        w, h = w * factor, h * factor
+    else:
+        known = ", ".join([*CARD_SIZES_MM, *PAPER_SIZES_MM])
+        raise SizeError(
+            f"{product.where}: size: unknown size {product.size!r} "
+            f"(expected one of {known}, or WxHmm)"
+        )
+    w, h = mm(w), mm(h)
+    return (h, w) if product.landscape else (w, h)
+
+
+def paper_size(name: str) -> tuple[float, float]:
+    w, h = PAPER_SIZES_MM[name]
+    return mm(w), mm(h)
+
+
+@dataclass(frozen=True)
+class LaidOutProduct:
+    product: Product
+    items: Sequence[Any]
+    runs: list[tuple[Face, Face | None, int]]
+
+
+def collection(model: Any, product: Product) -> Sequence[Any]:
+    items = getattr(model, product.items, None)
+    if items is None or isinstance(items, str) or not hasattr(items, "__iter__"):
+        raise TemplateError(
+            f"{product.where}: items: the model has no collection {product.items!r}"
+        )
+    return tuple(items)
+
+
+def layout_product(
+    game: LoadedGame, product: Product, templates_root: Path, bleed: float
+) -> LaidOutProduct:
+    width, height = item_size(product)
+    face_template = load_template(templates_root, product.face)
+    back_template = load_template(templates_root, product.back) if product.back else None
+    item_bleed = bleed if product.kind is ProductKind.CARDS else 0.0
+    runs: list[tuple[Face, Face | None, int]] = []
+    items = collection(game.model, product)
+    for item in items:
+        context = {"item": item, "game": game.model, "product": product}
+        front = layout_face(
+            face_template,
+            context,
+            width=width,
+            height=height,
+            bleed=item_bleed,
+            key=f"{product.face}#{item.id}",
+        )
+        back = None
+        if back_template is not None:
+            back = layout_face(
+                back_template,
+                context,
+                width=width,
+                height=height,
+                bleed=item_bleed,
+                key=f"{product.back}#{item.id}",
+            )
+        runs.append((front, back, int(item.copies)))
+    return LaidOutProduct(product=product, items=items, runs=runs)
+
+
+def text_of(laid_out: Sequence[LaidOutProduct]) -> str:
+    """Every character the kit will draw, so the font subset can hold them all."""
+    chars: set[str] = set()
+    for product in laid_out:
+        chars.update(product.product.title)
+        chars.update(product.product.note)  # a superset of the rendered note's characters
+        for front, back, _ in product.runs:
+            for face in (front, back):
+                if face is None:
+                    continue
+                for shape in face.shapes:
+                    if isinstance(shape, TextShape):
+                        chars.update(shape.text)
+    return "".join(sorted(chars))
+
+
+def build_kit(
+    game: LoadedGame, out_dir: Path, templates_root: Path, options: BuildOptions
+) -> KitReport:
+    """Lay out and render every product of the game into `out_dir`."""
+    # Imported here so `pnp list` and `pnp validate` never pay for reportlab and fonts.
+    from pnp.render.cards import CardRun, CardSheetOptions, render_card_sheets
+    from pnp.render.cover import render_cover
+    from pnp.render.draw import DrawReport
+    from pnp.render.fonts import prepare_cjk_fonts
+    from pnp.render.sheets import render_sheets
+
+    bleed = mm(options.bleed_mm)
+    products: Sequence[Product] = game.model.products
+    laid_out = [layout_product(game, product, templates_root, bleed) for product in products]
+    fonts = prepare_cjk_fonts(text_of(laid_out) + game.model.info.title)
+    report = KitReport(game=game.slug)
+    draw_report = DrawReport()
+    page_w, page_h = paper_size(options.paper)
+    sheet_options = CardSheetOptions(
+        crop_marks=options.crop_marks,
+        duplex=options.duplex,
+        flip=options.flip,
+        back_offset_x=mm(options.back_offset_mm[0]),
+        back_offset_y=mm(options.back_offset_mm[1]),
+    )
+    for item in laid_out:
+        product = item.product
+        path = out_dir / f"{game.slug}-{product.id}.pdf"
+        title = f"{game.model.info.title} · {product.title}"
+        if product.kind is ProductKind.CARDS:
+            width, height = item_size(product)
+            # Landscape cards sit turned a quarter in a portrait slot: more fit that way.
+            slot_w, slot_h = (height, width) if width > height else (width, height)
+            grid = plan_card_grid(
+                slot_w, slot_h, bleed=bleed, page_width=page_w, page_height=page_h
+            )
+            pages = render_card_sheets(
+                path,
+                [CardRun(front, back, copies) for front, back, copies in item.runs],
+                grid,
+                title=title,
+                fonts=fonts,
+                options=sheet_options,
+                report=draw_report,
+                content_root=game.folder,
+            )
+        else:
+            width, height = item_size(product)
+            size = (
+                (max(page_w, page_h), min(page_w, page_h)) if width > height else (page_w, page_h)
+            )
+            pages = render_sheets(
+                path,
+                [(front, copies) for front, _, copies in item.runs],
+                page_size=size,
+                title=title,
+                fonts=fonts,
+                report=draw_report,
+                content_root=game.folder,
+            )
+        note = render_prose(product.note, {"game": game.model}, product.where)
+        report.files.append(BuiltFile(path, product.id, product.title, pages, note))
+    cover = out_dir / f"{game.slug}-00-read-me-first.pdf"
+    render_cover(
+        cover, game.model, report.files, paper=(page_w, page_h), fonts=fonts, options=options
+    )
+    report.files.insert(0, BuiltFile(cover, "read-me-first", "打印说明", 1, ""))
+    report.warnings.extend(sorted(draw_report.overflows))
+    for origin, chars in sorted(draw_report.missing_glyphs.items()):
+        report.warnings.append(f"{origin}: no glyph for {''.join(sorted(chars))!r}")
+    return report

@@ -1,0 +1,89 @@
+"""What layout hands to render: positioned shapes in points, origin at the trim's bottom-left,
+y up (PDF convention). Nothing here knows about reportlab."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Style:
+    fill: str | None = None
+    stroke: str | None = None
+    stroke_width: float = 0.5
+    dash: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class RectShape:
+    x: float
+    y: float
+    width: float
+    height: float
+    style: Style
+    radius: float = 0.0
+
+
+@dataclass(frozen=True)
+class LineShape:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    style: Style
+
+
+@dataclass(frozen=True)
+class CircleShape:
+    cx: float
+    cy: float
+    r: float
+    style: Style
+
+
+@dataclass(frozen=True)
+class PolygonShape:
+    points: tuple[tuple[float, float], ...]
+    style: Style
+
+
+@dataclass(frozen=True)
+class TextShape:
+    """Text to wrap and fit inside a box; render shrinks it down to `min_size` if it must."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    text: str
+    font: str  # "regular" or "bold": render maps these to the embedded CJK faces
+    size: float
+    min_size: float
+    color: str
+    align: str  # left, center, right, justify
+    valign: str  # top, middle, bottom
+    leading: float  # line height as a multiple of the size
+    origin: str = ""  # template:line of the box, for the "text does not fit" warning
+
+
+@dataclass(frozen=True)
+class ImageShape:
+    x: float
+    y: float
+    width: float
+    height: float
+    path: str
+
+
+Shape = RectShape | LineShape | CircleShape | PolygonShape | TextShape | ImageShape
+
+
+@dataclass(frozen=True)
+class Face:
+    """One side of one item, laid out: its size, bleed and shapes (drawn in order)."""
+
+    key: str  # identifies identical faces so render can draw each once and reuse it
+    width: float
+    height: float
+    bleed: float
+    shapes: tuple[Shape, ...]

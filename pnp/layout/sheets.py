@@ -1,0 +1,292 @@
+"""Where things go on paper: card grids with bleed and crop marks, duplex backs, tiling.
+
+Pure geometry in points (PDF coordinates, origin bottom-left). Render draws what this plans.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass
+
+from pnp.units import mm
+
+PRINTER_MARGIN = mm(5)  # most home printers cannot print the outer 5 mm of a sheet
+MARK_GAP = mm(1)  # crop marks stop short of the trim line's neighbourhood
+MARK_MIN = mm(3)  # a crop mark shorter than this is no help to a cutter
+MARK_LENGTH = mm(8)
+# Abutting cards each paint a hair past their shared cut line, so a viewer's anti-aliasing
+# or a printer's rounding shows no paper-white seam between them.
+SEAM = mm(0.2)
+
+
+class Flip(enum.Enum):
+    """How the sheet turns over in a duplex printer."""
+
+    LONG_EDGE = "long"
+    """Portrait sheet flipped on its long edge: a back keeps its row and mirrors its column."""
+    SHORT_EDGE = "short"
+    """Flipped on its short edge: a back keeps its column and mirrors its row."""
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    width: float
+    height: float
+
+    @property
+    def right(self) -> float:
+        return self.x + self.width
+
+    @property
+    def top(self) -> float:
+        return self.y + self.height
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One card on a page: its trim, and the cell it may paint (trim plus the bleed it owns)."""
+
+    trim: Rect
+    cell: Rect
+
+
+@dataclass(frozen=True)
+class Mark:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+
+@dataclass(frozen=True)
+class CardGrid:
+    """A page of cards at true size: as many as fit, with bleed wherever there is room."""
+
+    page_width: float
+    page_height: float
+    card_width: float
+    card_height: float
+    bleed: float
+    columns: int
+    rows: int
+    gutter_x: float
+    gutter_y: float
+    origin_x: float  # left trim edge of column 0
+    origin_y: float  # bottom trim edge of the bottom row
+
+    @property
+    def per_page(self) -> int:
+        return self.columns * self.rows
+
+    def pages_for(self, cards: int) -> int:
+        return max(1, math.ceil(cards / self.per_page))
+
+    def front(self, index_on_page: int) -> Slot:
+        """Slot of the index-th card of a page, filled left to right, top to bottom."""
+        row, column = divmod(index_on_page, self.columns)
+        return self._slot(column, self.rows - 1 - row)
+
+    def back(self, index_on_page: int, flip: Flip = Flip.LONG_EDGE) -> Slot:
+        """Slot of that card's back on the following page, so the back lands behind its face."""
+        row, column = divmod(index_on_page, self.columns)
+        grid_row = self.rows - 1 - row
+        front = self._slot(column, grid_row)
+        if flip is Flip.LONG_EDGE:
+            # x_back = page_width - x_front - card_width (rows stay, columns mirror)
+            return Slot(
+                trim=_mirror_x(front.trim, self.page_width),
+                cell=_mirror_x(front.cell, self.page_width),
+            )
+        return Slot(
+            trim=_mirror_y(front.trim, self.page_height),
+            cell=_mirror_y(front.cell, self.page_height),
+        )
+
+    def _slot(self, column: int, grid_row: int) -> Slot:
+        x = self.origin_x + column * (self.card_width + self.gutter_x)
+        y = self.origin_y + grid_row * (self.card_height + self.gutter_y)
+        trim = Rect(x, y, self.card_width, self.card_height)
+        # A card owns the bleed on a side that faces the outside of the grid or a gutter; where
+        # two cards abut, the shared cut line is the edge of both and neither paints past it.
+        left = self.bleed if (column == 0 or self.gutter_x) else SEAM
+        right = self.bleed if (column == self.columns - 1 or self.gutter_x) else SEAM
+        bottom = self.bleed if (grid_row == 0 or self.gutter_y) else SEAM
+        top = self.bleed if (grid_row == self.rows - 1 or self.gutter_y) else SEAM
+        cell = Rect(
+            x - left, y - bottom, self.card_width + left + right, self.card_height + bottom + top
+        )
+        return Slot(trim=trim, cell=cell)
+
+    def cut_lines_x(self) -> list[float]:
+        """Every vertical trim line of the grid, left to right, shared lines once."""
+        lines: list[float] = []
+        for column in range(self.columns):
+            left = self.origin_x + column * (self.card_width + self.gutter_x)
+            for x in (left, left + self.card_width):
+                if not lines or abs(lines[-1] - x) > 1e-6:
+                    lines.append(x)
+        return lines
+
+    def cut_lines_y(self) -> list[float]:
+        lines: list[float] = []
+        for row in range(self.rows):
+            bottom = self.origin_y + row * (self.card_height + self.gutter_y)
+            for y in (bottom, bottom + self.card_height):
+                if not lines or abs(lines[-1] - y) > 1e-6:
+                    lines.append(y)
+        return lines
+
+    def crop_marks(self) -> list[Mark]:
+        """A mark on every trim line, outside the grid only, so none crosses a face.
+
+        Marks start just outside the outermost trims (over the outer bleed, which is cut
+        away) and run towards the page edge, so they show even when the margin is thin.
+        """
+        xs, ys = self.cut_lines_x(), self.cut_lines_y()
+        left, right, bottom, top = xs[0], xs[-1], ys[0], ys[-1]
+        marks: list[Mark] = []
+        for x in xs:
+            if bottom - MARK_GAP >= MARK_MIN:
+                marks.append(
+                    Mark(x, max(0.0, bottom - MARK_GAP - MARK_LENGTH), x, bottom - MARK_GAP)
+                )
+            if self.page_height - top - MARK_GAP >= MARK_MIN:
+                marks.append(
+                    Mark(x, top + MARK_GAP, x, min(self.page_height, top + MARK_GAP + MARK_LENGTH))
+                )
+        for y in ys:
+            if left - MARK_GAP >= MARK_MIN:
+                marks.append(Mark(max(0.0, left - MARK_GAP - MARK_LENGTH), y, left - MARK_GAP, y))
+            if self.page_width - right - MARK_GAP >= MARK_MIN:
+                marks.append(
+                    Mark(
+                        right + MARK_GAP, y, min(self.page_width, right + MARK_GAP + MARK_LENGTH), y
+                    )
+                )
+        return marks
+
+
+def _mirror_x(rect: Rect, page_width: float) -> Rect:
+    return Rect(page_width - rect.x - rect.width, rect.y, rect.width, rect.height)
+
+
+def _mirror_y(rect: Rect, page_height: float) -> Rect:
+    return Rect(rect.x, page_height - rect.y - rect.height, rect.width, rect.height)
+
+
+def _fit_axis(available: float, card: float, bleed: float) -> tuple[int, float]:
+    """(cards along this axis, gutter): a gutter of two bleeds when it costs no card.
+
+    Only trims must lie in the printable area; the outer bleed may run into the margin the
+    printer cannot reach, because it is cut away anyway. That keeps 3x3 poker on Letter.
+    """
+    abutting = int((available + 1e-6) // card)
+    gutter = 2 * bleed
+    with_gutter = int((available + gutter + 1e-6) // (card + gutter))
+    if gutter > 0 and with_gutter == abutting:
+        return abutting, gutter
+    return abutting, 0.0
+
+
+def plan_card_grid(
+    card_width: float,
+    card_height: float,
+    *,
+    bleed: float,
+    page_width: float,
+    page_height: float,
+    margin: float = PRINTER_MARGIN,
+) -> CardGrid:
+    """The grid that fits the most cards of this size on the page, centred."""
+    columns, gutter_x = _fit_axis(page_width - 2 * margin, card_width, bleed)
+    rows, gutter_y = _fit_axis(page_height - 2 * margin, card_height, bleed)
+    if columns < 1 or rows < 1:
+        raise ValueError(
+            f"a {card_width / mm(1):.0f}x{card_height / mm(1):.0f} mm card with "
+            f"{bleed / mm(1):.0f} mm bleed does not fit on a "
+            f"{page_width / mm(1):.0f}x{page_height / mm(1):.0f} mm page"
+        )
+    grid_width = columns * card_width + (columns - 1) * gutter_x
+    grid_height = rows * card_height + (rows - 1) * gutter_y
+    return CardGrid(
+        page_width=page_width,
+        page_height=page_height,
+        card_width=card_width,
+        card_height=card_height,
+        bleed=bleed,
+        columns=columns,
+        rows=rows,
+        gutter_x=gutter_x,
+        gutter_y=gutter_y,
+        origin_x=(page_width - grid_width) / 2,
+        origin_y=(page_height - grid_height) / 2,
+    )
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One page of a sheet too large for the paper: which part of the sheet it shows."""
+
+    column: int
+    row: int
+    # The sheet is drawn at (offset_x, offset_y) on this page and clipped to `window`.
+    offset_x: float
+    offset_y: float
+    window: Rect
+
+
+@dataclass(frozen=True)
+class TilePlan:
+    page_width: float
+    page_height: float
+    sheet_width: float
+    sheet_height: float
+    columns: int
+    rows: int
+    overlap: float
+    tiles: tuple[Tile, ...]
+
+    @property
+    def is_single_page(self) -> bool:
+        return self.columns == 1 and self.rows == 1
+
+
+def plan_tiles(
+    sheet_width: float,
+    sheet_height: float,
+    *,
+    page_width: float,
+    page_height: float,
+    margin: float = PRINTER_MARGIN,
+    overlap: float = mm(10),
+) -> TilePlan:
+    """Pages that together show the sheet at true size, neighbours sharing an overlap strip.
+
+    A sheet that fits one page is centred on it. Otherwise each page shows a window of the
+    printable area; consecutive windows overlap by `overlap`, where the alignment marks go.
+    """
+    usable_w, usable_h = page_width - 2 * margin, page_height - 2 * margin
+    if sheet_width <= usable_w + 1e-6 and sheet_height <= usable_h + 1e-6:
+        x, y = (page_width - sheet_width) / 2, (page_height - sheet_height) / 2
+        tile = Tile(0, 0, x, y, Rect(x, y, sheet_width, sheet_height))
+        return TilePlan(page_width, page_height, sheet_width, sheet_height, 1, 1, 0.0, (tile,))
+    step_w, step_h = usable_w - overlap, usable_h - overlap
+    columns = max(1, math.ceil((sheet_width - overlap) / step_w))
+    rows = max(1, math.ceil((sheet_height - overlap) / step_h))
+    tiles: list[Tile] = []
+    for row in range(rows):  # row 0 is the top of the sheet
+        for column in range(columns):
+            sheet_x = column * step_w  # left edge of the window, in sheet coordinates
+            sheet_top = sheet_height - row * step_h
+            window_w = min(usable_w, sheet_width - sheet_x)
+            window_h = min(usable_h, sheet_top)
+            offset_x = margin - sheet_x
+            offset_y = (page_height - margin) - sheet_top
+            window = Rect(margin, page_height - margin - window_h, window_w, window_h)
+            tiles.append(Tile(column, row, offset_x, offset_y, window))
+    return TilePlan(
+        page_width, page_height, sheet_width, sheet_height, columns, rows, overlap, tuple(tiles)
+    )

@@ -1,0 +1,396 @@
+"""Face templates: a YAML list of named boxes with units in their values, text through jinja2.
+
+A template is data, not drawing code, so every game reuses the same machinery:
+
+    palette: {ink: "#1a1a1a", paper: "#fbf8f1"}
+    vars: {accent: "{{ '#c8102e' if item.suit.colour.value == 'red' else palette.ink }}"}
+    macros: |                      # jinja macros available to every text of the template
+      {% macro sign(n) %}{{ '+' if n >= 0 else '−' }}{{ n | abs }}{% endmacro %}
+    boxes:
+      - {type: background, fill: paper}
+      - {type: text, x: 4mm, y: 4mm, w: 20mm, h: 10mm, text: "{{ item.rank.label }}", size: 18pt}
+      - {type: rect, x: 0, y: "{{ 8 * n }}mm", w: 5mm, h: 5mm, repeat: 10, as: n}
+
+Coordinates are from the trim's top-left corner, y down, as a designer measures them; `%`
+is relative to the face's width (x, w, cx, r) or height (y, h). A value that is exactly
+`{{ expression }}` keeps the expression's Python type; any other string is rendered as text.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import yaml
+
+from pnp.errors import TemplateError
+from pnp.layout.primitives import (
+    CircleShape,
+    Face,
+    ImageShape,
+    LineShape,
+    PolygonShape,
+    RectShape,
+    Shape,
+    Style,
+    TextShape,
+)
+from pnp.units import parse_length
+
+_ENV = jinja2.Environment(
+    undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False
+)
+_ENV.globals.update(range=range, len=len, min=min, max=max, sorted=sorted, enumerate=enumerate)
+
+# Keys each box type accepts; anything else is a typo the author should hear about.
+_COMMON = {"type", "when", "repeat", "as", "name"}
+_STYLE = {"fill", "stroke", "stroke_width", "dash"}
+_BOX_KEYS: dict[str, set[str]] = {
+    "background": {"fill"},
+    "rect": {"x", "y", "w", "h", "radius"} | _STYLE,
+    "line": {"x1", "y1", "x2", "y2"} | _STYLE,
+    "circle": {"cx", "cy", "r"} | _STYLE,
+    "polygon": {"points"} | _STYLE,
+    "regular_polygon": {"cx", "cy", "r", "sides", "rotation"} | _STYLE,
+    "text": {
+        "x",
+        "y",
+        "w",
+        "h",
+        "text",
+        "font",
+        "size",
+        "min_size",
+        "color",
+        "align",
+        "valign",
+        "leading",
+    },
+    "image": {"x", "y", "w", "h", "src"},
+}
+_HORIZONTAL = {"x", "w", "x1", "x2", "cx", "r"}
+
+
+@dataclass(frozen=True)
+class BoxSpec:
+    kind: str
+    props: Mapping[str, Any]
+    line: int
+
+
+@dataclass
+class Template:
+    """A loaded face template; compiled jinja snippets are cached on it."""
+
+    path: str
+    palette: dict[str, str]
+    variables: dict[str, Any]
+    macros: str
+    boxes: list[BoxSpec]
+    _compiled: dict[str, Callable[[dict[str, Any]], Any]] = field(default_factory=dict)
+
+    def evaluate(self, value: Any, context: dict[str, Any], where: str) -> Any:
+        """The value with its jinja evaluated; plain values pass through untouched."""
+        if not isinstance(value, str) or ("{{" not in value and "{%" not in value):
+            return value
+        compiled = self._compiled.get(value)
+        if compiled is None:
+            compiled = self._compile(value, where)
+            self._compiled[value] = compiled
+        try:
+            result = compiled(context)
+            if isinstance(result, jinja2.Undefined):
+                # An expression yields Undefined instead of raising; make it raise here, where
+                # the template and line are known.
+                str(result)
+            return result
+        except jinja2.TemplateError as error:
+            raise TemplateError(f"{where}: {error}") from None
+        except (TypeError, ValueError, AttributeError, KeyError, ZeroDivisionError) as error:
+            raise TemplateError(f"{where}: {type(error).__name__}: {error}") from None
+
+    def _compile(self, value: str, where: str) -> Callable[[dict[str, Any]], Any]:
+        stripped = value.strip()
+        try:
+            calls_macro = any(name in stripped for name in _MACRO.findall(self.macros))
+            if (
+                stripped.startswith("{{")
+                and stripped.endswith("}}")
+                and stripped.count("{{") == 1
+                and "{%" not in stripped
+                and not calls_macro  # macros live in the text path; an expression can't see them
+            ):
+                expression = _ENV.compile_expression(stripped[2:-2], undefined_to_none=False)
+                return lambda context: expression(**context)
+            source = self.macros + value if self.macros else value
+            template = _ENV.from_string(source)
+            return lambda context: template.render(context)
+        except jinja2.TemplateSyntaxError as error:
+            raise TemplateError(f"{where}: jinja syntax error: {error.message}") from None
+
+
+_CACHE: dict[Path, Template] = {}
+_MACRO = re.compile(r"\{%-?\s*macro\s+(\w+)")
+
+
+def load_template(templates_root: Path, name: str) -> Template:
+    """The template `name` (relative to templates_root), with its `extends` chain merged."""
+    path = (templates_root / name).resolve()
+    cached = _CACHE.get(path)
+    if cached is not None:
+        return cached
+    template = _read_template(templates_root, path, seen=())
+    _CACHE[path] = template
+    return template
+
+
+def _display(templates_root: Path, path: Path) -> str:
+    try:
+        return str(Path("templates") / path.relative_to(templates_root.resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _read_template(templates_root: Path, path: Path, seen: tuple[Path, ...]) -> Template:
+    display = _display(templates_root, path)
+    if path in seen:
+        raise TemplateError(f"{display}: 'extends' loops back to itself")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        raise TemplateError(f"{display}: template not found") from None
+    try:
+        root_node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text) or {}
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark else ""
+        raise TemplateError(f"{display}{line}: yaml syntax error: {error}") from None
+    if not isinstance(data, dict):
+        raise TemplateError(f"{display}:1: a template is a mapping with 'boxes'")
+    unknown = set(data) - {"extends", "palette", "vars", "macros", "boxes", "size"}
+    if unknown:
+        raise TemplateError(f"{display}: unknown template key {sorted(unknown)[0]!r}")
+
+    base: Template | None = None
+    if "extends" in data:
+        base_path = (path.parent / str(data["extends"])).resolve()
+        base = _read_template(templates_root, base_path, (*seen, path))
+
+    box_lines = _box_lines(root_node)
+    boxes: list[BoxSpec] = []
+    for index, raw in enumerate(data.get("boxes") or []):
+        line = box_lines[index] if index < len(box_lines) else 0
+        boxes.append(_check_box(raw, f"{display}:{line}", line))
+
+    palette = {**(base.palette if base else {}), **(data.get("palette") or {})}
+    variables = {**(base.variables if base else {}), **(data.get("vars") or {})}
+    macros = (base.macros if base else "") + (data.get("macros") or "")
+    return Template(
+        path=display,
+        palette=palette,
+        variables=variables,
+        macros=macros,
+        boxes=(base.boxes if base else []) + boxes,
+    )
+
+
+def _box_lines(root: yaml.Node | None) -> list[int]:
+    if not isinstance(root, yaml.MappingNode):
+        return []
+    for key, value in root.value:
+        if key.value == "boxes" and isinstance(value, yaml.SequenceNode):
+            return [item.start_mark.line + 1 for item in value.value]
+    return []
+
+
+def _check_box(raw: Any, where: str, line: int) -> BoxSpec:
+    if not isinstance(raw, dict) or "type" not in raw:
+        raise TemplateError(f"{where}: a box is a mapping with a 'type'")
+    kind = raw["type"]
+    if kind not in _BOX_KEYS:
+        raise TemplateError(
+            f"{where}: unknown box type {kind!r} (expected one of {', '.join(sorted(_BOX_KEYS))})"
+        )
+    unknown = set(raw) - _BOX_KEYS[kind] - _COMMON
+    if unknown:
+        import difflib
+
+        key = sorted(unknown)[0]
+        near = difflib.get_close_matches(key, sorted(_BOX_KEYS[kind] | _COMMON), n=1)
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        raise TemplateError(f"{where}: {kind} box has unknown key {key!r}{hint}")
+    return BoxSpec(kind=kind, props=raw, line=line)
+
+
+def layout_face(
+    template: Template,
+    context: Mapping[str, Any],
+    *,
+    width: float,
+    height: float,
+    bleed: float,
+    key: str,
+) -> Face:
+    """Lay out one face of `width` x `height` points (trim) with `bleed` around it."""
+    scope: dict[str, Any] = {
+        **context,
+        "palette": template.palette,
+        "width_mm": width / (72 / 25.4),
+        "height_mm": height / (72 / 25.4),
+        "bleed_mm": bleed / (72 / 25.4),
+    }
+    for name, value in template.variables.items():
+        scope[name] = template.evaluate(value, scope, f"{template.path}: vars.{name}")
+    painter = _Painter(template, scope, width, height, bleed)
+    shapes: list[Shape] = []
+    for box in template.boxes:
+        shapes.extend(painter.paint(box))
+    return Face(key=key, width=width, height=height, bleed=bleed, shapes=tuple(shapes))
+
+
+class _Painter:
+    def __init__(
+        self, template: Template, scope: dict[str, Any], width: float, height: float, bleed: float
+    ) -> None:
+        self.template = template
+        self.scope = scope
+        self.width = width
+        self.height = height
+        self.bleed = bleed
+
+    def paint(self, box: BoxSpec) -> list[Shape]:
+        where = f"{self.template.path}:{box.line}"
+        repeat = box.props.get("repeat")
+        if repeat is None:
+            return self._paint_once(box, self.scope, where)
+        count = self.template.evaluate(repeat, self.scope, f"{where}: repeat")
+        try:
+            count = int(count)
+        except (TypeError, ValueError):
+            raise TemplateError(
+                f"{where}: repeat: expected a whole number, got {count!r}"
+            ) from None
+        name = str(box.props.get("as", "i"))
+        shapes: list[Shape] = []
+        for index in range(count):
+            shapes.extend(self._paint_once(box, {**self.scope, name: index}, where))
+        return shapes
+
+    def _paint_once(self, box: BoxSpec, scope: dict[str, Any], where: str) -> list[Shape]:
+        evaluate = self.template.evaluate
+        if "when" in box.props and not _truthy(evaluate(box.props["when"], scope, where)):
+            return []
+
+        def value(key: str, default: Any = None) -> Any:
+            raw = box.props.get(key, default)
+            return evaluate(raw, scope, f"{where}: {key}")
+
+        def length(key: str, default: Any = None) -> float:
+            raw = value(key, default)
+            if raw is None:
+                raise TemplateError(f"{where}: {box.kind} box needs {key!r}")
+            reference = self.width if key in _HORIZONTAL else self.height
+            try:
+                return parse_length(raw, relative_to=reference)
+            except ValueError as error:
+                raise TemplateError(f"{where}: {key}: {error}") from None
+
+        def colour(key: str, default: str | None = None) -> str | None:
+            raw = value(key, default)
+            if raw in (None, "", "none"):
+                return None
+            text = str(raw)
+            text = self.template.palette.get(text, text)
+            if not (text.startswith("#") and len(text) in (4, 7)):
+                raise TemplateError(
+                    f"{where}: {key}: expected '#rrggbb' or a palette name, got {raw!r}"
+                )
+            return text
+
+        def style() -> Style:
+            dash = value("dash") or ()
+            return Style(
+                fill=colour("fill"),
+                stroke=colour("stroke"),
+                stroke_width=length("stroke_width", "0.5pt"),
+                dash=tuple(float(d) for d in dash),
+            )
+
+        top = self.height  # template y runs down from the top; PDF y runs up
+
+        if box.kind == "background":
+            b = self.bleed
+            fill = Style(fill=colour("fill", "#ffffff"))
+            return [RectShape(-b, -b, self.width + 2 * b, self.height + 2 * b, fill)]
+        if box.kind == "rect":
+            x, y, w, h = length("x"), length("y"), length("w"), length("h")
+            return [RectShape(x, top - y - h, w, h, style(), radius=length("radius", 0))]
+        if box.kind == "line":
+            return [
+                LineShape(
+                    length("x1"), top - length("y1"), length("x2"), top - length("y2"), style()
+                )
+            ]
+        if box.kind == "circle":
+            return [CircleShape(length("cx"), top - length("cy"), length("r"), style())]
+        if box.kind == "regular_polygon":
+            cx, cy, r = length("cx"), top - length("cy"), length("r")
+            sides = int(value("sides", 6))
+            rotation = math.radians(float(value("rotation", 0)))
+            points = tuple(
+                (
+                    cx + r * math.cos(rotation + 2 * math.pi * k / sides),
+                    cy - r * math.sin(rotation + 2 * math.pi * k / sides),
+                )
+                for k in range(sides)
+            )
+            return [PolygonShape(points, style())]
+        if box.kind == "polygon":
+            raw_points = value("points") or []
+            points = tuple(
+                (
+                    parse_length(px, relative_to=self.width),
+                    top - parse_length(py, relative_to=self.height),
+                )
+                for px, py in raw_points
+            )
+            return [PolygonShape(points, style())]
+        if box.kind == "text":
+            text = value("text", "")
+            if text is None or str(text).strip() == "":
+                return []
+            size = length("size", "9pt")
+            x, y, w, h = length("x"), length("y"), length("w"), length("h")
+            return [
+                TextShape(
+                    x=x,
+                    y=top - y - h,
+                    width=w,
+                    height=h,
+                    text=str(text).strip("\n"),
+                    font=str(value("font", "regular")),
+                    size=size,
+                    min_size=length("min_size", size * 0.6),
+                    color=colour("color", "#000000") or "#000000",
+                    align=str(value("align", "left")),
+                    valign=str(value("valign", "top")),
+                    leading=float(value("leading", 1.3)),
+                    origin=where,
+                )
+            ]
+        if box.kind == "image":
+            x, y, w, h = length("x"), length("y"), length("w"), length("h")
+            return [ImageShape(x, top - y - h, w, h, str(value("src")))]
+        raise TemplateError(f"{where}: unknown box type {box.kind!r}")  # pragma: no cover
+
+
+def _truthy(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() not in ("", "false", "0", "none", "no")
+    return bool(value)

@@ -1,0 +1,114 @@
+"""The kit's first page: what to print, on what paper, how many copies, how to cut."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from pnp.layout.prose import render_prose
+from pnp.render.draw import colour
+from pnp.render.fonts import FontSet
+from pnp.render.pdf import atomic_output
+from pnp.units import mm
+
+if TYPE_CHECKING:
+    from pnp.kit import BuildOptions, BuiltFile
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def render_cover(
+    path: Path,
+    model: Any,
+    files: Sequence[BuiltFile],
+    *,
+    paper: tuple[float, float],
+    fonts: FontSet,
+    options: BuildOptions,
+) -> None:
+    info = model.info
+    body = ParagraphStyle("body", fontName=fonts.regular, fontSize=10, leading=15, wordWrap="CJK")
+    small = ParagraphStyle("small", parent=body, fontSize=8.5, leading=12)
+    title = ParagraphStyle("title", parent=body, fontName=fonts.bold, fontSize=24, leading=30)
+    heading = ParagraphStyle(
+        "heading",
+        parent=body,
+        fontName=fonts.bold,
+        fontSize=13,
+        leading=20,
+        spaceBefore=8,
+        spaceAfter=4,
+    )
+    story: list[Any] = [
+        Paragraph(_escape(f"{info.title}　{info.subtitle}".strip()), title),
+        Paragraph(_escape(f"{info.players} 人 · 约 {info.minutes} 分钟 · 打印版"), body),
+        Spacer(1, mm(4)),
+        Paragraph("打印清单", heading),
+    ]
+    rows = [
+        [
+            Paragraph("文件", small),
+            Paragraph("内容", small),
+            Paragraph("页数", small),
+            Paragraph("怎么打印", small),
+        ]
+    ]
+    for built in files:
+        rows.append(
+            [
+                Paragraph(_escape(built.path.name), small),
+                Paragraph(_escape(built.title), small),
+                Paragraph(str(built.pages), small),
+                Paragraph(_escape(built.note), small),
+            ]
+        )
+    table = Table(rows, colWidths=[mm(62), mm(30), mm(12), mm(76)], repeatRows=1)
+    table.setStyle(
+        TableStyle(
+            [
+                ("FONTNAME", (0, 0), (-1, -1), fonts.regular),
+                ("GRID", (0, 0), (-1, -1), 0.4, colour("#999999")),
+                ("BACKGROUND", (0, 0), (-1, 0), colour("#efe6d2")),
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ]
+        )
+    )
+    story.append(table)
+    paper_name = options.paper.upper() if options.paper != "letter" else "Letter"
+    guidance = [
+        f"纸张：{paper_name}，打印时选择「实际大小 / 100%」，不要「适合页面」。卡牌按真实尺寸排版，"
+        f"四周留有 {options.bleed_mm:g} 毫米出血。",
+        "双面：卡牌文件的正面页与背面页交替排列，请用双面打印并选「长边翻转」。背面已按长边翻转镜像，"
+        "每张牌背正好落在它的正面之后。若打印机双面有偏移，可用 --back-offset 参数校正。",
+        "裁切：沿纸边的裁切标记（细黑线）连线裁切；标记只画在卡牌区域之外，不会压到牌面。",
+        "大幅面的图版会拆成多页，另附一页缩小的拼接总览；按页角编号对齐十字标记后粘贴。",
+    ]
+    story.append(Paragraph("打印与裁切", heading))
+    story.extend(Paragraph(_escape(line), body) for line in guidance)
+    decisions = getattr(model, "decisions", ())
+    if decisions:
+        story.append(Paragraph("本版规则裁定", heading))
+        for decision in decisions:
+            answer = render_prose(decision.answer, {"game": model}, decision.where)
+            story.append(Paragraph(f"<b>{_escape(decision.question)}</b> {_escape(answer)}", small))
+    with atomic_output(path) as temporary:
+        document = SimpleDocTemplate(
+            str(temporary),
+            pagesize=paper,
+            leftMargin=mm(15),
+            rightMargin=mm(15),
+            topMargin=mm(15),
+            bottomMargin=mm(15),
+            title=f"{info.title} · 打印说明",
+            author="pnp",
+            creator="pnp",
+            invariant=1,
+            initialFontName=fonts.regular,
+        )
+        document.build(story)

@@ -1,0 +1,170 @@
+"""load_yaml: a node tree with 1-based locations, and every problem reported with one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from pnp.content import yamlsource
+from pnp.content.yamlsource import MappingNode, Node, ScalarNode, SequenceNode, load_yaml
+from pnp.errors import ContentError, Location
+
+
+def write(tmp_path: Path, text: str, name: str = "game.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def load(tmp_path: Path, text: str) -> Node:
+    return load_yaml(write(tmp_path, text), "game.yaml")
+
+
+def problems_of(tmp_path: Path, text: str) -> list[str]:
+    with pytest.raises(ContentError) as caught:
+        load(tmp_path, text)
+    return [str(problem) for problem in caught.value.problems]
+
+
+def scalar(node: Node | None) -> ScalarNode:
+    assert isinstance(node, ScalarNode)
+    return node
+
+
+def test_scalars_resolve_like_the_safe_loader(tmp_path: Path) -> None:
+    root = load(tmp_path, "a: 3\nb: '3'\nc: \"3\"\nd: 3.5\ne: true\nf: ~\ng:\nh: 名\n")
+    assert isinstance(root, MappingNode)
+    values = {key: scalar(root.get(key)).value for key in root}
+    assert values == {
+        "a": 3,
+        "b": "3",
+        "c": "3",
+        "d": 3.5,
+        "e": True,
+        "f": None,
+        "g": None,
+        "h": "名",
+    }
+    assert type(values["a"]) is int
+    assert scalar(root.get("b")).quoted
+    assert not scalar(root.get("a")).quoted
+    assert scalar(root.get("a")).text == "3"
+
+
+def test_nodes_keep_one_based_line_and_column(tmp_path: Path) -> None:
+    root = load(tmp_path, "# comment\nranks:\n  - id: j\n    name: 杰克\n")
+    assert isinstance(root, MappingNode)
+    assert root.key_where("ranks") == Location("game.yaml", 2, 1)
+    ranks = root.get("ranks")
+    assert isinstance(ranks, SequenceNode)
+    first = ranks.items[0]
+    assert isinstance(first, MappingNode)
+    assert (first.line, first.column) == (3, 5)
+    assert first.where == Location("game.yaml", 3, 5)
+    assert scalar(first.get("name")).where == Location("game.yaml", 4, 11)
+
+
+def test_mapping_keeps_written_order(tmp_path: Path) -> None:
+    root = load(tmp_path, "z: 1\na: 2\nm: 3\n")
+    assert isinstance(root, MappingNode)
+    assert list(root) == ["z", "a", "m"]
+    assert len(root) == 3
+    assert "a" in root
+    assert root.get("missing") is None
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "# only a comment\n"])
+def test_empty_file_is_an_empty_mapping(tmp_path: Path, text: str) -> None:
+    root = load(tmp_path, text)
+    assert isinstance(root, MappingNode)
+    assert len(root) == 0
+    assert root.where == Location("game.yaml", 1, 1)
+
+
+def test_syntax_error_names_line_and_column(tmp_path: Path) -> None:
+    assert problems_of(tmp_path, "hand_size: 5\ncount_cap: 99: 1\n") == [
+        "game.yaml:2:14: yaml syntax error: mapping values are not allowed here"
+    ]
+
+
+def test_unclosed_flow_sequence(tmp_path: Path) -> None:
+    assert problems_of(tmp_path, "suits: [spade, heart\nranks: []\n") == [
+        "game.yaml:2:6: yaml syntax error: expected ',' or ']', but got ':'"
+    ]
+
+
+def test_second_document_is_a_syntax_error(tmp_path: Path) -> None:
+    assert problems_of(tmp_path, "a: 1\n---\nb: 2\n") == [
+        "game.yaml:2:1: yaml syntax error: "
+        "expected a single document in the stream, but found another document"
+    ]
+
+
+def test_syntax_messages_do_not_depend_on_libyaml(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = "hand_size: 5\ncount_cap: 99: 1\n"
+    fast = problems_of(tmp_path, text)
+    monkeypatch.setattr(yamlsource, "_FAST_LOADER", yaml.SafeLoader)
+    assert problems_of(tmp_path, text) == fast
+
+
+def test_fast_and_pure_loaders_build_the_same_tree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = "a: [1, '2', {b: c}]\nd:\n  e: 2024-01-01\n  f: 0x10\n"
+    fast = load(tmp_path, text)
+    monkeypatch.setattr(yamlsource, "_FAST_LOADER", yaml.SafeLoader)
+    assert load(tmp_path, text) == fast
+
+
+def test_duplicate_keys_are_all_reported(tmp_path: Path) -> None:
+    text = "a: 1\nb:\n  c: 1\n  c: 2\na: 3\n"
+    assert problems_of(tmp_path, text) == [
+        "game.yaml:4:3: duplicate key 'c' (first defined at line 3)",
+        "game.yaml:5:1: duplicate key 'a' (first defined at line 1)",
+    ]
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(ContentError) as caught:
+        load_yaml(tmp_path / "absent.yaml", "games/absent.yaml")
+    [problem] = caught.value.problems
+    assert problem.location == Location("games/absent.yaml")
+    assert problem.message.startswith("cannot read file: ")
+
+
+def test_invalid_utf8_names_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "game.yaml"
+    path.write_bytes(b"a: 1\nb: caf\xe9\n")
+    with pytest.raises(ContentError) as caught:
+        load_yaml(path, "game.yaml")
+    assert [str(p) for p in caught.value.problems] == [
+        "game.yaml:2:7: file is not valid UTF-8 text"
+    ]
+
+
+def test_python_tags_are_refused(tmp_path: Path) -> None:
+    assert problems_of(tmp_path, "a: !!python/name:os.system x\n") == [
+        "game.yaml:1:4: unsupported yaml tag tag:yaml.org,2002:python/name:os.system"
+    ]
+
+
+def test_merge_keys_are_refused(tmp_path: Path) -> None:
+    assert problems_of(tmp_path, "base: &b {x: 1}\nc:\n  <<: *b\n") == [
+        "game.yaml:3:3: merge keys (<<) are not supported; write the keys out"
+    ]
+
+
+def test_aliases_are_shared(tmp_path: Path) -> None:
+    root = load(tmp_path, "a: &e {kind: add}\nb: *e\n")
+    assert isinstance(root, MappingNode)
+    assert root.get("a") is root.get("b")
+
+
+def test_self_referring_alias_is_a_problem(tmp_path: Path) -> None:
+    assert problems_of(tmp_path, "a: &x [*x]\n") == [
+        "game.yaml:1:4: an alias cannot refer to its own anchor"
+    ]

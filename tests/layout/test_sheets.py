@@ -1,0 +1,124 @@
+"""Card grids, crop marks, duplex backs and tiling: the geometry a cutter relies on."""
+
+from __future__ import annotations
+
+import pytest
+
+from pnp.layout.sheets import SEAM, Flip, plan_card_grid, plan_tiles
+from pnp.units import PAPER_SIZES_MM, mm
+
+POKER = (mm(63), mm(88))
+BLEED = mm(3)
+
+
+def grid_for(paper: str):
+    width, height = (mm(v) for v in PAPER_SIZES_MM[paper])
+    return plan_card_grid(*POKER, bleed=BLEED, page_width=width, page_height=height)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_nine_poker_cards_fit_a4_and_letter(paper: str) -> None:
+    grid = grid_for(paper)
+    assert (grid.columns, grid.rows) == (3, 3)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_trims_stay_inside_the_printable_area(paper: str) -> None:
+    grid = grid_for(paper)
+    for index in range(grid.per_page):
+        trim = grid.front(index).trim
+        assert trim.x >= mm(5) - 1e-6 and trim.y >= mm(5) - 1e-6
+        assert trim.right <= grid.page_width - mm(5) + 1e-6
+        assert trim.top <= grid.page_height - mm(5) + 1e-6
+
+
+def test_a_gutter_of_two_bleeds_only_where_it_costs_no_card() -> None:
+    grid = grid_for("a4")
+    # 3 x 63 mm + two 6 mm gutters would not fit 200 mm of printable width; rows have room.
+    assert grid.gutter_x == 0
+    assert grid.gutter_y == pytest.approx(2 * BLEED)
+
+
+def test_every_card_keeps_its_trim_size() -> None:
+    grid = grid_for("a4")
+    for index in range(grid.per_page):
+        trim = grid.front(index).trim
+        assert (trim.width, trim.height) == pytest.approx(POKER)
+
+
+def test_abutting_cards_paint_only_a_hair_past_the_shared_cut() -> None:
+    grid = grid_for("a4")
+    left, middle = grid.front(0), grid.front(1)
+    assert middle.cell.x == pytest.approx(middle.trim.x - SEAM)
+    assert left.cell.x == pytest.approx(left.trim.x - BLEED)  # outer edge gets full bleed
+    assert middle.cell.y == pytest.approx(middle.trim.y - BLEED)  # gutter side gets full bleed
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_crop_marks_never_cross_a_card(paper: str) -> None:
+    grid = grid_for(paper)
+    trims = [grid.front(i).trim for i in range(grid.per_page)]
+    assert grid.crop_marks()
+    for mark in grid.crop_marks():
+        for trim in trims:
+            inside_x = trim.x < max(mark.x1, mark.x2) and min(mark.x1, mark.x2) < trim.right
+            inside_y = trim.y < max(mark.y1, mark.y2) and min(mark.y1, mark.y2) < trim.top
+            assert not (inside_x and inside_y), (mark, trim)
+
+
+def test_crop_marks_sit_on_every_cut_line() -> None:
+    grid = grid_for("a4")
+    vertical = {round(m.x1, 3) for m in grid.crop_marks() if m.x1 == m.x2}
+    horizontal = {round(m.y1, 3) for m in grid.crop_marks() if m.y1 == m.y2}
+    assert vertical == {round(x, 3) for x in grid.cut_lines_x()}
+    assert horizontal == {round(y, 3) for y in grid.cut_lines_y()}
+    # 3 abutting columns share cut lines: 4 vertical lines; rows with gutters: 6 horizontal.
+    assert (len(vertical), len(horizontal)) == (4, 6)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_long_edge_backs_mirror_the_column_and_keep_the_row(paper: str) -> None:
+    grid = grid_for(paper)
+    for index in range(grid.per_page):
+        front, back = grid.front(index).trim, grid.back(index, Flip.LONG_EDGE).trim
+        assert back.x == pytest.approx(grid.page_width - front.x - front.width)
+        assert back.y == pytest.approx(front.y)
+
+
+def test_short_edge_backs_mirror_the_row() -> None:
+    grid = grid_for("a4")
+    front, back = grid.front(0).trim, grid.back(0, Flip.SHORT_EDGE).trim
+    assert back.x == pytest.approx(front.x)
+    assert back.y == pytest.approx(grid.page_height - front.y - front.height)
+
+
+def test_a_card_too_large_for_the_page_is_refused_with_its_size() -> None:
+    with pytest.raises(ValueError, match="300x400 mm card"):
+        plan_card_grid(mm(300), mm(400), bleed=BLEED, page_width=mm(210), page_height=mm(297))
+
+
+def test_a_small_sheet_is_one_centred_page() -> None:
+    plan = plan_tiles(mm(260), mm(180), page_width=mm(297), page_height=mm(210))
+    assert plan.is_single_page
+    tile = plan.tiles[0]
+    assert tile.offset_x == pytest.approx((mm(297) - mm(260)) / 2)
+
+
+def test_a_large_sheet_tiles_with_overlap_and_covers_every_point() -> None:
+    sheet_w, sheet_h = mm(594), mm(420)  # A2
+    plan = plan_tiles(sheet_w, sheet_h, page_width=mm(210), page_height=mm(297))
+    assert plan.columns * plan.rows == len(plan.tiles) > 1
+    # Every point of the sheet is shown by some page's window.
+    for sx in range(0, 594, 7):
+        for sy in range(0, 420, 7):
+            x, y = mm(sx + 0.5), mm(sy + 0.5)
+            assert any(
+                t.window.x <= x + t.offset_x <= t.window.right
+                and t.window.y <= y + t.offset_y <= t.window.top
+                for t in plan.tiles
+            ), (sx, sy)
+    # Neighbours share the overlap strip.
+    first, second = plan.tiles[0], plan.tiles[1]
+    shown_first_right = first.window.right - first.offset_x
+    shown_second_left = second.window.x - second.offset_x
+    assert shown_first_right - shown_second_left == pytest.approx(plan.overlap)

@@ -1,0 +1,102 @@
+"""Face templates: boxes with units, jinja text, repeat/when, and errors that name the line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pnp.errors import TemplateError
+from pnp.layout.primitives import RectShape, TextShape
+from pnp.layout.template import layout_face, load_template
+from pnp.units import mm
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def face(tmp_path: Path, name: str, context: dict, width: float = mm(63), height: float = mm(88)):
+    return layout_face(
+        load_template(tmp_path, name), context, width=width, height=height, bleed=mm(3), key=name
+    )
+
+
+def test_a_box_is_placed_from_the_top_left_in_its_units(tmp_path: Path) -> None:
+    write(tmp_path, "a.yaml", "boxes:\n  - {type: rect, x: 4mm, y: 10mm, w: 50%, h: 1in}\n")
+    (rect,) = face(tmp_path, "a.yaml", {}).shapes
+    assert isinstance(rect, RectShape)
+    assert rect.x == pytest.approx(mm(4))
+    assert rect.width == pytest.approx(mm(31.5))
+    assert rect.height == pytest.approx(72)
+    assert rect.y == pytest.approx(mm(88) - mm(10) - 72)  # PDF y runs up
+
+
+def test_text_comes_from_the_item_through_jinja(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "b.yaml",
+        'boxes:\n  - {type: text, x: 0, y: 0, w: 10mm, h: 10mm, text: "计数 +{{ item.amount }}"}\n',
+    )
+    (text,) = face(tmp_path, "b.yaml", {"item": {"amount": 9}}).shapes
+    assert isinstance(text, TextShape) and text.text == "计数 +9"
+
+
+def test_extends_merges_palette_macros_and_boxes(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "base.yaml",
+        'palette: {ink: "#123456"}\nmacros: "{% macro twice(x) %}'
+        '{{ x }}{{ x }}{% endmacro %}"\n'
+        "boxes:\n  - {type: background, fill: ink}\n",
+    )
+    write(
+        tmp_path,
+        "child.yaml",
+        "extends: base.yaml\nboxes:\n  - {type: text, x: 0, y: 0, "
+        "w: 1mm, h: 1mm, text: \"{{ twice('死') }}\", color: ink}\n",
+    )
+    background, text = face(tmp_path, "child.yaml", {}).shapes
+    assert isinstance(background, RectShape) and background.style.fill == "#123456"
+    assert isinstance(background, RectShape) and background.x == pytest.approx(-mm(3))
+    assert isinstance(text, TextShape) and text.text == "死死" and text.color == "#123456"
+
+
+def test_repeat_and_when_drive_boxes_from_data(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "c.yaml",
+        'boxes:\n  - {type: rect, x: "{{ n * 5 }}mm", y: 0, w: 1mm, '
+        'h: 1mm, repeat: "{{ item.cells }}", as: n, when: "{{ n != 2 }}"}\n',
+    )
+    shapes = face(tmp_path, "c.yaml", {"item": {"cells": 4}}).shapes
+    assert [round(s.x / mm(1)) for s in shapes] == [0, 5, 15]  # type: ignore[union-attr]
+
+
+def test_an_undefined_name_is_an_error_with_the_template_line(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "d.yaml",
+        "boxes:\n  - {type: background, fill: '#ffffff'}\n"
+        '  - {type: text, x: 0, y: 0, w: 1mm, h: 1mm, text: "{{ item.nope }}"}\n',
+    )
+    with pytest.raises(TemplateError, match=r"templates/d.yaml:3: text: .*nope"):
+        face(tmp_path, "d.yaml", {"item": {}})
+
+
+def test_a_misspelt_box_key_gets_a_suggestion(tmp_path: Path) -> None:
+    write(tmp_path, "e.yaml", "boxes:\n  - {type: rect, x: 0, y: 0, w: 1mm, h: 1mm, fil: red}\n")
+    with pytest.raises(
+        TemplateError,
+        match=r"e.yaml:2: rect box has unknown key 'fil' "
+        r"\(did you mean 'fill'\?\)",
+    ):
+        load_template(tmp_path, "e.yaml")
+
+
+def test_a_bad_length_names_the_key(tmp_path: Path) -> None:
+    write(tmp_path, "f.yaml", "boxes:\n  - {type: rect, x: 4 mm wide, y: 0, w: 1mm, h: 1mm}\n")
+    with pytest.raises(TemplateError, match=r"f.yaml:2: x: expected a length"):
+        face(tmp_path, "f.yaml", {})
