@@ -1,0 +1,181 @@
+"""Checks every game's content gets, whatever the game: ids, references, assets, products,
+and the engine's declaration against what content uses."""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from pnp.content.loader import LoadedGame
+from pnp.engines.base import Declaration, field_paths
+from pnp.errors import Location, Problem
+from pnp.model.common import NOWHERE
+
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+ASSET_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg", ".gif", ".webp")
+
+
+class Findings:
+    """Problems of one game, each with the location that reproduces it."""
+
+    def __init__(self, game: LoadedGame) -> None:
+        self.game = game
+        self.problems: list[Problem] = []
+
+    def error(self, where: Location | None, message: str) -> None:
+        self.problems.append(Problem(self._where(where), message, game=self.game.slug))
+
+    def warning(self, where: Location | None, message: str) -> None:
+        self.problems.append(
+            Problem(self._where(where), message, game=self.game.slug, severity="warning")
+        )
+
+    def _where(self, where: Location | None) -> Location:
+        if where is not None and where != NOWHERE:
+            return where
+        # A finding about the game as a whole points at its game file.
+        info = getattr(self.game.model, "info", None)
+        if info is not None and getattr(info, "where", NOWHERE) != NOWHERE:
+            return Location(info.where.path, info.where.line)
+        return Location(self.game.files[0] if self.game.files else self.game.display_folder)
+
+
+def suggest(name: str, known: Iterable[str]) -> str:
+    near = difflib.get_close_matches(name, sorted(known), n=1)
+    return f" (did you mean {near[0]!r}?)" if near else ""
+
+
+def collections(model: Any, path: str = "") -> Iterator[tuple[str, tuple[Any, ...]]]:
+    """Every tuple of dataclass objects in the model, with its dotted path."""
+    if not dataclasses.is_dataclass(model):
+        return
+    for field in dataclasses.fields(model):
+        value = getattr(model, field.name)
+        here = f"{path}{field.name}"
+        if isinstance(value, tuple) and value and dataclasses.is_dataclass(value[0]):
+            yield here, value
+            for element in value:
+                yield from collections(element, f"{here}[].")
+        elif dataclasses.is_dataclass(value):
+            yield from collections(value, f"{here}.")
+
+
+def check_ids(findings: Findings) -> None:
+    """Ids unique within each collection, and slug-like so they stay stable in file names."""
+    for path, items in collections(findings.game.model):
+        seen: dict[str, Location] = {}
+        for item in items:
+            item_id = getattr(item, "id", None)
+            if item_id is None:
+                continue
+            where = getattr(item, "where", None)
+            if not SLUG.match(str(item_id)):
+                findings.error(
+                    where,
+                    f"{path}: id {item_id!r} is not a lowercase slug "
+                    "(letters, digits and single hyphens)",
+                )
+            if item_id in seen:
+                findings.error(
+                    where, f"{path}: duplicate id {item_id!r} (first defined at {seen[item_id]})"
+                )
+            else:
+                seen[item_id] = where or NOWHERE
+
+
+def check_products(findings: Findings, templates_root: Path) -> None:
+    model = findings.game.model
+    for product in getattr(model, "products", ()):
+        items = getattr(model, product.items, None)
+        if items is None or not isinstance(items, tuple):
+            names = [f.name for f in dataclasses.fields(model)] + [
+                name for name in dir(type(model)) if not name.startswith("_")
+            ]
+            findings.error(
+                product.where,
+                f"product {product.id!r} prints unknown collection "
+                f"{product.items!r}{suggest(product.items, names)}",
+            )
+        elif not items:
+            findings.error(
+                product.where, f"product {product.id!r} prints nothing: {product.items!r} is empty"
+            )
+        for role, name in (("face", product.face), ("back", product.back)):
+            if not name:
+                continue
+            if not (templates_root / name).is_file():
+                known = [str(p.relative_to(templates_root)) for p in templates_root.rglob("*.yaml")]
+                findings.error(
+                    product.where,
+                    f"product {product.id!r}: {role} template {name!r} "
+                    f"not found in templates/{suggest(name, known)}",
+                )
+
+
+def _strings(value: Any) -> Iterator[tuple[str, Location | None]]:
+    if isinstance(value, str):
+        yield value, None
+    elif isinstance(value, tuple):
+        for element in value:
+            yield from _strings(element)
+    elif isinstance(value, dict):
+        for element in value.values():
+            yield from _strings(element)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        where = getattr(value, "where", None)
+        for field in dataclasses.fields(value):
+            if field.name != "where":
+                for text, inner in _strings(getattr(value, field.name)):
+                    yield text, inner or where
+
+
+def check_assets(findings: Findings) -> None:
+    """Every file content refers to exists inside the game's own folder."""
+    folder = findings.game.folder.resolve()
+    for text, where in _strings(findings.game.model):
+        if not text.lower().endswith(ASSET_SUFFIXES):
+            continue
+        target = (folder / text).resolve()
+        if not target.is_relative_to(folder):
+            findings.error(where, f"asset {text!r} lies outside the game's content folder")
+        elif not target.is_file():
+            findings.error(where, f"asset {text!r} not found in {findings.game.display_folder}")
+
+
+def check_declaration(
+    findings: Findings,
+    declaration: Declaration,
+    used_effects: dict[Any, Location],
+    model_type: type,
+    cards_where: Location | None = None,
+) -> None:
+    """What content uses and what the engine implements, compared both ways, exactly.
+
+    `used_effects` maps each effect kind content uses to the first place using it;
+    `cards_where` is where the cards of an unused effect would go.
+    """
+    for kind in sorted(set(used_effects) - set(declaration.effects), key=lambda k: k.value):
+        findings.error(
+            used_effects[kind],
+            f"effect {kind.value!r} is used by content but the engine has no handler for it",
+        )
+    for kind in sorted(set(declaration.effects) - set(used_effects), key=lambda k: k.value):
+        findings.error(
+            cards_where, f"the engine implements effect {kind.value!r} but no card uses it"
+        )
+    offered = field_paths(model_type)
+    for path in sorted(declaration.settings - offered):
+        findings.error(None, f"the engine reads {path!r}, which the content model does not have")
+    settings = {path for path in offered if path.startswith("settings.")}
+    for path in sorted(settings - declaration.settings):
+        findings.error(None, f"content sets {path!r} but the engine never reads it")
+
+
+def check_common(findings: Findings, templates_root: Path) -> None:
+    check_ids(findings)
+    check_products(findings, templates_root)
+    check_assets(findings)

@@ -1,0 +1,119 @@
+"""The contract every registered engine keeps, checked by random play (OpenSpiel's habit).
+
+Each engine must have a provider in ``conftest.ENGINE_CASES``. For a few seeds of each table:
+the game ends before the cap; ``legal_actions`` is empty exactly when the game is over;
+``current_player`` is None exactly at chance steps and at the end; chance outcomes sum to 1;
+``apply`` leaves its argument untouched; the notation of every position reads back to the same
+position and every action's text reads back to the same action; an action that is not legal
+raises IllegalActionError quoting the position; the same seed plays the same game.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+import pytest
+
+from pnp.engines import registry
+from pnp.engines.base import Declaration, Outcome, RandomPolicy, Rules, play_game
+from pnp.errors import IllegalActionError, UnknownGameError
+from tests.engines.conftest import ENGINE_CASES
+
+SEEDS = range(20)
+MAX_STEPS = 200_000
+
+
+def _cases() -> list[Any]:
+    cases = []
+    for slug in registry.registered():
+        provider = ENGINE_CASES.get(slug)
+        if provider is None:
+            cases.append(pytest.param(slug, None, id=f"{slug}-no-provider"))
+            continue
+        cases.extend(pytest.param(slug, rules, id=f"{slug}-{name}") for name, rules in provider())
+    return cases
+
+
+class _NotAnAction:
+    def __repr__(self) -> str:
+        return "NotAnAction()"
+
+
+def test_registry_knows_the_games() -> None:
+    assert "deadline-99" in registry.registered()
+    assert callable(registry.engine_for("deadline-99"))
+    with pytest.raises(UnknownGameError, match=r"no engine for game 'deadline99' \(did you mean"):
+        registry.engine_for("deadline99")
+
+
+@pytest.mark.parametrize(("slug", "rules"), _cases())
+def test_random_play_contract(slug: str, rules: Rules[Any, Any] | None) -> None:
+    assert rules is not None, f"engine {slug!r} has no provider in conftest.ENGINE_CASES"
+    declared = rules.declares()
+    assert isinstance(declared, Declaration) and declared.game == slug
+    assert declared.effects and declared.modes and declared.settings
+
+    for seed in SEEDS:
+        rng = random.Random(seed)
+        state = rules.initial_state(rng)
+        steps = 0
+        actions_seen = []
+        while True:
+            text = rules.notation(state)
+            assert rules.notation(rules.from_notation(text)) == text
+            assert rules.from_notation(text) == state
+            legal = rules.legal_actions(state)
+            terminal = rules.is_terminal(state)
+            assert (not legal) == terminal, text
+            player = rules.current_player(state)
+            assert (player is None) == (terminal or rules.is_chance(state)), text
+            if terminal:
+                break
+            with pytest.raises(IllegalActionError, match=r"^illegal action NotAnAction\(\) in "):
+                rules.apply(state, _NotAnAction())
+            if player is None:
+                outcomes = rules.chance_outcomes(state)
+                assert math.isclose(sum(p for _, p in outcomes), 1.0)
+                action = rules.sample_chance(state, rng)
+                assert action in {a for a, _ in outcomes}
+            else:
+                action = RandomPolicy().choose(rules, state, rng)
+            assert action in legal
+            assert rules.parse_action(str(action)) == action
+            after = rules.apply(state, action)
+            assert rules.notation(state) == text  # apply is pure
+            actions_seen.append(action)
+            state = after
+            steps += 1
+            assert steps < MAX_STEPS, f"seed {seed}: no end after {steps} steps in {text}"
+        outcome = rules.outcome(state)
+        assert isinstance(outcome, Outcome)
+        assert outcome.winners <= set(range(rules.num_players))
+
+        replay = play_game(
+            rules,
+            [RandomPolicy()] * rules.num_players,
+            random.Random(seed),
+            MAX_STEPS,
+            record_actions=True,
+        )
+        assert list(replay.actions) == actions_seen  # same seed, same game
+        assert replay.outcome == outcome and not replay.capped
+
+
+@pytest.mark.parametrize(("slug", "rules"), _cases())
+def test_outcome_of_an_unfinished_game_is_an_error(
+    slug: str, rules: Rules[Any, Any] | None
+) -> None:
+    assert rules is not None
+    state = rules.initial_state(random.Random(0))
+    with pytest.raises(ValueError, match="game not over: "):
+        rules.outcome(state)
+
+
+def test_play_game_reports_a_cap_hit() -> None:
+    rules = ENGINE_CASES["deadline-99"]()[0][1]
+    record = play_game(rules, [RandomPolicy()] * rules.num_players, random.Random(0), 3)
+    assert record.capped and record.outcome is None and record.steps == 3

@@ -1,0 +1,104 @@
+"""The `pnp` command as a user and CI meet it: exit codes, message format, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from pnp.cli import main
+
+PROBLEM_LINE = re.compile(r"^(?P<path>\S+?):(?P<line>\d+)(?::\d+)?: deadline-99: .+$")
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def break_game_file(content: Path) -> None:
+    path = content / "deadline-99" / "game.yaml"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("hand_size: 5", "hand_sise: 5"), encoding="utf-8"
+    )
+
+
+def test_list_shows_games_and_components_with_counts() -> None:
+    code, out, _ = run("list")
+    assert code == 0
+    assert "deadline-99" in out and "死线99" in out
+    assert re.search(r"playing-cards\s+96\s+游戏牌", out)
+    assert re.search(r"identity-cards\s+12\s+阵营身份牌", out)
+
+
+def test_validate_passes_on_the_shipped_content() -> None:
+    code, _, err = run("validate", "--games", "10")
+    assert code == 0, err
+    assert "ok: 1 game(s) valid." in err
+
+
+def test_validate_prints_one_located_line_per_problem_and_exits_1(content_copy: Path) -> None:
+    break_game_file(content_copy)
+    code, out, err = run("--content", str(content_copy), "validate")
+    assert code == 1
+    lines = out.strip().splitlines()
+    assert lines and all(PROBLEM_LINE.match(line) for line in lines), lines
+    assert any("game.yaml" in line and "did you mean 'hand_size'" in line for line in lines)
+    assert "Traceback" not in out + err
+
+
+def test_validate_json_for_ci(content_copy: Path) -> None:
+    break_game_file(content_copy)
+    code, out, _ = run("--content", str(content_copy), "validate", "--format", "json")
+    assert code == 1
+    payload = json.loads(out)
+    assert payload["ok"] is False
+    problem = next(p for p in payload["problems"] if "hand_sise" in p["message"])
+    assert problem["path"].endswith("deadline-99/game.yaml") and problem["line"] > 0
+    assert problem["game"] == "deadline-99"
+
+
+def test_build_writes_the_kit_where_asked(tmp_path: Path) -> None:
+    code, out, err = run("build", "deadline-99", "--out", str(tmp_path), "--paper", "letter")
+    assert code == 0, err
+    assert (tmp_path / "deadline-99-playing-cards.pdf").is_file()
+    assert "deadline-99: 6 files" in out
+
+
+def test_build_on_broken_content_writes_nothing_and_says_where(
+    content_copy: Path, tmp_path: Path
+) -> None:
+    path = content_copy / "deadline-99" / "cards.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "  - {id: x, label: [\n", encoding="utf-8")
+    out_dir = tmp_path / "out"
+    code, out, err = run("--content", str(content_copy), "build", "--out", str(out_dir))
+    assert code == 1
+    assert re.search(r"cards\.yaml:\d+:\d+: deadline-99: yaml syntax error", err)
+    assert "Traceback" not in out + err
+    assert not out_dir.exists() or not any(out_dir.rglob("*.pdf"))
+
+
+def test_an_unknown_game_is_named_with_a_suggestion() -> None:
+    code, _, err = run("build", "deadline99")
+    assert code == 2
+    assert "no game 'deadline99'" in err and "did you mean 'deadline-99'?" in err
+
+
+def test_simulate_reports_every_mode() -> None:
+    code, out, err = run(
+        "simulate", "deadline-99", "--players", "5", "--games", "200", "--seed", "1"
+    )
+    assert code == 0, err
+    for mode in ("normal ", "normal+angel-death", "camp "):
+        line = next(line for line in out.splitlines() if line.strip().startswith(mode))
+        assert "5 players" in line and "cap hits 0" in line
+        seats = re.search(r"wins by seat ((?:[\d.]+% ?){5})", line)
+        assert seats, line
+
+
+def test_simulate_refuses_an_unsupported_player_count() -> None:
+    code, _, err = run("simulate", "deadline-99", "--players", "2", "--games", "5")
+    assert code == 2
+    assert "supports 3-12 players" in err
