@@ -10,7 +10,7 @@ from typing import Any
 from pnp.content.schema import convert, merge_files
 from pnp.content.yamlsource import load_yaml
 from pnp.errors import ContentError, Location, Problem, UnknownGameError
-from pnp.model.registry import GAME_MODELS
+from pnp.model.registry import model_for
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ def load_game(content_root: Path, slug: str) -> LoadedGame:
         listing = ", ".join(known) or "none"
         raise UnknownGameError(f"no game {slug!r} in {content_root}{hint}; games: {listing}")
     display_folder = f"{_display_root(content_root)}/{slug}"
-    model_type = GAME_MODELS.get(slug)
+    model_type = model_for(slug)
     if model_type is None:
         raise ContentError(
             [

@@ -230,3 +230,8 @@ class Deadline99:
 
     def camp_setup_for(self, players: int) -> CampSetup | None:
         return next((s for s in self.camp_mode.setups if s.players == players), None)
+
+
+SLUG = "deadline-99"
+MODEL = Deadline99
+"""The root type content/deadline-99/*.yaml loads into (found by pnp.model.registry)."""

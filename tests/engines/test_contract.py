@@ -28,12 +28,27 @@ MAX_STEPS = 200_000
 def _cases() -> list[Any]:
     cases = []
     for slug in registry.registered():
-        provider = ENGINE_CASES.get(slug)
+        provider = ENGINE_CASES.get(slug) or _content_provider(slug)
         if provider is None:
             cases.append(pytest.param(slug, None, id=f"{slug}-no-provider"))
             continue
         cases.extend(pytest.param(slug, rules, id=f"{slug}-{name}") for name, rules in provider())
     return cases
+
+
+def _content_provider(slug: str) -> Any:
+    """An engine module may offer `example_tables(model)`; it then plays the shipped content."""
+    import importlib
+
+    from pnp.content.loader import load_game
+    from pnp.model.registry import module_name
+    from pnp.paths import REPOSITORY
+
+    module = importlib.import_module(f"pnp.engines.{module_name(slug)}")
+    tables = getattr(module, "example_tables", None)
+    if tables is None:
+        return None
+    return lambda: tables(load_game(REPOSITORY / "content", slug).model)
 
 
 class _NotAnAction:

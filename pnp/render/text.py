@@ -1,0 +1,346 @@
+"""Chinese paragraphs that fit a box: line breaking with kinsoku rules, shrink-to-fit.
+
+reportlab's CJK wrapping breaks between any two characters, knows only Japanese
+line-start rules, lets a closing mark hang past the right edge, never keeps an
+opening bracket off a line end, and cannot justify text without spaces.  Cards have
+hard edges, so `CJKParagraph` re-implements the breaking (never wider than the box,
+Chinese rules both ways, Latin words kept whole) and justifies by letter spacing.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Literal
+from xml.sax.saxutils import escape
+
+from reportlab.lib import textsplit
+from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import paragraph as rl_paragraph
+from reportlab.platypus.paragraph import (
+    Paragraph,
+    ParaLines,
+    _putFragLine,
+    cjkU,
+    makeCJKParaLine,
+    setXPos,
+)
+from reportlab.rl_config import _FUZZ
+
+Align = Literal["left", "center", "right", "justify"]
+VAlign = Literal["top", "middle", "bottom"]
+
+# Marks that must not begin a line (closing punctuation, pauses, ellipsis and dash,
+# whose two halves must stay together, the percent sign after its number).
+NO_LINE_START = "，。、；：？！）》」』】〉〕］｝〗〙〛”’…—·％～" + ",.;:?!)]}%"
+# Marks that must not end a line: opening brackets and quotes.
+NO_LINE_END = "（《「『【〈〔［｛〖〘〚“‘" + "([{"
+
+# Top of the ideographic em box above the baseline, as a fraction of the size
+# (880/1000 in Noto Sans CJK / Source Han Sans; other CJK fonts sit close to it).
+_EM_ASCENT = 0.88
+
+_ALIGNMENTS: dict[str, int] = {
+    "left": TA_LEFT,
+    "center": TA_CENTER,
+    "right": TA_RIGHT,
+    "justify": TA_JUSTIFY,
+}
+_SIZE_STEP = 0.5
+
+
+def _extend_reportlab_rules() -> None:
+    """Teach reportlab's own CJK wrappers the Chinese line-start rules.
+
+    `CJKParagraph` applies its own rules; this covers plain reportlab Paragraphs
+    with wordWrap='CJK' elsewhere in the project.  The single-fragment path reads the
+    list from textsplit, the multi-fragment path from paragraph's own import of it.
+    """
+    current = textsplit.ALL_CANNOT_START
+    extended = current + "".join(ch for ch in NO_LINE_START if ch not in current)
+    textsplit.ALL_CANNOT_START = extended
+    rl_paragraph.ALL_CANNOT_START = extended  # type: ignore[attr-defined]
+    ends = textsplit.ALL_CANNOT_END
+    textsplit.ALL_CANNOT_END = ends + "".join(ch for ch in NO_LINE_END if ch not in ends)
+
+
+_extend_reportlab_rules()
+
+
+# ------------------------------------------------------------------- line breaking
+
+
+def _is_word_char(ch: str) -> bool:
+    # Latin, Greek, Cyrillic and their punctuation: runs of these are words, which
+    # break only at spaces.  General punctuation (U+2000 up) follows the mark tables.
+    return ch < "\u2000" and not ch.isspace()
+
+
+def _may_break(before: str, after: str) -> bool:
+    """Whether a line may end after `before` and the next begin with `after`."""
+    if not before or not after:  # zero-width markers (images, anchors)
+        return True
+    if after in NO_LINE_START or before in NO_LINE_END:
+        return False
+    if after.isspace():  # break after the space, so it trails and is dropped
+        return False
+    if before.isspace():
+        return True
+    return not (_is_word_char(before) and _is_word_char(after))
+
+
+def _width(u: Any, max_width: float) -> float:
+    w = u.width
+    if hasattr(w, "normalizedValue"):  # a percentage width of an inline image
+        w._normalizer = max_width
+        w = w.normalizedValue(max_width)
+    return float(w)
+
+
+def _make_line(units: list[Any], max_width: float, line_break: bool, style: ParagraphStyle) -> Any:
+    end = len(units)
+    while end and units[end - 1] and units[end - 1].isspace():
+        end -= 1  # trailing spaces would push right/centre/justified text off true
+    kept = units[:end] if end else units[:0]
+    used = sum(_width(u, max_width) for u in kept)
+    line = makeCJKParaLine(kept, max_width, used, max_width - used, line_break, False)
+    # Share each leading's slack above and below the em box, as CSS does, so a block
+    # is optically centred in its box instead of sitting low.
+    size = line.fontSize or style.fontSize
+    line.ascent = (style.leading - size) / 2 + _EM_ASCENT * size
+    line.descent = line.ascent - style.leading
+    line.pnp_glyphs = sum(1 for u in kept if u)
+    return line
+
+
+def _split_cjk(frags: list[Any], max_widths: list[float], style: ParagraphStyle) -> Any:
+    units: list[Any] = []
+    for frag in frags:
+        text = frag.text
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")
+        if text:
+            units.extend(cjkU(ch, frag, "utf8") for ch in text)
+        else:
+            units.append(cjkU(text, frag, "utf8"))
+
+    lines: list[Any] = []
+
+    def line_width() -> float:
+        return max_widths[min(len(lines), len(max_widths) - 1)]
+
+    start = i = 0
+    used = 0.0
+    count = len(units)
+    while i < count:
+        unit = units[i]
+        max_width = line_width()
+        if hasattr(unit.frag, "lineBreak"):
+            lines.append(_make_line(units[start : i + 1], max_width, True, style))
+            start = i = i + 1
+            used = 0.0
+            continue
+        w = _width(unit, max_width)
+        if used + w <= max_width + _FUZZ or i == start:
+            used += w
+            i += 1
+            continue
+        # units[i] does not fit: end the line at the last legal break at or before i.
+        cut = next((j for j in range(i, start, -1) if _may_break(units[j - 1], units[j])), i)
+        lines.append(_make_line(units[start:cut], max_width, False, style))
+        start = cut
+        while start < count and units[start] and units[start].isspace():
+            start += 1
+        i = max(i, start)
+        used = sum(_width(u, line_width()) for u in units[start:i])
+    if start < count:
+        lines.append(_make_line(units[start:], line_width(), False, style))
+    return ParaLines(kind=1, lines=lines)
+
+
+class CJKParagraph(Paragraph):
+    """A reportlab Paragraph with Chinese line breaking (style.wordWrap must be 'CJK')."""
+
+    # reportlab's method name, overridden to swap in `_split_cjk`.
+    def breakLinesCJK(self, maxWidths: Any) -> Any:
+        if not isinstance(maxWidths, list | tuple):
+            maxWidths = [maxWidths]
+        if hasattr(self, "blPara") and getattr(self, "_splitpara", 0):
+            return self.blPara
+        style = self.style
+        self.height = 0
+        if not self.frags:
+            return ParaLines(
+                kind=0,
+                fontSize=style.fontSize,
+                fontName=style.fontName,
+                textColor=style.textColor,
+                lines=[],
+                ascent=style.fontSize,
+                descent=-0.2 * style.fontSize,
+            )
+        return _split_cjk(self.frags, list(maxWidths), style)
+
+
+_rl_justify_line = rl_paragraph._justifyDrawParaLineX
+
+
+def _justify_line(tx: Any, offset: float, line: Any, last: int = 0) -> None:
+    """Justify our lines by letter spacing: Chinese has no spaces to stretch."""
+    glyphs = getattr(line, "pnp_glyphs", None)
+    if glyphs is None:
+        _rl_justify_line(tx, offset, line, last)
+        return
+    extra = line.extraSpace
+    tx._x_offset = offset
+    setXPos(tx, offset)
+    if glyphs > 1 and not last and not line.lineBreak and extra > 1e-8:
+        # Tc also follows the last glyph, which is harmless: nothing is drawn after it.
+        tx.setCharSpace(extra / (glyphs - 1))
+        _putFragLine(offset, tx, line, last, "justify")
+        tx.setCharSpace(0)
+    else:
+        _putFragLine(offset, tx, line, last, "justify")
+    setXPos(tx, -offset)
+
+
+# drawPara looks the function up in the module at draw time; lines not made by
+# `_split_cjk` (no pnp_glyphs) still go to reportlab's own version.
+rl_paragraph._justifyDrawParaLineX = _justify_line  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------------- fitting
+
+
+_BOLD = re.compile(r"\*\*(.+?)\*\*", re.DOTALL)
+
+
+def to_markup(text: str) -> str:
+    """Plain text to reportlab paragraph markup: escapes, **bold**, newlines."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    markup = _BOLD.sub(r"<b>\1</b>", escape(text))
+    return markup.replace("\n", "<br/>")
+
+
+@lru_cache(maxsize=1024)
+def paragraph_style(
+    font: str, size: float, leading: float, align: str, color: str
+) -> ParagraphStyle:
+    """A cached CJK paragraph style (styles are never mutated after creation)."""
+    return ParagraphStyle(
+        name=f"pnp-{font}-{size}-{leading}-{align}-{color}",
+        fontName=font,
+        fontSize=size,
+        leading=leading,
+        alignment=_ALIGNMENTS[align],
+        textColor=color,
+        wordWrap="CJK",
+        splitLongWords=False,
+    )
+
+
+@dataclass(frozen=True)
+class FittedText:
+    """A paragraph wrapped to a box, at the largest size tried that fits it."""
+
+    paragraph: CJKParagraph
+    size: float
+    leading: float
+    width: float  # the width it is wrapped to
+    height: float  # the wrapped height
+    overflow: bool  # True when even the smallest size does not fit
+
+    @property
+    def lines(self) -> int:
+        return len(getattr(self.paragraph.blPara, "lines", []))
+
+
+def _widest_line(paragraph: Paragraph) -> float:
+    lines = getattr(paragraph.blPara, "lines", [])
+    return max((getattr(line, "currentWidth", 0.0) for line in lines), default=0.0)
+
+
+def _sizes(size: float, min_size: float) -> list[float]:
+    steps = math.floor((size - min_size) / _SIZE_STEP + 1e-9)
+    sizes = [round(size - k * _SIZE_STEP, 4) for k in range(steps + 1)]
+    if sizes[-1] > min_size:
+        sizes.append(min_size)
+    return sizes
+
+
+def fit_paragraph(
+    text: str,
+    width: float,
+    height: float,
+    *,
+    font: str,
+    size: float,
+    min_size: float,
+    leading_ratio: float = 1.3,
+    align: Align = "left",
+    color: str = "#000000",
+) -> FittedText:
+    """Shrink `text` in 0.5 pt steps from `size` to `min_size` until it fits the box.
+
+    `font` must be a registered font family (see `prepare_cjk_fonts`) so that
+    **bold** finds its bold face.  If nothing fits, the result is set at `min_size`
+    with `overflow` True; the caller decides whether that is an error.
+    """
+    if align not in _ALIGNMENTS:
+        raise ValueError(f"align must be one of {sorted(_ALIGNMENTS)}, not {align!r}")
+    if not 0 < min_size <= size:
+        raise ValueError(f"need 0 < min_size <= size, got {min_size} and {size}")
+    if width <= 0 or height < 0:
+        raise ValueError(f"box must have a positive width, got {width} x {height}")
+    markup = to_markup(text)
+    # Every line is at most `width` wide, so the text needs at least this many lines;
+    # sizes whose lower bound already overflows are skipped without wrapping (95% for
+    # the bold runs and dropped spaces this estimate ignores).
+    plain = re.sub(r"\s+", " ", text.replace("*", ""))
+    unit_width = stringWidth(plain, font, 1.0) * 0.95
+    fitted: FittedText | None = None
+    sizes = _sizes(size, min_size)
+    for candidate in sizes:
+        leading = round(candidate * leading_ratio, 4)
+        is_last = candidate == sizes[-1]
+        if not is_last and math.ceil(unit_width * candidate / width) * leading > height + _FUZZ:
+            continue
+        style = paragraph_style(font, candidate, leading, align, color)
+        para = CJKParagraph(markup, style)
+        _, wrapped = para.wrap(width, height)
+        fits = wrapped <= height + _FUZZ and _widest_line(para) <= width + _FUZZ
+        fitted = FittedText(para, candidate, leading, width, wrapped, overflow=not fits)
+        if fits:
+            break
+    assert fitted is not None  # the last size is always tried
+    return fitted
+
+
+def draw_fitted(
+    canvas: Canvas,
+    fitted: FittedText,
+    x: float,
+    y_top: float,
+    width: float,
+    height: float,
+    valign: VAlign = "top",
+) -> None:
+    """Draw a fitted paragraph in the box whose top-left corner is (x, y_top)."""
+    para = fitted.paragraph
+    wrapped = fitted.height
+    if abs(width - fitted.width) > _FUZZ:
+        _, wrapped = para.wrap(width, height)
+    if valign == "top":
+        y = y_top - wrapped
+    elif valign == "middle":
+        y = y_top - (height + wrapped) / 2
+    elif valign == "bottom":
+        y = y_top - height
+    else:
+        raise ValueError(f"valign must be top, middle or bottom, not {valign!r}")
+    para.drawOn(canvas, x, y)

@@ -1,0 +1,213 @@
+"""Chinese line breaking, shrink-to-fit and drawing in a box."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pdfplumber
+import pytest
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Paragraph
+
+from pnp.render.fonts import FontSet
+from pnp.render.text import (
+    NO_LINE_END,
+    NO_LINE_START,
+    CJKParagraph,
+    draw_fitted,
+    fit_paragraph,
+    paragraph_style,
+    to_markup,
+)
+from tests.render.test_fonts import cjk_fonts
+
+__all__ = ["cjk_fonts"]  # the session fixture, shared so the font converts once
+
+RULES = (
+    "死线九十九是一个计数游戏。玩家轮流出牌，把牌面数字加到总数上；谁让总数超过"
+    "九十九，谁就输掉这一轮！特殊牌：「反转」改变出牌顺序，《跳过》跳过下家……"
+    "“十”可以加十也可以减十——由出牌的人决定。（注意：总数不会小于零。）"
+    "Player A plays 10 to reach 99, then B must pass。"
+)
+
+
+def _lines(para: Paragraph) -> list[str]:
+    out = []
+    for line in para.blPara.lines:
+        if isinstance(line, tuple):  # reportlab's single-fragment layout
+            out.append("".join(line[1]))
+        else:
+            out.append("".join(word.text for word in line.words))
+    return out
+
+
+def _wrap(fonts: FontSet, text: str, width: float, size: float = 10) -> list[str]:
+    para = CJKParagraph(
+        to_markup(text), paragraph_style(fonts.regular, size, size * 1.3, "left", "#000000")
+    )
+    para.wrap(width, 1000)
+    return _lines(para)
+
+
+def test_full_width_marks_are_one_em(cjk_fonts: FontSet) -> None:
+    # The exact-width tests below rely on this.
+    for ch in "一五，。《》":
+        assert stringWidth(ch, cjk_fonts.regular, 10) == pytest.approx(10)
+
+
+def test_closing_mark_never_starts_a_line(cjk_fonts: FontSet) -> None:
+    # Five ems per line: the plain break would put "，" first on line two.
+    assert _wrap(cjk_fonts, "一二三四五，六七八", 50) == ["一二三四", "五，六七八"]
+    assert _wrap(cjk_fonts, "一二三四五。", 50) == ["一二三四", "五。"]
+
+
+def test_opening_bracket_never_ends_a_line(cjk_fonts: FontSet) -> None:
+    assert _wrap(cjk_fonts, "一二三四《五六》七八", 50) == ["一二三四", "《五六》七", "八"]
+    assert _wrap(cjk_fonts, "一二三四“五六”七八", 50) == ["一二三四", "“五六”七", "八"]
+
+
+def test_ellipsis_and_dash_stay_whole(cjk_fonts: FontSet) -> None:
+    assert _wrap(cjk_fonts, "一二三四……五", 50) == ["一二三", "四……五"]
+    assert _wrap(cjk_fonts, "一二三四——五", 50) == ["一二三", "四——五"]
+
+
+def test_latin_words_break_only_at_spaces(cjk_fonts: FontSet) -> None:
+    lines = _wrap(cjk_fonts, "中文中文 English words 中文", 60)
+    words = " ".join(lines).split()
+    assert "English" in words and "words" in words
+    assert all(not line.startswith(" ") and not line.endswith(" ") for line in lines)
+
+
+def test_newlines_break_lines(cjk_fonts: FontSet) -> None:
+    assert _wrap(cjk_fonts, "一二\n三", 100) == ["一二", "三"]
+
+
+@pytest.mark.parametrize("width", range(41, 260, 7))
+def test_rules_hold_at_every_width(cjk_fonts: FontSet, width: int) -> None:
+    para = CJKParagraph(
+        to_markup(RULES), paragraph_style(cjk_fonts.regular, 10, 13, "left", "#000")
+    )
+    para.wrap(width, 10_000)
+    lines = _lines(para)
+    assert "".join(lines).replace(" ", "") == RULES.replace(" ", "")
+    for line in lines:
+        assert line[0] not in NO_LINE_START, (width, lines)
+        assert line[-1] not in NO_LINE_END, (width, lines)
+    for line in para.blPara.lines:
+        assert line.currentWidth <= width + 1e-6
+
+
+@pytest.mark.parametrize("markup", ["一二三四五，六七八", "<b>一</b>二三四五，六七八"])
+def test_plain_reportlab_paragraphs_learn_the_chinese_marks(
+    cjk_fonts: FontSet, markup: str
+) -> None:
+    # reportlab's own wrapper (single- and multi-fragment paths) hangs the mark instead.
+    style = ParagraphStyle("plain", fontName=cjk_fonts.regular, fontSize=10, wordWrap="CJK")
+    para = Paragraph(markup, style)
+    para.wrap(50, 1000)
+    lines = _lines(para)
+    assert len(lines) == 2 and not lines[1].startswith("，"), lines
+
+
+def test_markup_escapes_and_bolds() -> None:
+    assert to_markup("a<b>&c") == "a&lt;b&gt;&amp;c"
+    assert to_markup("**粗** 细\n下一行") == "<b>粗</b> 细<br/>下一行"
+    assert to_markup("只有**一半") == "只有**一半"
+
+
+def test_fit_keeps_size_when_it_fits(cjk_fonts: FontSet) -> None:
+    fitted = fit_paragraph("短文本", 100, 30, font=cjk_fonts.regular, size=12, min_size=6)
+    assert fitted.size == 12 and not fitted.overflow
+    assert fitted.lines == 1 and fitted.height == pytest.approx(12 * 1.3)
+
+
+def test_fit_shrinks_to_the_largest_size_that_fits(cjk_fonts: FontSet) -> None:
+    fitted = fit_paragraph(RULES, 150, 80, font=cjk_fonts.regular, size=14, min_size=5)
+    assert not fitted.overflow
+    assert 5 <= fitted.size < 14 and (14 - fitted.size) % 0.5 == 0
+    assert fitted.height <= 80
+    bigger = fit_paragraph(
+        RULES, 150, 80, font=cjk_fonts.regular, size=fitted.size + 0.5, min_size=fitted.size + 0.5
+    )
+    assert bigger.overflow
+
+
+def test_fit_reports_overflow(cjk_fonts: FontSet) -> None:
+    fitted = fit_paragraph(RULES * 3, 60, 20, font=cjk_fonts.regular, size=12, min_size=8)
+    assert fitted.overflow and fitted.size == 8
+    assert fitted.height > 20
+
+
+def test_fit_rejects_bad_arguments(cjk_fonts: FontSet) -> None:
+    with pytest.raises(ValueError):
+        fit_paragraph("x", 10, 10, font=cjk_fonts.regular, size=6, min_size=8)
+    with pytest.raises(ValueError):
+        fit_paragraph("x", 10, 10, font=cjk_fonts.regular, size=8, min_size=6, align="middle")  # type: ignore[arg-type]
+
+
+def _chars(path: Path) -> list[dict[str, Any]]:
+    with pdfplumber.open(str(path)) as pdf:
+        page = pdf.pages[0]
+        height = float(page.height)
+        # pdfplumber measures from the top; convert to PDF's bottom-up coordinates.
+        return [
+            {**c, "y0": height - c["bottom"], "y1": height - c["top"]}
+            for c in page.chars
+            if c["text"].strip()
+        ]
+
+
+@pytest.mark.parametrize("valign", ["top", "middle", "bottom"])
+def test_draw_fitted_places_text_in_the_box(
+    cjk_fonts: FontSet, tmp_path: Path, valign: str
+) -> None:
+    x, top, width, height = 100.0, 700.0, 120.0, 90.0
+    text = "第一行**加粗**\n第二行"
+    fitted = fit_paragraph(text, width, height, font=cjk_fonts.regular, size=12, min_size=6)
+    path = tmp_path / "box.pdf"
+    canvas = Canvas(str(path), initialFontName=cjk_fonts.regular)
+    draw_fitted(canvas, fitted, x, top, width, height, valign=valign)  # type: ignore[arg-type]
+    canvas.save()
+
+    chars = _chars(path)
+    assert "".join(c["text"] for c in chars) == "第一行加粗第二行"
+    assert {c["fontname"].split("+")[-1] for c in chars} == {
+        "NotoSansCJKtc-Regular",
+        "NotoSansCJKtc-Bold",
+    }
+    low = min(c["y0"] for c in chars)
+    high = max(c["y1"] for c in chars)
+    assert x - 0.01 <= min(c["x0"] for c in chars) and max(c["x1"] for c in chars) <= x + width
+    assert top - height <= low and high <= top
+    gap_above, gap_below = top - high, low - (top - height)
+    if valign == "top":
+        assert gap_above < 5
+    elif valign == "bottom":
+        assert gap_below < 5
+    else:
+        assert abs(gap_above - gap_below) < 2
+
+
+def test_justify_fills_every_line_but_the_last(cjk_fonts: FontSet, tmp_path: Path) -> None:
+    x, width = 50.0, 155.0
+    fitted = fit_paragraph(
+        RULES, width, 300, font=cjk_fonts.regular, size=10, min_size=10, align="justify"
+    )
+    assert fitted.lines > 3
+    path = tmp_path / "justify.pdf"
+    canvas = Canvas(str(path), initialFontName=cjk_fonts.regular)
+    draw_fitted(canvas, fitted, x, 700, width, 300)
+    canvas.save()
+
+    rows: dict[float, list[dict[str, Any]]] = {}
+    for c in _chars(path):
+        rows.setdefault(round(c["y0"]), []).append(c)
+    ordered = [rows[key] for key in sorted(rows, reverse=True)]
+    assert len(ordered) == fitted.lines
+    for row in ordered[:-1]:
+        assert min(c["x0"] for c in row) == pytest.approx(x, abs=0.01)
+        assert max(c["x1"] for c in row) == pytest.approx(x + width, abs=0.5)
+    assert max(c["x1"] for c in ordered[-1]) < x + width - 5
