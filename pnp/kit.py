@@ -148,7 +148,7 @@ def build_kit(
     """Lay out and render every product of the game into `out_dir`."""
     # Imported here so `pnp list` and `pnp validate` never pay for reportlab and fonts.
     from pnp.render.cards import CardRun, CardSheetOptions, render_card_sheets
-    from pnp.render.cover import render_cover
+    from pnp.render.cover import CoverEntry, render_cover
     from pnp.render.draw import DrawReport
     from pnp.render.fonts import prepare_cjk_fonts
     from pnp.render.sheets import render_sheets
@@ -205,8 +205,15 @@ def build_kit(
         note = render_prose(product.note, {"game": game.model}, product.where)
         report.files.append(BuiltFile(path, product.id, product.title, pages, note))
     cover = out_dir / f"{game.slug}-00-read-me-first.pdf"
+    entries = [CoverEntry(f.path.name, f.title, f.pages, f.note) for f in report.files]
     render_cover(
-        cover, game.model, report.files, paper=(page_w, page_h), fonts=fonts, options=options
+        cover,
+        game.model,
+        entries,
+        paper=(page_w, page_h),
+        paper_name=options.paper,
+        bleed_mm=options.bleed_mm,
+        fonts=fonts,
     )
     report.files.insert(0, BuiltFile(cover, "read-me-first", "打印说明", 1, ""))
     report.warnings.extend(sorted(draw_report.overflows))

@@ -1044,3 +1044,15 @@ def simulate(
         effects_played=dict(played),
         seconds=seconds,
     )
+
+
+def example_tables(model: Deadline99) -> list[tuple[str, Deadline99Rules]]:
+    """A few representative tables of the content, for the contract test and benchmarks."""
+    smallest, largest = model.info.players.min, model.info.players.max
+    camp = model.camp_mode.players.min
+    return [
+        (f"normal-{smallest}p", Deadline99Rules(model, smallest)),
+        (f"normal-{largest}p", Deadline99Rules(model, largest)),
+        (f"camp-{camp + 1}p", Deadline99Rules(model, camp + 1, Mode.CAMP)),
+        (f"angel-death-{camp + 1}p", Deadline99Rules(model, camp + 1, angel_death=True)),
+    ]

@@ -44,13 +44,16 @@ class _Forms:
     ) -> None:
         self.canvas, self.fonts, self.report = canvas, fonts, report
         self.content_root = content_root
-        self.names: dict[str, str] = {}
+        self.names: dict[tuple[object, ...], str] = {}
 
     def name_for(self, face: Face) -> str:
-        name = self.names.get(face.key)
+        # Keyed by what is drawn, not by which item it is: the 96 identical backs of a deck
+        # become one form, and so do the two decks' copies of each face.
+        content = (face.width, face.height, face.bleed, face.shapes)
+        name = self.names.get(content)
         if name is None:
             name = f"Face{len(self.names)}"
-            self.names[face.key] = name
+            self.names[content] = name
             b = face.bleed
             self.canvas.beginForm(name, -b, -b, face.width + b, face.height + b)
             draw_face(self.canvas, face, self.fonts, self.report, self.content_root)

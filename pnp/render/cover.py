@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
@@ -15,8 +16,15 @@ from pnp.render.fonts import FontSet
 from pnp.render.pdf import atomic_output
 from pnp.units import mm
 
-if TYPE_CHECKING:
-    from pnp.kit import BuildOptions, BuiltFile
+
+@dataclass(frozen=True)
+class CoverEntry:
+    """One file of the kit as the cover lists it."""
+
+    file_name: str
+    title: str
+    pages: int
+    note: str
 
 
 def _escape(text: str) -> str:
@@ -26,11 +34,12 @@ def _escape(text: str) -> str:
 def render_cover(
     path: Path,
     model: Any,
-    files: Sequence[BuiltFile],
+    entries: Sequence[CoverEntry],
     *,
     paper: tuple[float, float],
+    paper_name: str,
+    bleed_mm: float,
     fonts: FontSet,
-    options: BuildOptions,
 ) -> None:
     info = model.info
     body = ParagraphStyle("body", fontName=fonts.regular, fontSize=10, leading=15, wordWrap="CJK")
@@ -59,10 +68,10 @@ def render_cover(
             Paragraph("怎么打印", small),
         ]
     ]
-    for built in files:
+    for built in entries:
         rows.append(
             [
-                Paragraph(_escape(built.path.name), small),
+                Paragraph(_escape(built.file_name), small),
                 Paragraph(_escape(built.title), small),
                 Paragraph(str(built.pages), small),
                 Paragraph(_escape(built.note), small),
@@ -80,10 +89,10 @@ def render_cover(
         )
     )
     story.append(table)
-    paper_name = options.paper.upper() if options.paper != "letter" else "Letter"
+    paper_label = paper_name.upper() if paper_name != "letter" else "Letter"
     guidance = [
-        f"纸张：{paper_name}，打印时选择「实际大小 / 100%」，不要「适合页面」。卡牌按真实尺寸排版，"
-        f"四周留有 {options.bleed_mm:g} 毫米出血。",
+        f"纸张：{paper_label}，打印时选择「实际大小 / 100%」，不要「适合页面」。卡牌按真实尺寸排版，"
+        f"四周留有 {bleed_mm:g} 毫米出血。",
         "双面：卡牌文件的正面页与背面页交替排列，请用双面打印并选「长边翻转」。背面已按长边翻转镜像，"
         "每张牌背正好落在它的正面之后。若打印机双面有偏移，可用 --back-offset 参数校正。",
         "裁切：沿纸边的裁切标记（细黑线）连线裁切；标记只画在卡牌区域之外，不会压到牌面。",

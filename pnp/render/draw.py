@@ -20,7 +20,7 @@ from pnp.layout.primitives import (
     TextShape,
 )
 from pnp.render.fonts import FontSet
-from pnp.render.text import draw_fitted, fit_paragraph
+from pnp.render.text import draw_fitted, draw_line_if_fits, fit_paragraph
 
 
 @dataclass
@@ -115,6 +115,21 @@ def _draw_text(canvas: Canvas, shape: TextShape, fonts: FontSet, report: DrawRep
     missing = fonts.missing(shape.text)
     if missing:
         report.missing_glyphs.setdefault(shape.origin, set()).update(missing)
+    if draw_line_if_fits(
+        canvas,
+        shape.text,
+        shape.x,
+        shape.y + shape.height,
+        shape.width,
+        shape.height,
+        font=font,
+        size=shape.size,
+        leading_ratio=shape.leading,
+        align=shape.align,  # type: ignore[arg-type]
+        valign=shape.valign,  # type: ignore[arg-type]
+        color=shape.color,
+    ):
+        return
     fitted = fit_paragraph(
         shape.text,
         shape.width,

@@ -17,6 +17,7 @@ from typing import Any, Literal
 from xml.sax.saxutils import escape
 
 from reportlab.lib import textsplit
+from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -344,3 +345,52 @@ def draw_fitted(
     else:
         raise ValueError(f"valign must be top, middle or bottom, not {valign!r}")
     para.drawOn(canvas, x, y)
+
+
+_PLAIN_LINE = re.compile(r"^[^\n*<>&]*$")
+
+
+def draw_line_if_fits(
+    canvas: Canvas,
+    text: str,
+    x: float,
+    y_top: float,
+    width: float,
+    height: float,
+    *,
+    font: str,
+    size: float,
+    leading_ratio: float,
+    align: Align,
+    valign: VAlign,
+    color: str,
+) -> bool:
+    """Draw `text` as one line at full size if it is plain and fits; False if it does not.
+
+    Most card text is a short label; setting it without a paragraph is several times faster
+    and lands exactly where the one-line paragraph would (same leading split, same ascent).
+    """
+    if align == "justify" or not _PLAIN_LINE.match(text):
+        return False
+    text_width = stringWidth(text, font, size)
+    leading = size * leading_ratio
+    if text_width > width + _FUZZ or leading > height + _FUZZ:
+        return False
+    if valign == "top":
+        top = y_top
+    elif valign == "middle":
+        top = y_top - (height - leading) / 2
+    else:
+        top = y_top - height + leading
+    baseline = top - ((leading - size) / 2 + _EM_ASCENT * size)
+    canvas.saveState()
+    canvas.setFont(font, size)
+    canvas.setFillColor(HexColor(color))
+    if align == "center":
+        canvas.drawCentredString(x + width / 2, baseline, text)
+    elif align == "right":
+        canvas.drawRightString(x + width, baseline, text)
+    else:
+        canvas.drawString(x, baseline, text)
+    canvas.restoreState()
+    return True
