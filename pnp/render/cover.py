@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from reportlab.lib.styles import ParagraphStyle
@@ -91,8 +91,8 @@ def render_cover(
     story.append(table)
     paper_label = paper_name.upper() if paper_name != "letter" else "Letter"
     guidance = [
-        f"纸张：{paper_label}，打印时选择「实际大小 / 100%」，不要「适合页面」。卡牌按真实尺寸排版，"
-        f"四周留有 {bleed_mm:g} 毫米出血。",
+        f"纸张：{paper_label}，打印时选择「实际大小 / 100%」，不要「适合页面」。"
+        f"卡牌按真实尺寸排版，四周留有 {bleed_mm:g} 毫米出血。",
         "双面：卡牌文件的正面页与背面页交替排列，请用双面打印并选「长边翻转」。背面已按长边翻转镜像，"
         "每张牌背正好落在它的正面之后。若打印机双面有偏移，可用 --back-offset 参数校正。",
         "裁切：沿纸边的裁切标记（细黑线）连线裁切；标记只画在卡牌区域之外，不会压到牌面。",
