@@ -5,11 +5,11 @@ Exit codes: 0 success, 1 content problems (validation failed), 2 usage or build 
 
 from __future__ import annotations
 
-import json
+import contextlib
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -28,6 +28,30 @@ class Context:
 
     def load(self, slug: str) -> LoadedGame:
         return load_game(self.content_root, slug)
+
+
+class Failures:
+    """Per-game errors of a command over several games: report each, go on, exit once."""
+
+    def __init__(self) -> None:
+        self.code = 0
+
+    @contextlib.contextmanager
+    def for_game(self, slug: str) -> Iterator[None]:
+        try:
+            yield
+        except ContentError as error:
+            for problem in error.problems:
+                click.echo(str(problem), err=True)
+            click.echo(f"{slug}: {error}", err=True)
+            self.code = max(self.code, 1)
+        except PnpError as error:
+            click.echo(f"{slug}: error: {error}", err=True)
+            self.code = 2
+
+    def exit(self) -> None:
+        if self.code:
+            sys.exit(self.code)
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -58,8 +82,9 @@ def main(ctx: click.Context, content: Path | None) -> None:
 @click.pass_obj
 def list_command(obj: Context) -> None:
     """Show the games and the components of their kits, with counts."""
-    try:
-        for slug in obj.slugs(()):
+    failures = Failures()
+    for slug in obj.slugs(()):
+        with failures.for_game(slug):
             game = obj.load(slug)
             info = game.model.info
             click.echo(f"{slug}  {info.title}  ({info.players} players, ~{info.minutes} min)")
@@ -70,10 +95,7 @@ def list_command(obj: Context) -> None:
                     f"  {product.id:<18} {count:>4}  {product.title}"
                     f"  [{product.kind.value}, {product.size}]"
                 )
-    except ContentError as error:
-        _report_content_error(error)
-    except PnpError as error:
-        _fail(str(error))
+    failures.exit()
 
 
 @main.command()
@@ -126,8 +148,9 @@ def build(
     back_offset: str,
 ) -> None:
     """Build the kits of GAMES (default: every game) into output/<game>/."""
-    from pnp.kit import BuildOptions, build_kit
+    from pnp.kit import BuildOptions
     from pnp.layout.sheets import Flip
+    from pnp.rulebook.build import build_game
 
     try:
         offset_x, offset_y = (float(part) for part in back_offset.split(","))
@@ -141,16 +164,16 @@ def build(
         flip=Flip(flip),
         back_offset_mm=(offset_x, offset_y),
     )
-    try:
-        for slug in obj.slugs(games):
+    slugs = obj.slugs(games)
+    failures = Failures()
+    for slug in slugs:
+        with failures.for_game(slug):
             started = time.perf_counter()
             game = obj.load(slug)
             out_dir = (
-                (out / slug)
-                if out and len(obj.slugs(games)) > 1
-                else (out or default_output_root() / slug)
+                (out / slug) if out and len(slugs) > 1 else (out or default_output_root() / slug)
             )
-            report = build_kit(game, out_dir, obj.templates_root, options)
+            report = build_game(game, out_dir, obj.templates_root, options)
             elapsed = time.perf_counter() - started
             pages = sum(f.pages for f in report.files)
             click.echo(
@@ -158,10 +181,7 @@ def build(
             )
             for warning in report.warnings:
                 click.echo(f"  warning: {warning}", err=True)
-    except ContentError as error:
-        _report_content_error(error)
-    except PnpError as error:
-        _fail(f"error: {error}")
+    failures.exit()
 
 
 @main.command()
@@ -237,6 +257,31 @@ def validate(
             err=True,
         )
     sys.exit(1 if errors else 0)
+
+
+@main.command()
+@click.argument("game")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Output folder (default: output/<game>/).",
+)
+@click.pass_obj
+def rulebook(obj: Context, game: str, out: Path | None) -> None:
+    """Build GAME's rulebook alone: an A5 reading edition and an A4 saddle-stitch booklet."""
+    from pnp.rulebook.build import build_rulebook
+
+    try:
+        loaded = obj.load(game)
+        files = build_rulebook(loaded, out or default_output_root() / game, obj.templates_root)
+    except ContentError as error:
+        _report_content_error(error)
+    except PnpError as error:
+        _fail(f"error: {error}")
+    click.echo(
+        f"{game}: rulebook {files.pages} pages -> {files.reading}; booklet "
+        f"{files.sheets} sheets (duplex, short-edge flip) -> {files.booklet}"
+    )
 
 
 @main.command()

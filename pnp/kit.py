@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from pnp.content.loader import LoadedGame
+from pnp.content.prose import render_prose
 from pnp.errors import PnpError, TemplateError
 from pnp.layout.primitives import Face, TextShape
-from pnp.layout.prose import render_prose
 from pnp.layout.sheets import Flip, plan_card_grid
 from pnp.layout.template import layout_face, load_template
 from pnp.model.common import Product, ProductKind
@@ -143,7 +143,11 @@ def text_of(laid_out: Sequence[LaidOutProduct]) -> str:
 
 
 def build_kit(
-    game: LoadedGame, out_dir: Path, templates_root: Path, options: BuildOptions
+    game: LoadedGame,
+    out_dir: Path,
+    templates_root: Path,
+    options: BuildOptions,
+    extra_files: Sequence[BuiltFile] = (),
 ) -> KitReport:
     """Lay out and render every product of the game into `out_dir`."""
     # Imported here so `pnp list` and `pnp validate` never pay for reportlab and fonts.
@@ -204,6 +208,7 @@ def build_kit(
             )
         note = render_prose(product.note, {"game": game.model}, product.where)
         report.files.append(BuiltFile(path, product.id, product.title, pages, note))
+    report.files.extend(extra_files)  # built elsewhere (the rulebook), listed on the cover
     cover = out_dir / f"{game.slug}-00-read-me-first.pdf"
     entries = [CoverEntry(f.path.name, f.title, f.pages, f.note) for f in report.files]
     render_cover(

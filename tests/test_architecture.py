@@ -15,11 +15,11 @@ BASE = {"errors", "units"}  # leaf modules every stage may use
 ALLOWED: dict[str, set[str]] = {
     "model": set(),
     "content": {"model"},
-    "layout": {"model"},
-    "render": {"model", "layout"},
+    "layout": {"model", "content"},
+    "render": {"model", "content", "layout"},
     "engines": {"model"},
-    "validate": {"model", "content", "engines", "paths"},
-    "rulebook": {"model", "content", "layout", "render", "engines", "paths"},
+    "validate": {"model", "content", "engines", "paths", "rulebook"},
+    "rulebook": {"model", "content", "layout", "render", "engines", "paths", "kit"},
 }
 
 

@@ -47,6 +47,18 @@ _ENV = jinja2.Environment(
 )
 _ENV.globals.update(range=range, len=len, min=min, max=max, sorted=sorted, enumerate=enumerate)
 
+
+@jinja2.pass_context
+def _prose(context: Any, text: str) -> str:
+    """`{{ step.text | prose }}`: content prose that itself names model values (`{{ game.x }}`)
+    rendered in the face's scope, so a number typed once in content reaches the printed text."""
+    if "{{" not in text and "{%" not in text:
+        return text
+    return _ENV.from_string(text).render(context.get_all())
+
+
+_ENV.filters["prose"] = _prose
+
 # Keys each box type accepts; anything else is a typo the author should hear about.
 _COMMON = {"type", "when", "repeat", "as", "name"}
 _STYLE = {"fill", "stroke", "stroke_width", "dash"}

@@ -12,6 +12,7 @@ from functools import cached_property
 
 from pnp.errors import Location
 from pnp.model.common import NOWHERE, Decision, GameInfo, PlayerRange, Product, doc
+from pnp.model.rulebook import Rulebook
 
 
 class Colour(enum.Enum):
@@ -203,6 +204,7 @@ class Deadline99:
     trackers: tuple[Tracker, ...] = field(metadata=doc("the running-count tracker"))
     products: tuple[Product, ...] = field(metadata=doc("the files of the printed kit"))
     decisions: tuple[Decision, ...] = field(default=(), metadata=doc("open points decided"))
+    rulebook: Rulebook | None = field(default=None, metadata=doc("the rules, as structured text"))
 
     @cached_property
     def playing_cards(self) -> tuple[PlayingCard, ...]:
@@ -227,6 +229,13 @@ class Deadline99:
             if players in rule.players:
                 return rule.decks
         return 0
+
+    def rank(self, rank_id: str) -> Rank:
+        """The rank with this id (rulebook prose looks ranks up by id)."""
+        return next(rank for rank in self.ranks if rank.id == rank_id)
+
+    def identity(self, identity_id: str) -> Identity:
+        return next(i for i in self.camp_mode.identities if i.id == identity_id)
 
     def camp_setup_for(self, players: int) -> CampSetup | None:
         return next((s for s in self.camp_mode.setups if s.players == players), None)

@@ -10,7 +10,7 @@ from typing import Any
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from pnp.layout.prose import render_prose
+from pnp.content.prose import render_prose
 from pnp.render.draw import colour
 from pnp.render.fonts import FontSet
 from pnp.render.pdf import atomic_output

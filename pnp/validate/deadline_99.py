@@ -39,6 +39,12 @@ def _ranks_where(model: Deadline99) -> Location | None:
     return model.ranks[0].where if model.ranks else None
 
 
+def rulebook_terms(model: Deadline99) -> list[tuple[str, Location]]:
+    """Names printed on function and variant cards: the rulebook must explain each."""
+    terms = [(rank.name, rank.where) for rank in model.ranks if rank.is_function]
+    return terms + [(card.name, card.where) for card in model.variant_cards]
+
+
 def check_static(findings: Findings) -> None:
     model: Deadline99 = findings.game.model
     try:

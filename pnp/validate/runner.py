@@ -12,6 +12,7 @@ from pnp.content.loader import load_game
 from pnp.errors import ContentError, Problem
 from pnp.model.registry import module_name
 from pnp.validate.checks import Findings, check_common
+from pnp.validate.rulebook import check_rulebook
 
 
 @dataclass
@@ -53,6 +54,11 @@ def validate_games(
         else:
             checks.check_static(findings)
             static_errors = any(p.severity == "error" for p in findings.problems)
+            if not static_errors:
+                # The rulebook quotes the engine's worked examples: it needs sound content.
+                terms = getattr(checks, "rulebook_terms", lambda model: [])(game.model)
+                check_rulebook(findings, terms)
+                static_errors = any(p.severity == "error" for p in findings.problems)
             # Simulating broken content mostly repeats the static findings in a noisier voice.
             if simulate and not static_errors:
                 games = simulated_games if simulated_games is not None else checks.DEFAULT_GAMES

@@ -165,3 +165,28 @@ def test_a_missing_setting_is_reported_with_what_it_means(content_copy: Path, re
     line = next(line for line in text.splitlines() if line.strip().startswith(removed))
     edit(content_copy, "game.yaml", line + "\n", "")
     only(validate(content_copy), rf"missing required key '{removed}'")
+
+
+def test_a_rulebook_variable_that_does_not_exist(content_copy: Path) -> None:
+    edit(content_copy, "rulebook.yaml", "{{ game.settings.hand_size }} 张牌作为手牌",
+         "{{ game.settings.hand_sizes }} 张牌作为手牌")
+    problem = only(validate(content_copy), r"setup\.blocks\[0\]\.items\[1\]: .*"
+                                           r"has no attribute 'hand_sizes'")
+    assert problem.location.path.endswith("rulebook.yaml")
+    # The block that holds the item: a few lines above the item itself.
+    item_line = line_of(content_copy, "rulebook.yaml", "hand_sizes")
+    assert item_line - 5 < problem.location.line < item_line
+
+
+def test_a_literal_number_in_rulebook_prose(content_copy: Path) -> None:
+    edit(content_copy, "rulebook.yaml", "{{ game.settings.hand_size }} 张牌作为手牌",
+         "5 张牌作为手牌")
+    problem = only(validate(content_copy), r"literal number 5 in the rules; take it from "
+                                           r"content \(e\.g\. \{\{ game\.settings\.hand_size")
+    assert problem.location.path.endswith("rulebook.yaml")
+
+
+def test_a_card_term_the_rulebook_never_explains(content_copy: Path) -> None:
+    edit(content_copy, "cards.yaml", "name: 掉头", "name: 回马枪")
+    problem = only(validate(content_copy), r"term '回马枪' appears on cards but the rulebook")
+    assert problem.location.path.endswith("cards.yaml")

@@ -1,0 +1,436 @@
+"""The reading edition: A5 pages, contents with page numbers and links, PDF bookmarks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import (
+    BaseDocTemplate,
+    CondPageBreak,
+    Flowable,
+    Frame,
+    KeepTogether,
+    PageBreak,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from pnp.content.loader import LoadedGame
+from pnp.kit import collection, item_size, layout_product
+from pnp.layout.primitives import Face, TextShape
+from pnp.model.common import ProductKind
+from pnp.model.rulebook import Block, BlockKind, Generated, Rulebook, Section
+from pnp.render.draw import DrawReport, draw_face
+from pnp.render.fonts import FontSet, prepare_cjk_fonts
+from pnp.render.pdf import atomic_output
+from pnp.render.text import CJKParagraph, to_markup
+from pnp.rulebook.text import context_for, lines_of, render, walk_sections
+from pnp.units import PAPER_SIZES_MM, mm
+
+A5 = (mm(PAPER_SIZES_MM["a5"][0]), mm(PAPER_SIZES_MM["a5"][1]))
+MARGIN_X, MARGIN_TOP, MARGIN_BOTTOM = mm(14), mm(15), mm(17)
+INK, ACCENT, PALE = HexColor("#1d1d1f"), HexColor("#8c2a2a"), HexColor("#f3ecdc")
+
+
+class Styles:
+    def __init__(self, fonts: FontSet) -> None:
+        base = dict(fontName=fonts.regular, textColor=INK, wordWrap="CJK")
+        self.body = ParagraphStyle("body", fontSize=9.5, leading=15, spaceAfter=5, **base)
+        self.small = ParagraphStyle("small", fontSize=8, leading=12, **base)
+        self.title = ParagraphStyle(
+            "title", fontSize=26, leading=34, alignment=1, **{**base, "fontName": fonts.bold}
+        )
+        self.subtitle = ParagraphStyle(
+            "subtitle",
+            fontSize=11,
+            leading=18,
+            alignment=1,
+            textColor=ACCENT,
+            fontName=fonts.regular,
+            wordWrap="CJK",
+        )
+        self.h1 = ParagraphStyle(
+            "h1",
+            fontSize=15,
+            leading=22,
+            spaceBefore=8,
+            spaceAfter=6,
+            keepWithNext=1,
+            **{**base, "textColor": ACCENT, "fontName": fonts.bold},
+        )
+        self.h2 = ParagraphStyle(
+            "h2",
+            fontSize=11.5,
+            leading=17,
+            spaceBefore=6,
+            spaceAfter=3,
+            keepWithNext=1,
+            **{**base, "fontName": fonts.bold},
+        )
+        self.item = ParagraphStyle(
+            "item", parent=self.body, leftIndent=mm(5), bulletIndent=mm(1), spaceAfter=3
+        )
+        self.box_title = ParagraphStyle(
+            "boxtitle", parent=self.body, fontName=fonts.bold, spaceAfter=2
+        )
+        self.toc = [
+            ParagraphStyle("toc1", fontSize=10, leading=17, **base),
+            ParagraphStyle("toc2", fontSize=9, leading=14, leftIndent=mm(5), **base),
+        ]
+
+
+def para(text: str, style: ParagraphStyle) -> Paragraph:
+    return CJKParagraph(to_markup(text), style)
+
+
+class Heading(CJKParagraph):
+    """A section heading: a bookmark, an outline entry and a line of the contents."""
+
+    def __init__(self, text: str, style: ParagraphStyle, key: str, level: int) -> None:
+        super().__init__(to_markup(text), style)
+        self.key, self.level, self.plain = key, level, text
+
+
+class FaceFigure(Flowable):
+    """A component drawn by the kit's own renderer, at true size, with a thin trim line."""
+
+    def __init__(self, face: Face, fonts: FontSet) -> None:
+        super().__init__()
+        self.face, self.fonts = face, fonts
+        self.width, self.height = face.width, face.height
+
+    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
+        return self.width, self.height
+
+    def draw(self) -> None:
+        canvas = self.canv
+        canvas.saveState()
+        path = canvas.beginPath()
+        path.rect(0, 0, self.face.width, self.face.height)
+        canvas.clipPath(path, stroke=0, fill=0)
+        draw_face(canvas, self.face, self.fonts, DrawReport())
+        canvas.restoreState()
+        canvas.setStrokeColor(HexColor("#999999"))
+        canvas.setLineWidth(0.3)
+        canvas.rect(0, 0, self.face.width, self.face.height)
+
+
+class RulebookDocument(BaseDocTemplate):
+    def __init__(self, path: str, *, title: str, fonts: FontSet, footer: str) -> None:
+        super().__init__(
+            path,
+            pagesize=A5,
+            leftMargin=MARGIN_X,
+            rightMargin=MARGIN_X,
+            topMargin=MARGIN_TOP,
+            bottomMargin=MARGIN_BOTTOM,
+            title=title,
+            author="pnp",
+            creator="pnp",
+            invariant=1,
+            initialFontName=fonts.regular,
+        )
+        self.fonts, self.footer = fonts, footer
+        frame = Frame(
+            MARGIN_X,
+            MARGIN_BOTTOM,
+            A5[0] - 2 * MARGIN_X,
+            A5[1] - MARGIN_TOP - MARGIN_BOTTOM,
+            id="body",
+            leftPadding=0,
+            rightPadding=0,
+            topPadding=0,
+            bottomPadding=0,
+        )
+        self.addPageTemplates([PageTemplate("page", [frame], onPage=self._decorate)])
+
+    def _decorate(self, canvas: Any, document: Any) -> None:
+        if document.page == 1:
+            return
+        canvas.saveState()
+        canvas.setFont(self.fonts.regular, 7.5)
+        canvas.setFillColor(HexColor("#777777"))
+        canvas.drawCentredString(A5[0] / 2, mm(8), f"— {document.page} —")
+        canvas.drawRightString(A5[0] - MARGIN_X, mm(8), self.footer)
+        canvas.restoreState()
+
+    def afterFlowable(self, flowable: Flowable) -> None:
+        if isinstance(flowable, Heading):
+            self.canv.bookmarkPage(flowable.key)
+            self.canv.addOutlineEntry(flowable.plain, flowable.key, level=flowable.level)
+            self.notify("TOCEntry", (flowable.level, flowable.plain, self.page, flowable.key))
+
+
+def _boxed(flowables: list[Flowable], width: float, background: Any) -> Table:
+    table = Table([[flowables]], colWidths=[width])
+    table.setStyle(
+        TableStyle(
+            [
+                ("BACKGROUND", (0, 0), (-1, -1), background),
+                ("LEFTPADDING", (0, 0), (-1, -1), mm(3)),
+                ("RIGHTPADDING", (0, 0), (-1, -1), mm(3)),
+                ("TOPPADDING", (0, 0), (-1, -1), mm(2)),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), mm(2)),
+            ]
+        )
+    )
+    return table
+
+
+def _table(rows: list[list[str]], widths: list[float], styles: Styles, fonts: FontSet) -> Table:
+    cells = [[para(cell, styles.small) for cell in row] for row in rows]
+    table = Table(cells, colWidths=widths, repeatRows=1)
+    table.setStyle(
+        TableStyle(
+            [
+                ("FONTNAME", (0, 0), (-1, -1), fonts.regular),
+                ("GRID", (0, 0), (-1, -1), 0.4, HexColor("#b9ad93")),
+                ("BACKGROUND", (0, 0), (-1, 0), PALE),
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ]
+        )
+    )
+    return table
+
+
+class StoryBuilder:
+    """Rulebook content -> flowables. Text goes through jinja with the model and examples."""
+
+    def __init__(self, game: LoadedGame, templates_root: Path, fonts: FontSet) -> None:
+        self.game, self.templates_root, self.fonts = game, templates_root, fonts
+        self.context = context_for(game)
+        self.styles = Styles(fonts)
+        self.width = A5[0] - 2 * MARGIN_X
+        self.section_text: dict[str, str] = {}
+
+    def text(self, value: str, block_or_section: Any, label: str = "") -> str:
+        return render(value, self.context, block_or_section.where, label)
+
+    def story(self, rulebook: Rulebook) -> list[Flowable]:
+        info = self.game.model.info
+        styles = self.styles
+        story: list[Flowable] = [
+            Spacer(1, mm(45)),
+            para(self.text(rulebook.title, rulebook), styles.title),
+            Spacer(1, mm(4)),
+            para(self.text(rulebook.subtitle, rulebook), styles.subtitle),
+            Spacer(1, mm(30)),
+            para(f"{info.players} 人 · 约 {info.minutes} 分钟", styles.subtitle),
+            PageBreak(),
+            Heading("目录", styles.h1, "contents", 0),
+        ]
+        contents = TableOfContents(levelStyles=styles.toc, dotsMinLevel=0)
+        contents.tableStyle = TableStyle(
+            [
+                ("FONTNAME", (0, 0), (-1, -1), self.fonts.regular),
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ]
+        )
+        story += [contents, PageBreak()]
+        for section, depth in walk_sections(rulebook.sections):
+            story += self.section(section, depth, rulebook)
+        return story
+
+    def section(self, section: Section, depth: int, rulebook: Rulebook) -> list[Flowable]:
+        style = self.styles.h1 if depth == 0 else self.styles.h2
+        # A heading needs room for itself and a few lines after it, or it moves on.
+        flowables: list[Flowable] = [
+            CondPageBreak(mm(30)),
+            Heading(self.text(section.title, section), style, section.id, min(depth, 1)),
+        ]
+        for block in section.blocks:
+            flowables += self.block(block, rulebook)
+        return flowables
+
+    def block(self, block: Block, rulebook: Rulebook) -> list[Flowable]:
+        styles = self.styles
+        if block.kind is BlockKind.PARAGRAPH:
+            return [para(self.text(block.text, block), styles.body)]
+        if block.kind is BlockKind.NOTE:
+            return [
+                _boxed([para(self.text(block.text, block), styles.body)], self.width, PALE),
+                Spacer(1, mm(2)),
+            ]
+        if block.kind is BlockKind.EXAMPLE:
+            inner = [
+                para(self.text(block.title, block), styles.box_title),
+                para(self.text(block.text, block), styles.body),
+            ]
+            return [
+                KeepTogether([_boxed(inner, self.width, HexColor("#eef2f5")), Spacer(1, mm(2))])
+            ]
+        if block.kind in (BlockKind.LIST, BlockKind.STEPS):
+            entries = lines_of(block, self.context)
+            return [
+                CJKParagraph(
+                    to_markup(entry),
+                    styles.item,
+                    bulletText=f"{n}." if block.kind is BlockKind.STEPS else "•",
+                )
+                for n, entry in enumerate(entries, 1)
+            ]
+        if block.kind is BlockKind.TABLE:
+            rows = [[self.text(cell, block) for cell in row] for row in block.rows]
+            columns = max(len(row) for row in rows)
+            return [_table(rows, [self.width / columns] * columns, styles, self.fonts)]
+        if block.kind is BlockKind.FIGURE:
+            return self.figure(block)
+        if block.kind is BlockKind.GENERATED and block.source is not None:
+            return self.generated(block.source, rulebook)
+        return []
+
+    def figure(self, block: Block) -> list[Flowable]:
+        product = next(p for p in self.game.model.products if p.id == block.product)
+        laid = layout_product(self.game, product, self.templates_root, 0.0)
+        items = collection(self.game.model, product)
+        index = next(i for i, item in enumerate(items) if item.id == block.item)
+        face = laid.runs[index][0]
+        figure = Table(
+            [
+                [FaceFigure(face, self.fonts)],
+                [para(self.text(block.title, block), self.styles.small)],
+            ],
+            colWidths=[self.width],
+        )
+        figure.setStyle(TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER")]))
+        return [KeepTogether([figure, Spacer(1, mm(3))])]
+
+    def generated(self, source: Generated, rulebook: Rulebook) -> list[Flowable]:
+        model = self.game.model
+        styles = self.styles
+        if source is Generated.COMPONENTS:
+            rows = [["配件", "数量", "规格"]]
+            for product in model.products:
+                items = collection(model, product)
+                count = sum(int(item.copies) for item in items)
+                width, height = item_size(product)
+                unit = "张" if product.kind is ProductKind.CARDS else "份"
+                size = f"{width / mm(1):.0f}×{height / mm(1):.0f} 毫米"
+                rows.append([product.title, f"{count} {unit}", size])
+            return [
+                _table(
+                    rows, [self.width * 0.5, self.width * 0.2, self.width * 0.3], styles, self.fonts
+                ),
+                Spacer(1, mm(3)),
+            ]
+        if source is Generated.GLOSSARY:
+            rows = [["术语", "含义"]]
+            for entry in rulebook.glossary:
+                target = self._section_mentioning(entry.term, rulebook)
+                term = f"**{entry.term}**"
+                rows.append(
+                    [term + (f" →{target[1]}" if target else ""), self.text(entry.meaning, entry)]
+                )
+            table = _table(rows, [self.width * 0.3, self.width * 0.7], styles, self.fonts)
+            # Link each term to the section that explains it.
+            for row, entry in enumerate(rulebook.glossary, 1):
+                target = self._section_mentioning(entry.term, rulebook)
+                if target:
+                    table._cellvalues[row][0] = CJKParagraph(
+                        f'<a href="#{target[0]}" color="#8c2a2a"><b>{to_markup(entry.term)}'
+                        f"</b></a> → {to_markup(target[1])}",
+                        styles.small,
+                    )
+            return [table]
+        if source is Generated.DECISIONS:
+            return [
+                CJKParagraph(
+                    f"<b>{to_markup(d.question)}</b> {to_markup(self.text(d.answer, d))}",
+                    styles.item,
+                    bulletText="•",
+                )
+                for d in getattr(model, "decisions", ())
+            ]
+        if source is Generated.CARD_REFERENCE:
+            return self.card_reference()
+        return []
+
+    def _section_mentioning(self, term: str, rulebook: Rulebook) -> tuple[str, str] | None:
+        for section, _ in walk_sections(rulebook.sections):
+            if section.id == "glossary":
+                continue
+            for block in section.blocks:
+                if block.kind is BlockKind.GENERATED:
+                    continue
+                texts = [block.text, *block.items]
+                if any(term in render(t, self.context, block.where) for t in texts if t):
+                    return section.id, self.text(section.title, section)
+        return None
+
+    def card_reference(self) -> list[Flowable]:
+        """Every distinct card of every card product with the text printed on its face."""
+        flowables: list[Flowable] = []
+        for product in self.game.model.products:
+            if product.kind is not ProductKind.CARDS:
+                continue
+            laid = layout_product(self.game, product, self.templates_root, 0.0)
+            rows = [["卡牌", "张数", "牌面文字"]]
+            seen: dict[str, int] = {}
+            texts: dict[str, str] = {}
+            for item, (front, _, copies) in zip(laid.items, laid.runs, strict=True):
+                words = [s.text for s in front.shapes if isinstance(s, TextShape)]
+                body = " / ".join(dict.fromkeys(w.replace("\n", " ") for w in words))
+                name = str(item.name)
+                seen[name] = seen.get(name, 0) + copies
+                texts[name] = body
+            for name, copies in seen.items():
+                rows.append([name, str(copies), texts[name]])
+            flowables += [
+                para(product.title, self.styles.h2),
+                _table(
+                    rows,
+                    [self.width * 0.22, self.width * 0.12, self.width * 0.66],
+                    self.styles,
+                    self.fonts,
+                ),
+                Spacer(1, mm(3)),
+            ]
+        return flowables
+
+
+def all_text(story: list[Flowable]) -> str:
+    chars: set[str] = set()
+
+    def visit(flowable: Any) -> None:
+        if isinstance(flowable, Paragraph):
+            chars.update(flowable.text)
+            chars.update(getattr(flowable, "bulletText", "") or "")
+        elif isinstance(flowable, Table):
+            for row in flowable._cellvalues:
+                for cell in row:
+                    for inner in cell if isinstance(cell, list) else [cell]:
+                        visit(inner)
+        elif isinstance(flowable, KeepTogether):
+            for inner in flowable._content:
+                visit(inner)
+
+    for flowable in story:
+        visit(flowable)
+    return "".join(sorted(chars))
+
+
+def render_reading_edition(game: LoadedGame, path: Path, templates_root: Path) -> int:
+    """Write the A5 reading edition; returns its page count."""
+    rulebook: Rulebook = game.model.rulebook
+    base_fonts = prepare_cjk_fonts()
+    story = StoryBuilder(game, templates_root, base_fonts).story(rulebook)
+    fonts = prepare_cjk_fonts(all_text(story) + "目录— 0123456789")
+    if fonts != base_fonts:  # some character needed a larger font subset: rebuild with it
+        story = StoryBuilder(game, templates_root, fonts).story(rulebook)
+    with atomic_output(path) as temporary:
+        document = RulebookDocument(
+            str(temporary),
+            title=game.model.info.title + " 规则书",
+            fonts=fonts,
+            footer=game.model.info.title,
+        )
+        document.multiBuild(story)
+        pages: int = document.page
+    return pages

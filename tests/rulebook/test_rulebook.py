@@ -1,0 +1,128 @@
+"""The Deadline 99 rulebook: booklet order, contents that tell the truth, text from content."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pdfplumber
+import pypdf
+import pytest
+
+from pnp.content.loader import LoadedGame, load_game
+from pnp.rulebook.build import RulebookFiles, build_rulebook
+from pnp.rulebook.impose import booklet_order
+from pnp.units import POINTS_PER_MM
+
+from ..conftest import TEMPLATES
+
+
+@pytest.fixture(scope="module")
+def book(deadline_99: LoadedGame, tmp_path_factory: pytest.TempPathFactory) -> RulebookFiles:
+    return build_rulebook(deadline_99, tmp_path_factory.mktemp("rulebook"), TEMPLATES)
+
+
+def page_texts(path: Path) -> list[str]:
+    with pdfplumber.open(path) as pdf:
+        return [page.extract_text() or "" for page in pdf.pages]
+
+
+def test_saddle_stitch_order_of_twelve_pages() -> None:
+    # Sheet 1 front holds the last and the first page, its back the second and the eleventh.
+    assert booklet_order(12) == [(12, 1), (2, 11), (10, 3), (4, 9), (8, 5), (6, 7)]
+
+
+def test_a_page_count_not_divisible_by_four_is_padded_with_blanks() -> None:
+    order = booklet_order(10)
+    assert len(order) * 2 == 12
+    assert order[0] == (0, 1) and order[1] == (2, 0)  # pages 11 and 12 are blank
+    shown = sorted(n for side in order for n in side if n)
+    assert shown == list(range(1, 11))
+
+
+def test_reading_edition_is_a5(book: RulebookFiles) -> None:
+    for page in pypdf.PdfReader(book.reading).pages:
+        size = (float(page.mediabox.width) / POINTS_PER_MM,
+                float(page.mediabox.height) / POINTS_PER_MM)
+        assert size == pytest.approx((148, 210), abs=0.1)
+
+
+def test_booklet_is_a4_landscape_with_a_multiple_of_four_pages(book: RulebookFiles) -> None:
+    sides = pypdf.PdfReader(book.booklet).pages
+    assert (len(sides) * 2) % 4 == 0
+    assert len(sides) * 2 >= book.pages
+    for side in sides:
+        size = (float(side.mediabox.width) / POINTS_PER_MM,
+                float(side.mediabox.height) / POINTS_PER_MM)
+        assert size == pytest.approx((296, 210), abs=0.1)
+
+
+def test_first_sheet_holds_the_last_and_the_first_page(book: RulebookFiles) -> None:
+    reading = page_texts(book.reading)
+    with pdfplumber.open(book.booklet) as pdf:
+        side = pdf.pages[0]
+        half = side.width / 2
+        left = side.crop((0, 0, half, side.height)).extract_text()
+        right = side.crop((half, 0, side.width, side.height)).extract_text()
+    padded = (len(reading) + 3) // 4 * 4
+    last = reading[padded - 1] if padded == len(reading) else ""
+    assert right.split() == reading[0].split()
+    assert left.split() == last.split()
+
+
+def test_contents_list_every_section_with_the_page_it_starts_on(
+    book: RulebookFiles, deadline_99: LoadedGame
+) -> None:
+    texts = page_texts(book.reading)
+    contents = texts[1]
+    for section in deadline_99.model.rulebook.sections:
+        match = re.search(rf"{re.escape(section.title)}\s*[.·…\s]*\s(\d+)", contents)
+        assert match, f"{section.title} missing from the contents"
+        page = int(match.group(1))
+        lines = [line.strip() for line in texts[page - 1].splitlines()]
+        assert section.title in lines, f"{section.title} is not on page {page}"
+
+
+def test_every_section_is_a_bookmark(book: RulebookFiles, deadline_99: LoadedGame) -> None:
+    outline = [item.title for item in pypdf.PdfReader(book.reading).outline
+               if not isinstance(item, list)]
+    for section in deadline_99.model.rulebook.sections:
+        assert section.title in outline
+
+
+def test_numbers_in_the_text_come_from_content(book: RulebookFiles,
+                                                deadline_99: LoadedGame) -> None:
+    text = "\n".join(page_texts(book.reading))
+    settings = deadline_99.model.settings
+    assert f"每人从抽牌堆抽 {settings.hand_size} 张牌" in text
+    assert f"最高 {settings.count_cap}" in text
+
+
+def test_a_changed_content_value_changes_the_rulebook(content_copy: Path,
+                                                       tmp_path: Path) -> None:
+    path = content_copy / "deadline-99" / "game.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("hand_size: 5", "hand_size: 6"),
+                    encoding="utf-8")
+    game = load_game(content_copy, "deadline-99")
+    files = build_rulebook(game, tmp_path, TEMPLATES)
+    text = "\n".join(page_texts(files.reading))
+    assert "每人从抽牌堆抽 6 张牌" in text
+    assert "每人从抽牌堆抽 5 张牌" not in text
+
+
+def test_worked_examples_are_the_engines(book: RulebookFiles) -> None:
+    from pnp.engines.deadline_99 import rulebook_examples
+
+    text = "\n".join(page_texts(book.reading))
+    game = load_game(TEMPLATES.parent / "content", "deadline-99")
+    bust = rulebook_examples(game.model)["bust"]
+    assert f"计数是 {bust['count']}。你打出 {bust['card']}" in text
+    assert bust["out"] is True and bust["after"] == bust["count"]
+
+
+def test_the_pdfs_are_byte_identical_across_builds(deadline_99: LoadedGame,
+                                                    book: RulebookFiles,
+                                                    tmp_path: Path) -> None:
+    again = build_rulebook(deadline_99, tmp_path, TEMPLATES)
+    assert again.reading.read_bytes() == book.reading.read_bytes()
+    assert again.booklet.read_bytes() == book.booklet.read_bytes()
