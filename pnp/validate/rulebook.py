@@ -53,10 +53,15 @@ def check_rulebook(findings: Findings, terms: list[tuple[str, Location]]) -> Non
             number = match.group(1)
             same = [path for path, value in fields if str(value) == number]
             hint = f" (e.g. {{{{ {same[0]} }}}})" if same else ""
-            findings.error(prose.where, f"rulebook {prose.field}: literal number {number} in "
-                                        f"the rules; take it from content{hint}")
+            findings.error(
+                prose.where,
+                f"rulebook {prose.field}: literal number {number} in "
+                f"the rules; take it from content{hint}",
+            )
     text = "\n".join(rendered)
     for term, where in terms:
         if term not in text:
-            findings.error(where, f"rulebook: the term {term!r} appears on cards but the "
-                                  "rulebook never explains it")
+            findings.error(
+                where,
+                f"rulebook: the term {term!r} appears on cards but the rulebook never explains it",
+            )

@@ -42,8 +42,10 @@ def test_a_page_count_not_divisible_by_four_is_padded_with_blanks() -> None:
 
 def test_reading_edition_is_a5(book: RulebookFiles) -> None:
     for page in pypdf.PdfReader(book.reading).pages:
-        size = (float(page.mediabox.width) / POINTS_PER_MM,
-                float(page.mediabox.height) / POINTS_PER_MM)
+        size = (
+            float(page.mediabox.width) / POINTS_PER_MM,
+            float(page.mediabox.height) / POINTS_PER_MM,
+        )
         assert size == pytest.approx((148, 210), abs=0.1)
 
 
@@ -52,8 +54,10 @@ def test_booklet_is_a4_landscape_with_a_multiple_of_four_pages(book: RulebookFil
     assert (len(sides) * 2) % 4 == 0
     assert len(sides) * 2 >= book.pages
     for side in sides:
-        size = (float(side.mediabox.width) / POINTS_PER_MM,
-                float(side.mediabox.height) / POINTS_PER_MM)
+        size = (
+            float(side.mediabox.width) / POINTS_PER_MM,
+            float(side.mediabox.height) / POINTS_PER_MM,
+        )
         assert size == pytest.approx((296, 210), abs=0.1)
 
 
@@ -84,25 +88,27 @@ def test_contents_list_every_section_with_the_page_it_starts_on(
 
 
 def test_every_section_is_a_bookmark(book: RulebookFiles, deadline_99: LoadedGame) -> None:
-    outline = [item.title for item in pypdf.PdfReader(book.reading).outline
-               if not isinstance(item, list)]
+    outline = [
+        item.title for item in pypdf.PdfReader(book.reading).outline if not isinstance(item, list)
+    ]
     for section in deadline_99.model.rulebook.sections:
         assert section.title in outline
 
 
-def test_numbers_in_the_text_come_from_content(book: RulebookFiles,
-                                                deadline_99: LoadedGame) -> None:
+def test_numbers_in_the_text_come_from_content(
+    book: RulebookFiles, deadline_99: LoadedGame
+) -> None:
     text = "\n".join(page_texts(book.reading))
     settings = deadline_99.model.settings
     assert f"每人从抽牌堆抽 {settings.hand_size} 张牌" in text
     assert f"最高 {settings.count_cap}" in text
 
 
-def test_a_changed_content_value_changes_the_rulebook(content_copy: Path,
-                                                       tmp_path: Path) -> None:
+def test_a_changed_content_value_changes_the_rulebook(content_copy: Path, tmp_path: Path) -> None:
     path = content_copy / "deadline-99" / "game.yaml"
-    path.write_text(path.read_text(encoding="utf-8").replace("hand_size: 5", "hand_size: 6"),
-                    encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("hand_size: 5", "hand_size: 6"), encoding="utf-8"
+    )
     game = load_game(content_copy, "deadline-99")
     files = build_rulebook(game, tmp_path, TEMPLATES)
     text = "\n".join(page_texts(files.reading))
@@ -120,9 +126,9 @@ def test_worked_examples_are_the_engines(book: RulebookFiles) -> None:
     assert bust["out"] is True and bust["after"] == bust["count"]
 
 
-def test_the_pdfs_are_byte_identical_across_builds(deadline_99: LoadedGame,
-                                                    book: RulebookFiles,
-                                                    tmp_path: Path) -> None:
+def test_the_pdfs_are_byte_identical_across_builds(
+    deadline_99: LoadedGame, book: RulebookFiles, tmp_path: Path
+) -> None:
     again = build_rulebook(deadline_99, tmp_path, TEMPLATES)
     assert again.reading.read_bytes() == book.reading.read_bytes()
     assert again.booklet.read_bytes() == book.booklet.read_bytes()
