@@ -6,10 +6,12 @@ Exit codes: 0 success, 1 content problems (validation failed), 2 usage or build 
 from __future__ import annotations
 
 import contextlib
+import json
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import click
 
