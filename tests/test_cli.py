@@ -64,7 +64,19 @@ def test_build_writes_the_kit_where_asked(tmp_path: Path) -> None:
     code, out, err = run("build", "deadline-99", "--out", str(tmp_path), "--paper", "letter")
     assert code == 0, err
     assert (tmp_path / "deadline-99-playing-cards.pdf").is_file()
-    assert "deadline-99: 6 files" in out
+    assert (tmp_path / "deadline-99-rulebook.pdf").is_file()
+    assert (tmp_path / "deadline-99-rulebook-booklet.pdf").is_file()
+    assert "deadline-99: 8 files" in out
+
+
+def test_rulebook_builds_the_rulebook_alone(tmp_path: Path) -> None:
+    code, out, err = run("rulebook", "deadline-99", "--out", str(tmp_path))
+    assert code == 0, err
+    assert sorted(p.name for p in tmp_path.glob("*.pdf")) == [
+        "deadline-99-rulebook-booklet.pdf",
+        "deadline-99-rulebook.pdf",
+    ]
+    assert "booklet 3 sheets" in out
 
 
 def test_build_on_broken_content_writes_nothing_and_says_where(
