@@ -78,7 +78,7 @@ def load_game(content_root: Path, slug: str) -> LoadedGame:
         raise ContentError(_with_game(problems, slug))
     try:
         merged = merge_files(nodes)
-        model = convert(merged, model_type)
+        model: Any = convert(merged, model_type)
     except ContentError as error:
         raise ContentError(_with_game(error.problems, slug)) from None
     return LoadedGame(

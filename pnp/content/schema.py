@@ -13,8 +13,8 @@ import enum
 import functools
 import types
 import typing
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, TypeVar, cast
 
 from pnp.content.yamlsource import MappingNode, Node, ScalarNode, SequenceNode
 from pnp.errors import ContentError, Location, Problem
@@ -41,7 +41,7 @@ def convert(node: Node, target: type[T], path_label: str = "") -> T:
     `path_label` names the node in messages; nested values extend it (`settings.hand_size`).
     """
     problems: list[Problem] = []
-    value = _converter(target)(node, path_label, problems)
+    value = _converter(cast(Hashable, target))(node, path_label, problems)
     if problems:
         raise ContentError(sorted(problems, key=lambda problem: problem.location))
     return typing.cast(T, value)

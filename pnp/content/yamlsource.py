@@ -194,6 +194,7 @@ class _Builder:
             if raw.tag != _SEQ_TAG:
                 self._unsupported_tag(raw, at)
             return SequenceNode(*at, tuple(self.build(item) for item in raw.value))
+        assert isinstance(raw, yaml.ScalarNode)  # compose yields only these three kinds
         return self._scalar(raw, at)
 
     def _entries(self, raw: yaml.MappingNode) -> dict[str, tuple[ScalarNode, Node]]:

@@ -4,6 +4,12 @@ y up (PDF convention). Nothing here knows about reportlab."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, get_args
+
+Align = Literal["left", "center", "right", "justify"]
+VAlign = Literal["top", "middle", "bottom"]
+ALIGNS: tuple[str, ...] = get_args(Align)
+VALIGNS: tuple[str, ...] = get_args(VAlign)
 
 
 @dataclass(frozen=True)
@@ -60,8 +66,8 @@ class TextShape:
     size: float
     min_size: float
     color: str
-    align: str  # left, center, right, justify
-    valign: str  # top, middle, bottom
+    align: Align
+    valign: VAlign
     leading: float  # line height as a multiple of the size
     origin: str = ""  # template:line of the box, for the "text does not fit" warning
 

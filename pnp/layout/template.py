@@ -30,6 +30,8 @@ import yaml
 
 from pnp.errors import TemplateError
 from pnp.layout.primitives import (
+    ALIGNS,
+    VALIGNS,
     CircleShape,
     Face,
     ImageShape,
@@ -197,8 +199,8 @@ def _read_template(templates_root: Path, path: Path, seen: tuple[Path, ...]) -> 
     box_lines = _box_lines(root_node)
     boxes: list[BoxSpec] = []
     for index, raw in enumerate(data.get("boxes") or []):
-        line = box_lines[index] if index < len(box_lines) else 0
-        boxes.append(_check_box(raw, f"{display}:{line}", line))
+        box_line = box_lines[index] if index < len(box_lines) else 0
+        boxes.append(_check_box(raw, f"{display}:{box_line}", box_line))
 
     palette = {**(base.palette if base else {}), **(data.get("palette") or {})}
     variables = {**(base.variables if base else {}), **(data.get("vars") or {})}
@@ -365,13 +367,17 @@ class _Painter:
             return [PolygonShape(points, style())]
         if box.kind == "polygon":
             raw_points = value("points") or []
-            points = tuple(
-                (
-                    parse_length(px, relative_to=self.width),
-                    top - parse_length(py, relative_to=self.height),
+            try:
+                # Each coordinate may itself be an expression ("{{ hx - 2 }}mm").
+                points = tuple(
+                    (
+                        parse_length(evaluate(px, scope, where), relative_to=self.width),
+                        top - parse_length(evaluate(py, scope, where), relative_to=self.height),
+                    )
+                    for px, py in raw_points
                 )
-                for px, py in raw_points
-            )
+            except ValueError as error:
+                raise TemplateError(f"{where}: points: {error}") from None
             return [PolygonShape(points, style())]
         if box.kind == "text":
             text = value("text", "")
@@ -390,8 +396,8 @@ class _Painter:
                     size=size,
                     min_size=length("min_size", size * 0.6),
                     color=colour("color", "#000000") or "#000000",
-                    align=str(value("align", "left")),
-                    valign=str(value("valign", "top")),
+                    align=_choice(value("align", "left"), ALIGNS, where, "align"),  # type: ignore[arg-type]
+                    valign=_choice(value("valign", "top"), VALIGNS, where, "valign"),  # type: ignore[arg-type]
                     leading=float(value("leading", 1.3)),
                     origin=where,
                 )
@@ -400,6 +406,13 @@ class _Painter:
             x, y, w, h = length("x"), length("y"), length("w"), length("h")
             return [ImageShape(x, top - y - h, w, h, str(value("src")))]
         raise TemplateError(f"{where}: unknown box type {box.kind!r}")  # pragma: no cover
+
+
+def _choice(value: Any, allowed: tuple[str, ...], where: str, key: str) -> str:
+    text = str(value)
+    if text not in allowed:
+        raise TemplateError(f"{where}: {key}: expected one of {', '.join(allowed)}, got {text!r}")
+    return text
 
 
 def _truthy(value: Any) -> bool:

@@ -125,8 +125,8 @@ def _draw_text(canvas: Canvas, shape: TextShape, fonts: FontSet, report: DrawRep
         font=font,
         size=shape.size,
         leading_ratio=shape.leading,
-        align=shape.align,  # type: ignore[arg-type]
-        valign=shape.valign,  # type: ignore[arg-type]
+        align=shape.align,
+        valign=shape.valign,
         color=shape.color,
     ):
         return

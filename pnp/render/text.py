@@ -171,7 +171,7 @@ class CJKParagraph(Paragraph):
     def breakLinesCJK(self, maxWidths: Any) -> Any:
         if not isinstance(maxWidths, list | tuple):
             maxWidths = [maxWidths]
-        if hasattr(self, "blPara") and getattr(self, "_splitpara", 0):
+        if hasattr(self, "blPara") and getattr(self, "_splitpara", False):
             return self.blPara
         style = self.style
         self.height = 0

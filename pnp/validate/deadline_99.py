@@ -329,7 +329,10 @@ def summarise(report: dict[str, Any]) -> list[str]:
     return lines
 
 
-POLICIES = {"random": RandomPolicy, "sensible": SafePolicy}
+POLICIES: dict[str, type[RandomPolicy] | type[SafePolicy]] = {
+    "random": RandomPolicy,
+    "sensible": SafePolicy,
+}
 ENGINE_SLUG = SLUG
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.content.loader import load_game
-from pnp.errors import ContentError, Problem
+from pnp.errors import ContentError, Location, Problem
 from pnp.model.registry import module_name
 from pnp.validate.checks import Findings, check_common
 from pnp.validate.rulebook import check_rulebook
@@ -56,7 +56,9 @@ def validate_games(
             static_errors = any(p.severity == "error" for p in findings.problems)
             if not static_errors:
                 # The rulebook quotes the engine's worked examples: it needs sound content.
-                terms = getattr(checks, "rulebook_terms", lambda model: [])(game.model)
+                terms: list[tuple[str, Location]] = getattr(
+                    checks, "rulebook_terms", lambda model: []
+                )(game.model)
                 check_rulebook(findings, terms)
                 static_errors = any(p.severity == "error" for p in findings.problems)
             # Simulating broken content mostly repeats the static findings in a noisier voice.
