@@ -85,7 +85,8 @@ def test_build_on_broken_content_writes_nothing_and_says_where(
     path = content_copy / "deadline-99" / "cards.yaml"
     path.write_text(path.read_text(encoding="utf-8") + "  - {id: x, label: [\n", encoding="utf-8")
     out_dir = tmp_path / "out"
-    code, out, err = run("--content", str(content_copy), "build", "--out", str(out_dir))
+    code, out, err = run("--content", str(content_copy), "build", "deadline-99", "--out",
+                         str(out_dir))
     assert code == 1
     assert re.search(r"cards\.yaml:\d+:\d+: deadline-99: yaml syntax error", err)
     assert "Traceback" not in out + err
