@@ -1,0 +1,120 @@
+"""The Maquis validator: each seeded mistake in a copy of the content is caught in the right
+file, and the shipped content is clean."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pnp.errors import Problem
+from pnp.validate.runner import validate_games
+
+from ..conftest import TEMPLATES
+
+
+def validate(content: Path) -> list[Problem]:
+    result = validate_games(content, ["maquis"], TEMPLATES, simulate=False)
+    return [p for p in result.problems if p.severity == "error"]
+
+
+def edit(content: Path, name: str, old: str, new: str) -> None:
+    path = content / "maquis" / name
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"fixture text {old!r} not in {name}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def only(problems: list[Problem], pattern: str) -> Problem:
+    matching = [p for p in problems if re.search(pattern, p.message)]
+    assert matching, f"no problem matches {pattern!r}: {[str(p) for p in problems]}"
+    return matching[0]
+
+
+def test_the_shipped_content_is_clean(content_copy: Path) -> None:
+    assert validate(content_copy) == []
+
+
+def test_a_dropped_patrol_card_breaks_the_deck(content_copy: Path) -> None:
+    edit(
+        content_copy,
+        "cards.yaml",
+        "  - {id: patrol-10, name: 巡逻 十, locations: [doctor, bakery, vacant-west]}\n",
+        "",
+    )
+    problem = only(validate(content_copy), r"the deck has 10 cards, got 9")
+    assert problem.location.path.endswith("maquis/cards.yaml")
+
+
+def test_a_patrol_card_naming_the_safe_house(content_copy: Path) -> None:
+    edit(content_copy, "cards.yaml", "[bakery, doctor, church]", "[bakery, doctor, safe-house]")
+    problem = only(validate(content_copy), r"patrol card 'patrol-03' names 'safe-house', a safe")
+    assert problem.location.path.endswith("cards.yaml")
+
+
+def test_a_misspelt_location_gets_a_suggestion(content_copy: Path) -> None:
+    edit(content_copy, "cards.yaml", "[tavern, farm, mission-west]", "[tavern, farn, mission-west]")
+    problem = only(validate(content_copy), r"unknown location 'farn' \(did you mean 'farm'\?\)")
+    assert problem.location.path.endswith("cards.yaml")
+
+
+def test_a_repeated_location_on_a_patrol_card(content_copy: Path) -> None:
+    edit(content_copy, "cards.yaml", "[radio, square, cafe]", "[radio, square, radio]")
+    only(validate(content_copy), r"patrol card 'patrol-08' must name 3 distinct")
+
+
+def test_a_cut_off_location(content_copy: Path) -> None:
+    edit(content_copy, "board.yaml", "  - {a: mission-east, b: town-hall}\n", "")
+    problem = only(validate(content_copy), r"'mission-east' has no path to a safe house")
+    assert problem.location.path.endswith("board.yaml")
+
+
+def test_a_fifth_resource_token(content_copy: Path) -> None:
+    edit(content_copy, "board.yaml", 'hex: "#c0262d", count: 4', 'hex: "#c0262d", count: 5')
+    problem = only(validate(content_copy), r"'weapons' must have 4 tokens, got 5")
+    assert problem.location.path.endswith("board.yaml")
+
+
+def test_red_numbers_must_match_the_post(content_copy: Path) -> None:
+    edit(content_copy, "game.yaml", "red: [5, 5, 4, 4, 3, 3, 2,", "red: [5, 5, 4, 3, 3, 3, 2,")
+    problem = only(validate(content_copy), r"morale 4 must show red 4")
+    assert problem.location.path.endswith("game.yaml")
+
+
+def test_the_day_track_has_fifteen_days(content_copy: Path) -> None:
+    edit(content_copy, "game.yaml", "  days: 15", "  days: 14")
+    only(validate(content_copy), r"the day track has 15 days, got 14")
+
+
+def test_an_impossible_mission_box(content_copy: Path) -> None:
+    edit(content_copy, "cards.yaml", "name: 送粮, pay: [{food: 2}]", "name: 送粮, pay: [{food: 5}]")
+    problem = only(validate(content_copy), r"costs 5 food, only 4 exist: it can never be done")
+    assert problem.location.path.endswith("cards.yaml")
+
+
+def test_a_mission_naming_an_unknown_place(content_copy: Path) -> None:
+    edit(content_copy, "cards.yaml", "at: town-hall", "at: town-hal")
+    only(validate(content_copy), r"mission 'officer' names unknown location 'town-hal'")
+
+
+def test_an_unused_engine_handler(content_copy: Path) -> None:
+    edit(
+        content_copy,
+        "board.yaml",
+        "    action: {pay: [{food: 1}], gain: [{recruit: 1}]}\n",
+        "    action: {pay: [{food: 1}], gain: [{morale: 1}]}\n",
+    )
+    only(validate(content_copy), r"the engine implements effect 'recruit' but no card uses it")
+
+
+def test_a_harder_level_that_is_not_harder_fails_the_simulation(content_copy: Path) -> None:
+    # Seed one mistake: "hard" loses its star-space morale drops and gains a worker.
+    edit(content_copy, "game.yaml", "    morale_drop: star\n", "")
+    edit(
+        content_copy,
+        "game.yaml",
+        "  - id: hard\n    name: 困难\n    workers: 2",
+        "  - id: hard\n    name: 困难\n    workers: 3",
+    )
+    result = validate_games(content_copy, ["maquis"], TEMPLATES, simulated_games=100)
+    problem = only(list(result.problems), r"hard is not harder than harder")
+    assert problem.location.path.endswith("game.yaml")
