@@ -44,7 +44,7 @@ def test_validate_passes_on_the_shipped_content() -> None:
 
 def test_validate_prints_one_located_line_per_problem_and_exits_1(content_copy: Path) -> None:
     break_game_file(content_copy)
-    code, out, err = run("--content", str(content_copy), "validate")
+    code, out, err = run("--content", str(content_copy), "validate", "deadline-99")
     assert code == 1
     lines = out.strip().splitlines()
     assert lines and all(PROBLEM_LINE.match(line) for line in lines), lines
@@ -54,7 +54,8 @@ def test_validate_prints_one_located_line_per_problem_and_exits_1(content_copy: 
 
 def test_validate_json_for_ci(content_copy: Path) -> None:
     break_game_file(content_copy)
-    code, out, _ = run("--content", str(content_copy), "validate", "--format", "json")
+    code, out, _ = run("--content", str(content_copy), "validate", "deadline-99", "--format",
+                       "json")
     assert code == 1
     payload = json.loads(out)
     assert payload["ok"] is False

@@ -62,8 +62,20 @@ class _Forms:
 
 
 def _place(
-    canvas: Canvas, forms: _Forms, face: Face, slot: Slot, dx: float = 0.0, dy: float = 0.0
+    canvas: Canvas,
+    forms: _Forms,
+    face: Face,
+    slot: Slot,
+    dx: float = 0.0,
+    dy: float = 0.0,
+    clockwise: bool = False,
 ) -> None:
+    """Draw `face` in `slot`; a landscape face in a portrait slot is turned a quarter.
+
+    Fronts turn counter-clockwise (the face's top on the slot's left). A back printed for a
+    long-edge flip turns `clockwise`, so after the flip its top lies on the same physical edge
+    as its front's top; a short-edge flip keeps left and right, so its backs turn like fronts.
+    """
     name = forms.name_for(face)
     canvas.saveState()
     path = canvas.beginPath()
@@ -73,8 +85,12 @@ def _place(
     canvas.translate(slot.trim.x + dx, slot.trim.y + dy)
     if abs(face.width - slot.trim.width) > 0.01:
         # A landscape item in a portrait slot: turn it a quarter so it still fills the trim.
-        canvas.rotate(90)
-        canvas.translate(0, -slot.trim.width)
+        if clockwise:
+            canvas.rotate(-90)
+            canvas.translate(-slot.trim.height, 0)
+        else:
+            canvas.rotate(90)
+            canvas.translate(0, -slot.trim.width)
     canvas.doForm(name)
     canvas.restoreState()
 
@@ -135,6 +151,7 @@ def render_card_sheets(
                         grid.back(index, options.flip),
                         options.back_offset_x,
                         options.back_offset_y,
+                        clockwise=options.flip is Flip.LONG_EDGE,
                     )
             if options.crop_marks:
                 _crop_marks(canvas, grid)

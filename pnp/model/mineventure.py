@@ -1,0 +1,571 @@
+"""MineVenture: an open-table survival battler in a blocky world.
+
+Roll and move over a map assembled from tiles, draw what the cell you land on shows, fight, and
+beat the Ender Dragon or be the last one standing. Every number (HP, hand limit, buff slots,
+heal, combat rounds, the cards and the map) is a field here, filled from
+content/mineventure/*.yaml; the engine, the card faces, the boards and the validator read it.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from pnp.errors import Location
+from pnp.model.common import NOWHERE, Decision, GameInfo, PlayerRange, Product, doc
+
+
+class Zone(enum.Enum):
+    """Where a deck's cards live once drawn."""
+
+    FIELD = "field"
+    """Field cards (装备/伙伴/事件): landscape, shown to all, discarded to their deck's bottom."""
+    HAND = "hand"
+    """Hand cards (道具/食物): portrait, hidden, played to the discard pile."""
+    MIXED = "mixed"
+    """The legendary deck: each card counts as a field or a hand card by its own kind."""
+
+
+class Slot(enum.Enum):
+    """The equipment slot an equipment card goes into."""
+
+    MAIN_WEAPON = "main_weapon"
+    SUB_WEAPON = "sub_weapon"
+    ARMOUR = "armour"
+
+
+class DamageType(enum.Enum):
+    """The four damage types of the rules."""
+
+    PHYSICAL = "physical"
+    """Default damage: reduced by armour and buffs."""
+    PIERCING = "piercing"
+    """Not reduced by armour or buffs, but a shield can block it."""
+    TRUE = "true"
+    """Has no source: never reduced or blocked."""
+    AREA = "area"
+    """Combines with physical or piercing; a shield cannot block it; a blast-proof trait cancels
+    it."""
+
+
+class Rounding(enum.Enum):
+    """The rounding mark printed on a card that halves a number."""
+
+    UP = "up"
+    """↑: round up."""
+    DOWN = "down"
+    """↓: round down."""
+
+    @property
+    def mark(self) -> str:
+        return "↑" if self is Rounding.UP else "↓"
+
+
+class BuffClass(enum.Enum):
+    """The class of an effect; the buff slots say which classes they take."""
+
+    POSITIVE = "positive"
+    NEUTRAL = "neutral"
+    NEGATIVE = "negative"
+
+
+class ItemKind(enum.Enum):
+    CONSUMABLE = "consumable"
+    """Played in the decision phase or as a combat action; then discarded."""
+    ENCHANT = "enchant"
+    """An enchant book: goes under an equipped weapon of its weapon kind."""
+    POTION = "potion"
+    """Gives a buff to oneself or another player."""
+
+
+class Target(enum.Enum):
+    SELF = "self"
+    """The player who plays or draws the card."""
+    OTHER = "other"
+    """Another player: in combat the opponent, otherwise a player within attack range."""
+    ALL = "all"
+    """Every living player in the overworld."""
+
+
+class Trait(enum.Enum):
+    BLAST_PROOF = "blast_proof"
+    """Cancels area damage entirely (the matching trait of area damage)."""
+
+
+class EffectKind(enum.Enum):
+    """What a card, buff, partner or character does. The engine declares which it resolves."""
+
+    HEAL = "heal"
+    """Restore `amount` HP (never above the maximum)."""
+    DAMAGE = "damage"
+    """Deal `amount` damage of `types` (combat only for hand cards; events hit `target`)."""
+    DRAW = "draw"
+    """Draw `count` cards from `deck`."""
+    LEGENDARY = "legendary"
+    """Draw `count` cards from the legendary deck: the only way to reach it."""
+    STORY = "story"
+    """A story event: stays in play; from then on the story damage hits every round."""
+    REPAIR = "repair"
+    """Restore `amount` durability to one of the player's weapons."""
+    CLEANSE = "cleanse"
+    """Remove every negative buff from the player."""
+    BUFF = "buff"
+    """Give `buff` to `target`."""
+    REVIVE = "revive"
+    """Kept in hand: when its holder would die, discard it and set HP to `amount`."""
+    SHARPEN = "sharpen"
+    """Enchant: the weapon deals `amount` more damage."""
+    EXTEND_RANGE = "extend_range"
+    """Enchant: the weapon's attack range grows by `amount`."""
+    REINFORCE = "reinforce"
+    """Enchant: the weapon gains `amount` durability when the book goes under it."""
+    COMPANION_ATTACK = "companion_attack"
+    """Partner: when the owner attacks with a weapon, a separate hit of `amount` `types`."""
+    GUARD = "guard"
+    """Partner: physical damage the owner takes is reduced by `amount`."""
+    STRIDE = "stride"
+    """Movement rolls count `amount` more (a buff may make it negative)."""
+    NIMBLE = "nimble"
+    """Flee rolls count `amount` more."""
+    PACK = "pack"
+    """The hand limit grows by `amount`."""
+    NURSE = "nurse"
+    """The daily heal restores `amount` more."""
+    STRENGTH = "strength"
+    """Buff: the player's weapon hits deal `amount` more damage."""
+    HALVE_DEALT = "halve_dealt"
+    """Buff: the player's hits deal half damage (rounded by `rounding`)."""
+    HALVE_TAKEN = "halve_taken"
+    """Buff: physical damage the player takes is halved (rounded by `rounding`)."""
+    REGENERATION = "regeneration"
+    """Buff: heal `amount` at the end of each round."""
+    POISON = "poison"
+    """Buff: take `amount` true damage at the end of each round."""
+    GLOWING = "glowing"
+    """Buff: the player's attack range and every other player's range against them grow by
+    `amount`."""
+    STARVE = "starve"
+    """Buff: the player gets no daily heal."""
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One effect; which fields matter depends on `kind` (see EffectKind)."""
+
+    kind: EffectKind = field(metadata=doc("what the effect does"))
+    amount: int = field(default=0, metadata=doc("HP, damage, durability or bonus"))
+    count: int = field(default=1, metadata=doc("cards drawn by draw and legendary"))
+    deck: str = field(default="", metadata=doc("deck id drawn from by draw"))
+    types: tuple[DamageType, ...] = field(default=(), metadata=doc("damage types of damage"))
+    buff: str = field(default="", metadata=doc("buff id given by buff"))
+    target: Target = field(default=Target.SELF, metadata=doc("who the effect hits"))
+    rounding: Rounding | None = field(default=None, metadata=doc("up/down mark of a halving"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Icon:
+    """A map-corner icon: printed in the corner of some cells and on the cards bound to them."""
+
+    id: str = field(metadata=doc("slug"))
+    name: str = field(metadata=doc("name in Chinese"))
+    symbol: str = field(metadata=doc("the glyph printed in a corner"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Terrain:
+    """A kind of map cell (地块)."""
+
+    id: str = field(metadata=doc("slug"))
+    name: str = field(metadata=doc("name in Chinese"))
+    code: str = field(metadata=doc("the one character that stands for it in tile rows"))
+    colour: str = field(metadata=doc("fill colour on the map, '#rrggbb'"))
+    draws: str = field(default="", metadata=doc("deck id a player landing here draws from"))
+    icon: str = field(default="", metadata=doc("map-corner icon id printed on its cells"))
+    landing_damage: int = field(default=0, metadata=doc("true damage on landing here"))
+    overworld: bool = field(default=True, metadata=doc("false for the End (the dragon's lair)"))
+    text: str = field(default="", metadata=doc("what the map-information card says"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Point:
+    x: int = field(metadata=doc("column, 0 at the left"))
+    y: int = field(metadata=doc("row, 0 at the top"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class MapTile:
+    """A printed map tile: a block of cells, each written as its terrain's code."""
+
+    id: str = field(metadata=doc("slug"))
+    name: str = field(metadata=doc("name printed on the tile"))
+    label: str = field(metadata=doc("short label the assembly guide shows, e.g. 'A1'"))
+    rows: tuple[str, ...] = field(metadata=doc("one string per row, one terrain code per cell"))
+    spawns: tuple[Point, ...] = field(default=(), metadata=doc("spawn points on this tile"))
+    dragon: Point | None = field(default=None, metadata=doc("the Ender Dragon's cell, if here"))
+    copies: int = field(default=1, metadata=doc("copies printed"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+    @property
+    def width(self) -> int:
+        return max((len(row) for row in self.rows), default=0)
+
+    @property
+    def height(self) -> int:
+        return len(self.rows)
+
+
+@dataclass(frozen=True)
+class Placement:
+    tile: str = field(metadata=doc("tile id"))
+    x: int = field(metadata=doc("column of the tile's top-left cell on the map"))
+    y: int = field(metadata=doc("row of the tile's top-left cell on the map"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Assembly:
+    """One way to lay the tiles out into a square map."""
+
+    id: str = field(metadata=doc("slug"))
+    name: str = field(metadata=doc("name in Chinese"))
+    size: int = field(metadata=doc("cells per side of the finished map"))
+    players: PlayerRange = field(metadata=doc("player counts this map is for"))
+    placements: tuple[Placement, ...] = field(metadata=doc("which tile goes where"))
+    copies: int = field(default=1, metadata=doc("copies of its assembly guide printed"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Deck:
+    id: str = field(metadata=doc("slug"))
+    name: str = field(metadata=doc("name in Chinese, printed on the backs"))
+    zone: Zone = field(metadata=doc("field, hand or mixed"))
+    colour: str = field(metadata=doc("back colour '#rrggbb'"))
+    symbol: str = field(metadata=doc("glyph on the back"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class WeaponKind:
+    id: str = field(metadata=doc("slug"))
+    name: str = field(metadata=doc("name in Chinese"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Equipment:
+    """A main weapon, sub weapon or armour card (a field card)."""
+
+    id: str = field(metadata=doc("slug"))
+    name: str = field(metadata=doc("name in Chinese"))
+    slot: Slot = field(metadata=doc("main_weapon, sub_weapon or armour"))
+    copies: int = field(metadata=doc("cards in the deck"))
+    weapon_kind: str = field(default="", metadata=doc("weapon kind id (weapons only)"))
+    range: int = field(default=0, metadata=doc("attack range in cells (weapons)"))
+    damage: int = field(default=0, metadata=doc("damage of one hit (weapons)"))
+    types: tuple[DamageType, ...] = field(default=(), metadata=doc("damage types of a hit"))
+    durability: int = field(default=0, metadata=doc("uses before it breaks (weapons)"))
+    blocks: bool = field(default=False, metadata=doc("a shield: blocks piercing hits"))
+    defence: int = field(default=0, metadata=doc("physical damage an armour stops per hit"))
+    traits: tuple[Trait, ...] = field(default=(), metadata=doc("traits, e.g. blast_proof"))
+    legendary: bool = field(default=False, metadata=doc("in the legendary deck"))
+    text: str = field(default="", metadata=doc("flavour line"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+    @property
+    def is_weapon(self) -> bool:
+        return self.slot is not Slot.ARMOUR
+
+
+@dataclass(frozen=True)
+class Partner:
+    id: str = field(metadata=doc("slug"))
+    name: str = field(metadata=doc("name in Chinese"))
+    copies: int = field(metadata=doc("cards in the deck"))
+    effect: Effect = field(metadata=doc("what the partner does"))
+    text: str = field(default="", metadata=doc("flavour line"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Event:
+    id: str = field(metadata=doc("slug"))
+    name: str = field(metadata=doc("name in Chinese"))
+    copies: int = field(metadata=doc("cards in the deck"))
+    effect: Effect = field(metadata=doc("what happens when it is drawn"))
+    text: str = field(default="", metadata=doc("flavour line"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Item:
+    """A consumable, enchant book or potion (a hand card)."""
+
+    id: str = field(metadata=doc("slug"))
+    name: str = field(metadata=doc("name in Chinese"))
+    kind: ItemKind = field(metadata=doc("consumable, enchant or potion"))
+    copies: int = field(metadata=doc("cards in the deck"))
+    effect: Effect = field(metadata=doc("what playing it does"))
+    weapon_kind: str = field(default="", metadata=doc("enchant: the weapon kind it goes under"))
+    icon: str = field(default="", metadata=doc("map-corner icon: playable only on such a cell"))
+    legendary: bool = field(default=False, metadata=doc("in the legendary deck"))
+    text: str = field(default="", metadata=doc("flavour line"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Food:
+    id: str = field(metadata=doc("slug"))
+    name: str = field(metadata=doc("name in Chinese"))
+    copies: int = field(metadata=doc("cards in the deck"))
+    heal: int = field(metadata=doc("HP restored"))
+    buff: str = field(default="", metadata=doc("buff id it also gives the eater"))
+    text: str = field(default="", metadata=doc("flavour line"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Buff:
+    id: str = field(metadata=doc("slug"))
+    name: str = field(metadata=doc("name in Chinese"))
+    cls: BuffClass = field(metadata=doc("positive, neutral or negative"))
+    effect: Effect = field(metadata=doc("what the buff does while in a slot"))
+    rounds: int = field(metadata=doc("rounds it lasts (0: until replaced or cleansed)"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class BuffSlot:
+    id: str = field(metadata=doc("slug"))
+    name: str = field(metadata=doc("label on the player board"))
+    accepts: tuple[BuffClass, ...] = field(metadata=doc("buff classes the slot takes"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Character:
+    id: str = field(metadata=doc("slug; the head token carries it too"))
+    name: str = field(metadata=doc("name in Chinese"))
+    colour: str = field(metadata=doc("head token colour '#rrggbb'"))
+    ability: Effect = field(metadata=doc("the character's passive ability"))
+    text: str = field(default="", metadata=doc("flavour line"))
+    copies: int = field(default=1, metadata=doc("cards printed"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Dragon:
+    id: str = field(metadata=doc("slug"))
+    name: str = field(metadata=doc("name in Chinese"))
+    hp: int = field(metadata=doc("hit points"))
+    range: int = field(metadata=doc("attack range"))
+    damage: int = field(metadata=doc("damage of its breath"))
+    types: tuple[DamageType, ...] = field(metadata=doc("damage types of its breath"))
+    defence: int = field(metadata=doc("physical damage its scales stop per hit"))
+    text: str = field(default="", metadata=doc("what the dragon card says"))
+    copies: int = field(default=1, metadata=doc("cards printed"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A small token: HP marker, durability marker, day marker..."""
+
+    id: str = field(metadata=doc("slug"))
+    name: str = field(metadata=doc("name in Chinese"))
+    symbol: str = field(metadata=doc("glyph printed on it"))
+    colour: str = field(metadata=doc("fill '#rrggbb'"))
+    copies: int = field(metadata=doc("tokens printed"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Board:
+    """A status board printed at true size."""
+
+    id: str = field(metadata=doc("slug"))
+    name: str = field(metadata=doc("title printed on it"))
+    copies: int = field(metadata=doc("boards printed"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Settings:
+    max_hp: int = field(metadata=doc("HP at the start; 0 or below is death"))
+    hp_per_heart: int = field(metadata=doc("HP one heart on the board stands for"))
+    hand_limit: int = field(metadata=doc("cards kept at the end phase"))
+    die_sides: int = field(metadata=doc("faces of the movement and flee die"))
+    daily_heal: int = field(metadata=doc("HP everyone heals when a day ends"))
+    rounds_per_day: int = field(metadata=doc("rounds in one day (day, night)"))
+    combat_rounds: int = field(metadata=doc("most rounds one combat lasts"))
+    flee_penalty: int = field(metadata=doc("subtracted from the flee roll"))
+    flee_floor: int = field(metadata=doc("the flee roll never goes below this"))
+    opening_equipment: int = field(metadata=doc("equipment cards dealt at setup"))
+    opening_items: int = field(metadata=doc("item cards dealt at setup"))
+    story_base: int = field(metadata=doc("story damage = dead players + this"))
+    story_day: int = field(metadata=doc("day from which a story event is put in play"))
+    unarmed_damage: int = field(metadata=doc("damage of a bare-handed hit"))
+    unarmed_range: int = field(metadata=doc("attack range bare-handed"))
+    kill_equipment: int = field(metadata=doc("equipment cards a killer takes"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Mineventure:
+    """The whole content of MineVenture."""
+
+    info: GameInfo = field(metadata=doc("title, players, play time"))
+    settings: Settings = field(metadata=doc("every fixed number of the rules"))
+    decks: tuple[Deck, ...] = field(metadata=doc("the card decks"))
+    weapon_kinds: tuple[WeaponKind, ...] = field(metadata=doc("kinds of weapon"))
+    equipment: tuple[Equipment, ...] = field(metadata=doc("equipment cards"))
+    partners: tuple[Partner, ...] = field(metadata=doc("partner cards"))
+    events: tuple[Event, ...] = field(metadata=doc("event cards"))
+    items: tuple[Item, ...] = field(metadata=doc("item cards"))
+    food: tuple[Food, ...] = field(metadata=doc("food cards"))
+    buffs: tuple[Buff, ...] = field(metadata=doc("the effects a buff slot can hold"))
+    buff_slots: tuple[BuffSlot, ...] = field(metadata=doc("the three buff slots"))
+    characters: tuple[Character, ...] = field(metadata=doc("character cards and head tokens"))
+    dragon: Dragon = field(metadata=doc("the Ender Dragon"))
+    icons: tuple[Icon, ...] = field(metadata=doc("map-corner icons"))
+    terrains: tuple[Terrain, ...] = field(metadata=doc("kinds of map cell"))
+    tiles: tuple[MapTile, ...] = field(metadata=doc("the printed map tiles"))
+    assemblies: tuple[Assembly, ...] = field(metadata=doc("the two map layouts"))
+    markers: tuple[Marker, ...] = field(metadata=doc("HP, durability and board markers"))
+    boards: tuple[Board, ...] = field(metadata=doc("the player and game status boards"))
+    products: tuple[Product, ...] = field(metadata=doc("the files of the printed kit"))
+    decisions: tuple[Decision, ...] = field(default=(), metadata=doc("open points decided"))
+
+    # -- lookups ---------------------------------------------------------------------------
+
+    @cached_property
+    def terrain_by_code(self) -> dict[str, Terrain]:
+        return {terrain.code: terrain for terrain in self.terrains}
+
+    @cached_property
+    def tile_by_id(self) -> dict[str, MapTile]:
+        return {tile.id: tile for tile in self.tiles}
+
+    @cached_property
+    def buff_by_id(self) -> dict[str, Buff]:
+        return {buff.id: buff for buff in self.buffs}
+
+    def deck(self, deck_id: str) -> Deck | None:
+        return next((deck for deck in self.decks if deck.id == deck_id), None)
+
+    def icon(self, icon_id: str) -> Icon | None:
+        return next((icon for icon in self.icons if icon.id == icon_id), None)
+
+    def weapon_kind(self, kind_id: str) -> WeaponKind | None:
+        return next((kind for kind in self.weapon_kinds if kind.id == kind_id), None)
+
+    def deck_of(self, card: object) -> str:
+        """The id of the deck a card is shuffled into (fixed by its type and legendary flag)."""
+        if getattr(card, "legendary", False):
+            return "legendary"
+        return DECK_OF_TYPE.get(type(card).__name__, "")
+
+    # -- what the kit prints -----------------------------------------------------------------
+
+    @property
+    def equipment_cards(self) -> tuple[Equipment, ...]:
+        return tuple(card for card in self.equipment if not card.legendary)
+
+    @property
+    def legendary_field_cards(self) -> tuple[Equipment, ...]:
+        return tuple(card for card in self.equipment if card.legendary)
+
+    @property
+    def item_cards(self) -> tuple[Item, ...]:
+        return tuple(card for card in self.items if not card.legendary)
+
+    @property
+    def legendary_hand_cards(self) -> tuple[Item, ...]:
+        return tuple(card for card in self.items if card.legendary)
+
+    @property
+    def dragon_cards(self) -> tuple[Dragon, ...]:
+        return (self.dragon,)
+
+    @property
+    def map_info_cards(self) -> tuple[Board, ...]:
+        return tuple(board for board in self.boards if board.id == "map-info")
+
+    @property
+    def player_boards(self) -> tuple[Board, ...]:
+        return tuple(board for board in self.boards if board.id == "player-status")
+
+    @property
+    def game_boards(self) -> tuple[Board, ...]:
+        return tuple(board for board in self.boards if board.id == "game-status")
+
+    @property
+    def small_tiles(self) -> tuple[MapTile, ...]:
+        return tuple(tile for tile in self.tiles if tile.width == self.tile_unit)
+
+    @property
+    def large_tiles(self) -> tuple[MapTile, ...]:
+        return tuple(tile for tile in self.tiles if tile.width != self.tile_unit)
+
+    @property
+    def tile_unit(self) -> int:
+        """Cells per side of the smallest tile (the others print in their own product)."""
+        return min((tile.width for tile in self.tiles), default=0)
+
+    def assembly_cells(self, assembly: Assembly) -> list[tuple[int, int, Terrain]]:
+        """Every cell of an assembled map as (x, y, terrain); unknown tiles are skipped."""
+        cells = []
+        for placement in assembly.placements:
+            tile = self.tile_by_id.get(placement.tile)
+            if tile is None:
+                continue
+            for dy, row in enumerate(tile.rows):
+                for dx, code in enumerate(row):
+                    terrain = self.terrain_by_code.get(code)
+                    if terrain is not None:
+                        cells.append((placement.x + dx, placement.y + dy, terrain))
+        return cells
+
+    def assembly_spawns(self, assembly: Assembly) -> list[tuple[int, int]]:
+        """Map cells of every spawn point of an assembly."""
+        return [
+            (placement.x + spawn.x, placement.y + spawn.y)
+            for placement in assembly.placements
+            if placement.tile in self.tile_by_id
+            for spawn in self.tile_by_id[placement.tile].spawns
+        ]
+
+    def assembly_dragons(self, assembly: Assembly) -> list[tuple[int, int]]:
+        """Map cells of the dragon on an assembly (exactly one on a valid map)."""
+        return [
+            (placement.x + tile.dragon.x, placement.y + tile.dragon.y)
+            for placement in assembly.placements
+            if (tile := self.tile_by_id.get(placement.tile)) is not None and tile.dragon
+        ]
+
+    def tile_cells(self, tile: MapTile) -> list[tuple[int, int, Terrain]]:
+        return [
+            (x, y, self.terrain_by_code[code])
+            for y, row in enumerate(tile.rows)
+            for x, code in enumerate(row)
+            if code in self.terrain_by_code
+        ]
+
+
+DECK_OF_TYPE = {
+    "Equipment": "equipment",
+    "Partner": "partner",
+    "Event": "event",
+    "Item": "item",
+    "Food": "food",
+}
+"""Which deck each kind of card belongs to (legendary cards go to 'legendary')."""
+
+SLUG = "mineventure"
+MODEL = Mineventure
+"""The root type content/mineventure/*.yaml loads into (found by pnp.model.registry)."""

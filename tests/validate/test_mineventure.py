@@ -1,0 +1,178 @@
+"""The MineVenture validator: each seeded mistake in a copy of the content is caught, in the
+right file, and the shipped content is clean."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from pnp.errors import Problem
+from pnp.validate.runner import validate_games
+
+from ..conftest import TEMPLATES
+
+GAME = "mineventure"
+
+
+def validate(content: Path, simulate: bool = False, games: int = 3) -> list[Problem]:
+    result = validate_games(content, [GAME], TEMPLATES, simulated_games=games, simulate=simulate)
+    return [p for p in result.problems if p.severity == "error"]
+
+
+def edit(content: Path, name: str, old: str, new: str) -> None:
+    path = content / GAME / name
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"fixture text {old!r} not in {name}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def only(problems: list[Problem], pattern: str) -> Problem:
+    matching = [p for p in problems if re.search(pattern, p.message)]
+    assert matching, f"no problem matches {pattern!r}: {[str(p) for p in problems]}"
+    return matching[0]
+
+
+def test_the_shipped_content_is_clean_including_simulated_play(content_copy: Path) -> None:
+    assert validate(content_copy, simulate=True) == []
+
+
+def test_a_missing_tile_leaves_a_gap_in_the_24_map(content_copy: Path) -> None:
+    edit(
+        content_copy,
+        "map.yaml",
+        "      - {tile: dune-sea, x: 16, y: 8}\n      - {tile: oak",
+        "      - {tile: oak",
+    )
+    problem = only(validate(content_copy), r"'map-24' leaves 64 cells of its 24x24 map uncovered")
+    assert problem.location.path.endswith("mineventure/map.yaml")
+
+
+def test_overlapping_tiles_are_caught(content_copy: Path) -> None:
+    edit(
+        content_copy,
+        "map.yaml",
+        "{tile: lake-shore, x: 0, y: 24}",
+        "{tile: lake-shore, x: 0, y: 20}",
+    )
+    problems = validate(content_copy)
+    only(problems, r"'map-32': tile 'lake-shore' overlaps 'birch-woods'")
+    only(problems, r"'map-32' leaves 32 cells")
+
+
+def test_a_tile_that_draws_from_an_unknown_deck_gets_a_suggestion(content_copy: Path) -> None:
+    edit(content_copy, "map.yaml", "draws: food}", "draws: fod}")
+    problem = only(
+        validate(content_copy), r"'plains' draws from unknown deck 'fod' \(did you mean 'food'\?\)"
+    )
+    assert problem.location.path.endswith("map.yaml") and problem.location.line == 9
+
+
+def test_legendary_cards_cannot_be_drawn_from_the_map(content_copy: Path) -> None:
+    edit(content_copy, "map.yaml", "draws: item}", "draws: legendary}")
+    only(validate(content_copy), r"'forest' draws legendary cards; they come only through events")
+
+
+def test_field_cards_printed_portrait_are_caught_in_kit_yaml(content_copy: Path) -> None:
+    edit(
+        content_copy,
+        "kit.yaml",
+        "    landscape: true\n    face: mineventure/partner.yaml",
+        "    face: mineventure/partner.yaml",
+    )
+    problem = only(
+        validate(content_copy), r"'partner-cards' prints field cards; they are landscape"
+    )
+    assert problem.location.path.endswith("kit.yaml")
+
+
+def test_an_enchant_book_for_an_unknown_weapon_kind(content_copy: Path) -> None:
+    edit(
+        content_copy,
+        "cards.yaml",
+        "name: 冲击, kind: enchant, weapon_kind: bow",
+        "name: 冲击, kind: enchant, weapon_kind: bows",
+    )
+    problem = only(
+        validate(content_copy),
+        r"enchant book 'punch' names unknown weapon kind 'bows' \(did you mean 'bow'\?\)",
+    )
+    assert problem.location.path.endswith("cards.yaml")
+
+
+def test_a_buff_class_no_slot_takes(content_copy: Path) -> None:
+    edit(
+        content_copy,
+        "cards.yaml",
+        "name: 增益 / 中性, accepts: [positive, neutral]",
+        "name: 增益 / 中性, accepts: [neutral]",
+    )
+    only(validate(content_copy), r"buffs: 'strength' is positive, which no buff slot takes")
+
+
+def test_true_damage_on_a_card_with_a_source(content_copy: Path) -> None:
+    edit(
+        content_copy,
+        "cards.yaml",
+        "{kind: damage, amount: 6, types: [physical, area], target: other}",
+        '{kind: damage, amount: 6, types: ["true"], target: other}',
+    )
+    only(validate(content_copy), r"consumable 'tnt': true damage has no source")
+
+
+def test_a_weapon_with_both_physical_and_piercing(content_copy: Path) -> None:
+    edit(
+        content_copy,
+        "cards.yaml",
+        "damage: 4, types: [piercing], durability: 4, copies: 2}",
+        "damage: 4, types: [piercing, physical], durability: 4, copies: 2}",
+    )
+    only(validate(content_copy), r"'crossbow': needs exactly one of physical or piercing")
+
+
+def test_a_halving_effect_needs_a_rounding_mark(content_copy: Path) -> None:
+    edit(content_copy, "cards.yaml", "{kind: halve_dealt, rounding: down}", "{kind: halve_dealt}")
+    problem = only(
+        validate(content_copy), r"buff 'weakness': a halving effect needs a rounding mark"
+    )
+    assert problem.location.path.endswith("cards.yaml")
+
+
+def test_an_invalid_rounding_mark_is_a_schema_error(content_copy: Path) -> None:
+    edit(
+        content_copy,
+        "cards.yaml",
+        "{kind: halve_dealt, rounding: down}",
+        "{kind: halve_dealt, rounding: sideways}",
+    )
+    only(validate(content_copy), r"expected one of up / down, got 'sideways'")
+
+
+def test_too_few_spawn_points_for_the_32_map(content_copy: Path) -> None:
+    edit(
+        content_copy, "map.yaml", "    players: {min: 4, max: 6}", "    players: {min: 4, max: 14}"
+    )
+    only(validate(content_copy), r"'map-32' has 12 spawn points for up to 14 players")
+
+
+def test_an_armour_with_weapon_values_fits_no_slot(content_copy: Path) -> None:
+    edit(
+        content_copy,
+        "cards.yaml",
+        "slot: armour, defence: 2, copies: 2}",
+        "slot: armour, defence: 2, range: 2, copies: 2}",
+    )
+    only(validate(content_copy), r"armour 'chainmail' has weapon values; it fits no slot")
+
+
+@pytest.mark.parametrize("drop", ["  - {id: ancient-city", "  - {id: stronghold"])
+def test_legendary_cards_stay_reachable_only_through_events(content_copy: Path, drop: str) -> None:
+    # Dropping both legendary events leaves the legendary deck unreachable.
+    for line in ("  - {id: ancient-city", "  - {id: stronghold"):
+        path = content_copy / GAME / "cards.yaml"
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        path.write_text("".join(x for x in lines if not x.startswith(line)), encoding="utf-8")
+    problems = validate(content_copy)
+    only(problems, r"no event draws legendary cards")
+    only(problems, r"the engine implements effect 'legendary' but no card uses it")
