@@ -137,6 +137,11 @@ def list_command(obj: Context) -> None:
     metavar="X,Y",
     help="Shift every back by X,Y mm to correct a printer's duplex drift.",
 )
+@click.option(
+    "--exports",
+    is_flag=True,
+    help="Also write every export (png, tts, gallery) into output/<game>/export/.",
+)
 @click.pass_obj
 def build(
     obj: Context,
@@ -148,6 +153,7 @@ def build(
     duplex: bool,
     flip: str,
     back_offset: str,
+    exports: bool,
 ) -> None:
     """Build the kits of GAMES (default: every game) into output/<game>/."""
     from pnp.kit import BuildOptions
@@ -183,6 +189,87 @@ def build(
             )
             for warning in report.warnings:
                 click.echo(f"  warning: {warning}", err=True)
+            if exports:
+                from pnp.export import FORMATS
+
+                _export(obj, game, FORMATS, out_dir, "default", None)
+    failures.exit()
+
+
+def _export(
+    obj: Context,
+    game: LoadedGame,
+    formats: tuple[str, ...],
+    game_dir: Path,
+    profile: str,
+    base_url: str | None,
+) -> None:
+    """Every export of `formats` into `game_dir/export/`, beside the game's kit."""
+    from pnp.export import export_game
+
+    for fmt in formats:
+        started = time.perf_counter()
+        report = export_game(
+            game, fmt, game_dir, obj.templates_root, profile=profile, base_url=base_url
+        )
+        size = sum(path.stat().st_size for path in report.files if path.is_file())
+        elapsed = time.perf_counter() - started
+        click.echo(
+            f"{game.slug}: export {fmt}: {len(report.files)} files, {size / 1e6:.1f} MB "
+            f"-> {report.out_dir} ({elapsed:.2f} s)"
+        )
+        for warning in report.warnings:
+            click.echo(f"  warning: {warning}", err=True)
+
+
+@main.command()
+@click.argument("games", nargs=-1, required=True)
+@click.option(
+    "--format",
+    "formats",
+    type=click.Choice(["png", "tts", "gallery"]),
+    multiple=True,
+    required=True,
+    help="What to export (repeat for several): png for print shops, tts for Tabletop "
+    "Simulator, gallery for review in a browser.",
+)
+@click.option(
+    "--profile",
+    default="default",
+    show_default=True,
+    help="Print-shop profile for png: default, makeplayingcards, thegamecrafter.",
+)
+@click.option(
+    "--base-url",
+    default=None,
+    help="Where the tts images will be hosted (default: their file:// URL on this machine).",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Output root (default: output/); files go to <root>/<game>/export/<format>/.",
+)
+@click.pass_obj
+def export(
+    obj: Context,
+    games: tuple[str, ...],
+    formats: tuple[str, ...],
+    profile: str,
+    base_url: str | None,
+    out: Path | None,
+) -> None:
+    """Export GAMES as per-card PNGs, Tabletop Simulator sheets or a gallery."""
+    from pnp.export import PROFILES
+
+    if profile not in PROFILES:
+        _fail(
+            f"--profile: unknown shop profile {profile!r} (expected one of {', '.join(PROFILES)})"
+        )
+    failures = Failures()
+    for slug in games:
+        with failures.for_game(slug):
+            root = out or default_output_root()
+            _export(obj, obj.load(slug), formats, root / slug, profile, base_url)
     failures.exit()
 
 

@@ -20,6 +20,7 @@ ALLOWED: dict[str, set[str]] = {
     "engines": {"model"},
     "validate": {"model", "content", "engines", "paths", "rulebook"},
     "rulebook": {"model", "content", "layout", "render", "engines", "paths", "kit"},
+    "export": {"model", "content", "layout", "render", "kit", "validate"},
 }
 
 

@@ -1,0 +1,202 @@
+"""Every item of a game's kit as laid-out faces, and those faces rasterised to images.
+
+Rasterising goes through the kit's own renderer: each distinct face is drawn with
+`draw_face` on its own PDF page the size of trim + bleed (in memory, never on disk),
+and pdfium renders the pages at the wanted resolution. So an exported PNG shows exactly
+what the printed PDF shows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import struct
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from pnp.content.loader import LoadedGame
+from pnp.kit import item_size, layout_product, text_of
+from pnp.layout.primitives import Face
+from pnp.model.common import Product, ProductKind
+from pnp.units import POINTS_PER_INCH, POINTS_PER_MM, mm
+
+SRGB_NOTE = "sRGB IEC61966-2.1 (8-bit RGB, ICC profile embedded)"
+
+
+@dataclass(frozen=True)
+class ExportItem:
+    """One item of a product with its faces and how many copies the kit holds."""
+
+    product: Product
+    item: Any
+    front: Face
+    back: Face | None
+    copies: int
+
+    @property
+    def id(self) -> str:
+        return str(self.item.id)
+
+    @property
+    def name(self) -> str:
+        return str(getattr(self.item, "name", "") or self.item.id)
+
+
+@dataclass(frozen=True)
+class ExportProduct:
+    product: Product
+    items: tuple[ExportItem, ...]
+    width: float  # trim, points
+    height: float
+
+    @property
+    def is_cards(self) -> bool:
+        return self.product.kind is ProductKind.CARDS
+
+
+@dataclass
+class Rasteriser:
+    """Draws faces with the kit's renderer and rasterises them with pdfium, each distinct
+    face once per resolution. Warnings (text that did not fit, missing glyphs) collect in
+    `warnings`."""
+
+    game: LoadedGame
+    fonts: Any
+    warnings: set[str] = field(default_factory=set)
+    _cache: dict[tuple[object, ...], Image.Image] = field(default_factory=dict)
+
+    def render(self, faces: Sequence[Face], dpi: float) -> list[Image.Image]:
+        """One RGB image per face, each `round(size_in_inches * dpi)` pixels a side."""
+        wanted = [(*face_key(face), dpi) for face in faces]
+        missing: dict[tuple[object, ...], Face] = {}
+        for key, face in zip(wanted, faces, strict=True):
+            if key not in self._cache and key not in missing:
+                missing[key] = face
+        if missing:
+            images = self._rasterise(list(missing.values()), dpi)
+            self._cache.update(zip(missing, images, strict=True))
+        return [self._cache[key] for key in wanted]
+
+    def _rasterise(self, faces: list[Face], dpi: float) -> list[Image.Image]:
+        import pypdfium2
+
+        from pnp.render.draw import DrawReport, draw_face
+        from pnp.render.pdf import new_canvas
+
+        report = DrawReport()
+        # One document with a page per face: the fonts are embedded once, not per face.
+        # getpdfdata() hands the bytes back without writing the (dummy) file name.
+        canvas = new_canvas(
+            Path("faces.pdf"), (72.0, 72.0), title=self.game.slug, font=self.fonts.regular
+        )
+        scale = dpi / POINTS_PER_INCH
+        for face in faces:
+            full_w, full_h = face.width + 2 * face.bleed, face.height + 2 * face.bleed
+            px_w, px_h = pixel_size(full_w, dpi), pixel_size(full_h, dpi)
+            # pdfium makes ceil(page size x scale) pixels. A page a hair under the wanted
+            # pixel count gives exactly round(), and the face is stretched by at most half
+            # a pixel so its bleed still reaches every edge.
+            page_w, page_h = (px_w - 0.01) / scale, (px_h - 0.01) / scale
+            canvas.setPageSize((page_w, page_h))
+            canvas.saveState()
+            canvas.scale(page_w / full_w, page_h / full_h)
+            canvas.translate(face.bleed, face.bleed)
+            draw_face(canvas, face, self.fonts, report, self.game.folder)
+            canvas.restoreState()
+            canvas.showPage()
+        document = pypdfium2.PdfDocument(canvas.getpdfdata())
+        try:
+            images = []
+            for index in range(len(document)):
+                page = document[index]
+                bitmap = page.render(scale=scale)
+                images.append(bitmap.to_pil().convert("RGB"))
+                page.close()
+        finally:
+            document.close()
+        self.warnings.update(report.overflows)
+        for origin, chars in report.missing_glyphs.items():
+            self.warnings.add(f"{origin}: no glyph for {''.join(sorted(chars))!r}")
+        return images
+
+
+def pixel_size(points: float, dpi: float) -> int:
+    """Pixels for a length at `dpi`: round(mm / 25.4 * dpi)."""
+    return round(points / POINTS_PER_MM / 25.4 * dpi)
+
+
+def face_key(face: Face) -> tuple[object, ...]:
+    """What is drawn, not which item it is: identical faces share one key."""
+    return (face.width, face.height, face.bleed, face.shapes)
+
+
+def face_digest(face: Face) -> str:
+    return hashlib.sha1(repr(face_key(face)).encode("utf-8")).hexdigest()[:12]
+
+
+def blank_back(face: Face) -> Face:
+    """A plain white back for items whose product prints none (a digital table needs one)."""
+    return Face(
+        key=f"{face.key}#blank", width=face.width, height=face.height, bleed=face.bleed, shapes=()
+    )
+
+
+def collect(
+    game: LoadedGame,
+    templates_root: Path,
+    *,
+    bleed_mm: float,
+    products: Iterable[str] | None = None,
+) -> tuple[list[ExportProduct], Rasteriser]:
+    """The game's products laid out with `bleed_mm` around cards, and a rasteriser whose
+    font covers every character they draw."""
+    from pnp.render.fonts import prepare_cjk_fonts
+
+    wanted = set(products) if products is not None else None
+    chosen = [p for p in game.model.products if wanted is None or p.id in wanted]
+    laid_out = [layout_product(game, p, templates_root, mm(bleed_mm)) for p in chosen]
+    fonts = prepare_cjk_fonts(text_of(laid_out) + game.model.info.title)
+    result = []
+    for product, laid in zip(chosen, laid_out, strict=True):
+        width, height = item_size(product)
+        items = tuple(
+            ExportItem(product, item, front, back, copies)
+            for item, (front, back, copies) in zip(laid.items, laid.runs, strict=True)
+        )
+        result.append(ExportProduct(product, items, width, height))
+    return result, Rasteriser(game, fonts)
+
+
+def png_bytes(image: Image.Image, dpi: float) -> bytes:
+    """PNG bytes tagged sRGB (ICC profile) with the resolution in pHYs; deterministic."""
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG", dpi=(dpi, dpi), icc_profile=srgb_profile(), compress_level=6)
+    return buffer.getvalue()
+
+
+_SRGB: list[bytes] = []
+
+
+# ICC header dateTime (bytes 24-35: year, month, day, hour, minute, second as uint16):
+# Little CMS stamps the current time, which would make every export differ.
+_ICC_DATE = slice(24, 36)
+_FIXED_DATE = struct.pack(">6H", 2024, 1, 1, 0, 0, 0)
+
+
+def srgb_profile() -> bytes:
+    """Little CMS's built-in sRGB profile (588 bytes): pdfium renders in sRGB, so say so.
+
+    Its creation date is fixed so identical images give identical files; the profile id
+    (an MD5 that would cover the date) is left zero by Little CMS, meaning "not computed".
+    """
+    if not _SRGB:
+        from PIL import ImageCms
+
+        data = bytearray(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+        data[_ICC_DATE] = _FIXED_DATE
+        _SRGB.append(bytes(data))
+    return _SRGB[0]

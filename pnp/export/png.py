@@ -1,0 +1,179 @@
+"""Per-card PNGs for print-on-demand shops, zipped per deck.
+
+One image per distinct front and its back, at the profile's resolution with its bleed,
+named so a shop's bulk upload keeps pairs together (`001-front.png` / `001-back.png`),
+with a manifest mapping numbers to card ids and copies.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pnp.content.loader import LoadedGame
+from pnp.export.faces import (
+    SRGB_NOTE,
+    ExportItem,
+    ExportProduct,
+    collect,
+    face_key,
+    pixel_size,
+    png_bytes,
+)
+from pnp.export.files import json_text, write_json, write_zip
+from pnp.export.profiles import ShopProfile
+from pnp.layout.primitives import Face
+from pnp.units import to_mm
+
+
+@dataclass
+class ExportReport:
+    game: str
+    out_dir: Path
+    files: list[Path] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CardPair:
+    """A distinct (front, back) pair of a deck, numbered in content order."""
+
+    number: int
+    front: Face
+    back: Face | None
+    items: tuple[ExportItem, ...]
+
+    @property
+    def stem(self) -> str:
+        return f"{self.number:03d}"
+
+    @property
+    def quantity(self) -> int:
+        return sum(item.copies for item in self.items)
+
+
+def pair_cards(product: ExportProduct) -> list[CardPair]:
+    """Items whose front and back are drawn identically share one pair (and one number)."""
+    groups: dict[tuple[object, ...], list[ExportItem]] = {}
+    for item in product.items:
+        key = (face_key(item.front), face_key(item.back) if item.back else None)
+        groups.setdefault(key, []).append(item)
+    return [
+        CardPair(number, items[0].front, items[0].back, tuple(items))
+        for number, items in enumerate(groups.values(), start=1)
+    ]
+
+
+def export_png(
+    game: LoadedGame,
+    out_dir: Path,
+    templates_root: Path,
+    profile: ShopProfile,
+    *,
+    products: Iterable[str] | None = None,
+) -> ExportReport:
+    """Write `<game>-<product>.zip` per card product and `manifest.json` into `out_dir`."""
+    laid_out, rasteriser = collect(
+        game, templates_root, bleed_mm=profile.bleed_mm, products=products
+    )
+    report = ExportReport(game.slug, out_dir)
+    decks: list[dict[str, Any]] = []
+    for product in laid_out:
+        if not product.is_cards:
+            continue  # boards and aids print as PDFs at true size; shops take cards here
+        pairs = pair_cards(product)
+        faces = [pair.front for pair in pairs] + [pair.back for pair in pairs if pair.back]
+        images = iter(rasteriser.render(faces, profile.dpi))
+        fronts = {pair.number: next(images) for pair in pairs}
+        backs = {pair.number: next(images) for pair in pairs if pair.back}
+        encoded: dict[int, bytes] = {}  # a back shared by many cards is encoded once
+
+        def encode(image: Any, encoded: dict[int, bytes] = encoded) -> bytes:
+            if id(image) not in encoded:
+                encoded[id(image)] = png_bytes(image, profile.dpi)
+            return encoded[id(image)]
+
+        entries: dict[str, bytes] = {}
+        cards: list[dict[str, Any]] = []
+        for pair in pairs:
+            front_name = f"{pair.stem}-front.png"
+            entries[front_name] = encode(fronts[pair.number])
+            back_name = ""
+            if pair.back is not None:
+                back_name = f"{pair.stem}-back.png"
+                entries[back_name] = encode(backs[pair.number])
+            for item in pair.items:
+                cards.append(
+                    {
+                        "number": pair.stem,
+                        "id": item.id,
+                        "name": item.name,
+                        "copies": item.copies,
+                        "front": front_name,
+                        "back": back_name,
+                    }
+                )
+        full_w = product.width + 2 * pixel_bleed(pairs)
+        full_h = product.height + 2 * pixel_bleed(pairs)
+        deck = {
+            "product": product.product.id,
+            "title": product.product.title,
+            "zip": f"{game.slug}-{product.product.id}.zip",
+            "trim_mm": [round(to_mm(product.width), 3), round(to_mm(product.height), 3)],
+            "bleed_mm": round(profile.bleed_mm, 3),
+            "pixels": [pixel_size(full_w, profile.dpi), pixel_size(full_h, profile.dpi)],
+            "images": len(entries),
+            "cards_total": sum(card["copies"] for card in cards),
+            "shared_back": len({face_key(p.back) for p in pairs if p.back}) == 1 and len(pairs) > 1,
+            "cards": cards,
+        }
+        entries["manifest.csv"] = _manifest_csv(pairs).encode("utf-8")
+        entries["manifest.json"] = json_text({**_header(game, profile), **deck}).encode("utf-8")
+        path = out_dir / deck["zip"]
+        write_zip(path, entries)
+        report.files.append(path)
+        decks.append(deck)
+    manifest = out_dir / "manifest.json"
+    write_json(manifest, {**_header(game, profile), "decks": decks})
+    report.files.append(manifest)
+    report.warnings.extend(sorted(rasteriser.warnings))
+    return report
+
+
+def pixel_bleed(pairs: list[CardPair]) -> float:
+    return pairs[0].front.bleed if pairs else 0.0
+
+
+def _header(game: LoadedGame, profile: ShopProfile) -> dict[str, Any]:
+    return {
+        "game": game.slug,
+        "title": game.model.info.title,
+        "profile": profile.name,
+        "profile_note": profile.description,
+        "dpi": profile.dpi,
+        "colour": SRGB_NOTE,
+        "naming": "NNN-front.png and NNN-back.png are the two sides of card NNN; "
+        "print each NNN as many times as its quantity",
+    }
+
+
+def _manifest_csv(pairs: list[CardPair]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["number", "front", "back", "quantity", "card_ids", "names"])
+    for pair in pairs:
+        writer.writerow(
+            [
+                pair.stem,
+                f"{pair.stem}-front.png",
+                f"{pair.stem}-back.png" if pair.back is not None else "",
+                pair.quantity,
+                " ".join(item.id for item in pair.items),
+                " ".join(item.name for item in pair.items),
+            ]
+        )
+    return buffer.getvalue()

@@ -1,0 +1,126 @@
+"""Per-card PNGs for print shops: sizes from trim and bleed, pairs, manifest, zips."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from pnp.content.loader import LoadedGame
+from pnp.export import PROFILES, export_game
+from pnp.kit import item_size
+from pnp.units import to_mm
+
+from ..conftest import TEMPLATES
+from .conftest import copies_by_card
+
+
+def expected_pixels(trim_mm: float, bleed_mm: float, dpi: int = 300) -> int:
+    return round((trim_mm + 2 * bleed_mm) / 25.4 * dpi)
+
+
+def zips(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.zip"))
+
+
+def test_every_card_product_has_a_zip_and_the_manifest_says_srgb(
+    exported: Path, deadline_99: LoadedGame
+) -> None:
+    folder = exported / "png" / "default"
+    cards = [p.id for p in deadline_99.model.products if p.kind.value == "cards"]
+    assert [z.name for z in zips(folder)] == sorted(f"deadline-99-{p}.zip" for p in cards)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert "sRGB" in manifest["colour"] and manifest["dpi"] == 300
+
+
+def _check_sizes(folder: Path, game: LoadedGame, bleed_mm: float) -> int:
+    products = {p.id: p for p in game.model.products}
+    checked = 0
+    for path in zips(folder):
+        product = products[path.stem.removeprefix(f"{game.slug}-")]
+        width, height = (to_mm(v) for v in item_size(product))
+        wanted = (expected_pixels(width, bleed_mm), expected_pixels(height, bleed_mm))
+        with zipfile.ZipFile(path) as archive:
+            for name in archive.namelist():
+                if name.endswith(".png"):
+                    image = Image.open(io.BytesIO(archive.read(name)))
+                    assert image.size == wanted, (path.name, name)
+                    assert image.mode == "RGB" and image.info.get("icc_profile")
+                    checked += 1
+    return checked
+
+
+def test_pixel_sizes_come_from_trim_and_the_default_3_mm_bleed(
+    exported: Path, deadline_99: LoadedGame
+) -> None:
+    assert _check_sizes(exported / "png" / "default", deadline_99, 3.0) > 50
+    # Poker with 3 mm bleed at 300 dpi, as the print notes give it.
+    assert expected_pixels(63, 3) == 815 and expected_pixels(88, 3) == 1110
+
+
+@pytest.mark.parametrize("profile", ["makeplayingcards", "thegamecrafter"])
+def test_shop_profiles_size_images_with_their_own_bleed(
+    deadline_99: LoadedGame, tmp_path: Path, profile: str
+) -> None:
+    export_game(
+        deadline_99, "png", tmp_path, TEMPLATES, profile=profile, products=["variant-cards"]
+    )
+    folder = tmp_path / "export" / "png" / profile
+    assert _check_sizes(folder, deadline_99, PROFILES[profile].bleed_mm) == 4
+
+
+def test_makeplayingcards_bleed_is_36_px_and_the_game_crafter_s_is_an_eighth_inch() -> None:
+    assert PROFILES["makeplayingcards"].bleed_mm / 25.4 * 300 == pytest.approx(36)
+    assert PROFILES["thegamecrafter"].bleed_mm == pytest.approx(25.4 / 8)
+    # A 2.5 x 3.5 in poker card at 1/8 in bleed is The Game Crafter's 825 x 1125 px.
+    assert expected_pixels(63.5, 25.4 / 8) == 825 and expected_pixels(88.9, 25.4 / 8) == 1125
+
+
+def test_each_front_has_its_back_with_the_same_number(exported: Path) -> None:
+    for path in zips(exported / "png" / "default"):
+        with zipfile.ZipFile(path) as archive:
+            names = set(archive.namelist())
+        fronts = {n.removesuffix("-front.png") for n in names if n.endswith("-front.png")}
+        backs = {n.removesuffix("-back.png") for n in names if n.endswith("-back.png")}
+        assert fronts and fronts == backs, path.name
+        assert sorted(fronts) == [f"{i:03d}" for i in range(1, len(fronts) + 1)]
+
+
+def test_every_card_is_in_the_manifest_as_often_as_the_deck_holds_it(
+    exported: Path, deadline_99: LoadedGame
+) -> None:
+    manifest = json.loads((exported / "png" / "default" / "manifest.json").read_text())
+    found: dict[tuple[str, str], int] = {}
+    for deck in manifest["decks"]:
+        for card in deck["cards"]:
+            key = (deck["product"], card["id"])
+            found[key] = found.get(key, 0) + card["copies"]
+    assert found == copies_by_card(deadline_99)
+    playing = next(d for d in manifest["decks"] if d["product"] == "playing-cards")
+    assert playing["cards_total"] == 96 and playing["shared_back"]
+
+
+def test_the_csv_in_the_zip_gives_the_quantity_per_number(exported: Path) -> None:
+    path = exported / "png" / "default" / "deadline-99-playing-cards.zip"
+    with zipfile.ZipFile(path) as archive:
+        lines = archive.read("manifest.csv").decode().splitlines()
+    assert lines[0] == "number,front,back,quantity,card_ids,names"
+    assert lines[1].startswith("001,001-front.png,001-back.png,2,3-spade,")
+    assert len(lines) == 1 + 48
+
+
+def test_two_exports_zip_to_identical_bytes(
+    exported: Path, deadline_99: LoadedGame, tmp_path: Path
+) -> None:
+    export_game(deadline_99, "png", tmp_path, TEMPLATES, products=["identity-cards"])
+    name = "deadline-99-identity-cards.zip"
+    again = (tmp_path / "export" / "png" / "default" / name).read_bytes()
+    assert again == (exported / "png" / "default" / name).read_bytes()
+    with zipfile.ZipFile(io.BytesIO(again)) as archive:
+        infos = archive.infolist()
+    assert [i.filename for i in infos] == sorted(i.filename for i in infos)
+    assert {i.date_time for i in infos} == {(1980, 1, 1, 0, 0, 0)}
