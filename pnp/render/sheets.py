@@ -139,6 +139,7 @@ def render_sheets(
             form = f"Sheet{number}"
             _draw_form(canvas, form, face, fonts, report, content_root)
             plan = _plan(face, page_size)
+            canvas.setPageSize((plan.page_width, plan.page_height))
             for _ in range(copies):
                 if plan.is_single_page:
                     tile = plan.tiles[0]
@@ -177,7 +178,8 @@ def render_sheets(
 
 
 def _plan(face: Face, page_size: tuple[float, float]) -> TilePlan:
-    """Tiles on the page turned whichever way needs fewer pages."""
+    """Tiles on the paper turned whichever way needs fewer pages (the given way on a tie)."""
     width, height = page_size
-    portrait = plan_tiles(face.width, face.height, page_width=width, page_height=height)
-    return portrait
+    given = plan_tiles(face.width, face.height, page_width=width, page_height=height)
+    turned = plan_tiles(face.width, face.height, page_width=height, page_height=width)
+    return turned if len(turned.tiles) < len(given.tiles) else given
