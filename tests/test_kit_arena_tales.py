@@ -82,7 +82,7 @@ def test_every_card_is_printed_as_often_as_the_decks_hold_it(kit: Path, game: Lo
 
 def test_the_map_is_tiled_at_true_size_with_an_overview(kit: Path, game: LoadedGame) -> None:
     reader = pypdf.PdfReader(pdf(kit, "arena-map"))
-    assert len(reader.pages) == 1 + 4  # overview and 2 x 2 tiles on A4
+    assert len(reader.pages) == 1 + 2  # overview and 2 tiles on A4 turned landscape
     text = reader.pages[0].extract_text()
     assert "拼接总览" in text and "六角擂台" in text
     with pdfplumber.open(pdf(kit, "arena-map")) as document:
