@@ -22,6 +22,7 @@ from typing import TypeVar
 
 from pnp.errors import Location
 from pnp.model.common import NOWHERE, Decision, GameInfo, PlayerRange, Product, doc
+from pnp.model.rulebook import Rulebook
 
 T = TypeVar("T")
 Cell = tuple[int, int]
@@ -445,6 +446,16 @@ class Lair:
             for y in range(dragon[1] - r, dragon[1] + r + 1)
         )
 
+    @property
+    def dragon_span(self) -> int:
+        """Cells across the dragon's square body (rulebook prose: 3 for radius 1)."""
+        return 2 * self.dragon_radius + 1
+
+    @property
+    def domain_span(self) -> int:
+        """Cells across the dragon's square domain (rulebook prose: 7 for radius 3)."""
+        return 2 * self.domain_radius + 1
+
     def in_domain(self, cell: Sequence[int]) -> bool:
         cx, cy = self.centre
         return max(abs(cell[0] - cx), abs(cell[1] - cy)) <= self.domain_radius
@@ -562,6 +573,7 @@ class DragonHoard:
     aids: tuple[Aid, ...] = field(metadata=doc("round-summary player aids"))
     products: tuple[Product, ...] = field(metadata=doc("the files of the printed kit"))
     decisions: tuple[Decision, ...] = field(default=(), metadata=doc("open points decided"))
+    rulebook: Rulebook | None = field(default=None, metadata=doc("the rules, as structured text"))
 
     @property
     def maps(self) -> tuple[Lair, ...]:
@@ -614,6 +626,52 @@ class DragonHoard:
 
     def star_symbol(self, n: Fraction) -> str:
         return SpeedMarker(SpeedKind.STAR, Fraction(n)).symbol
+
+    # -- lookups for rulebook prose -------------------------------------------------------
+
+    def ai_card(self, card_id: str) -> AICard:
+        """The AI card with this id (rulebook prose looks cards up by id)."""
+        return next(card for card in self.ai_cards if card.id == card_id)
+
+    def action_card(self, card_id: str) -> ActionCard:
+        """The action card with this id."""
+        return next(card for card in self.action_cards if card.id == card_id)
+
+    @property
+    def ai_deck_size(self) -> int:
+        """Cards in the dragon's AI deck, copies counted."""
+        return sum(card.copies for card in self.ai_cards)
+
+    @property
+    def recall_cards(self) -> int:
+        """Recall (归位) cards in the AI deck, copies counted."""
+        return sum(card.copies for card in self.ai_cards if card.recall)
+
+    @property
+    def speed_numbers(self) -> range:
+        """The numbers an N speed marker may carry (1..8)."""
+        return NUMBER_RANGE
+
+    @property
+    def speed_symbols(self) -> dict[str, str]:
+        """The symbol of each speed-marker kind, by kind name: zero, infinity, star."""
+        return {
+            "zero": SpeedMarker(SpeedKind.ZERO).symbol,
+            "infinity": SpeedMarker(SpeedKind.INFINITY).symbol,
+            "star": SpeedMarker(SpeedKind.STAR, Fraction(1)).symbol,
+        }
+
+    def ai_cards_with(self, kind: str) -> tuple[AICard, ...]:
+        """AI cards whose speed marker is of this kind ('0', '∞', '☆' or 'n')."""
+        wanted = SpeedKind(kind)
+        found = []
+        for card in self.ai_cards:
+            try:
+                if card.marker.kind is wanted:
+                    found.append(card)
+            except SpeedError:
+                continue
+        return tuple(found)
 
 
 SLUG = "dragon-hoard"

@@ -26,7 +26,7 @@ from pnp.content.loader import LoadedGame
 from pnp.kit import collection, item_size, layout_product
 from pnp.layout.primitives import Face, TextShape
 from pnp.model.common import ProductKind
-from pnp.model.rulebook import Block, BlockKind, Generated, Rulebook, Section
+from pnp.model.rulebook import Block, BlockKind, Generated, GlossaryEntry, Rulebook, Section
 from pnp.render.draw import DrawReport, draw_face
 from pnp.render.fonts import FontSet, prepare_cjk_fonts
 from pnp.render.pdf import atomic_output
@@ -62,7 +62,6 @@ class Styles:
             leading=22,
             spaceBefore=8,
             spaceAfter=6,
-            keepWithNext=1,
             **{**base, "textColor": ACCENT, "fontName": fonts.bold},
         )
         self.h2 = ParagraphStyle(
@@ -71,7 +70,6 @@ class Styles:
             leading=17,
             spaceBefore=6,
             spaceAfter=3,
-            keepWithNext=1,
             **{**base, "fontName": fonts.bold},
         )
         self.item = ParagraphStyle(
@@ -200,6 +198,18 @@ def _table(rows: list[list[str]], widths: list[float], styles: Styles, fonts: Fo
     return table
 
 
+def glossary_entries(rulebook: Rulebook, model: Any) -> tuple[GlossaryEntry, ...]:
+    """The rulebook's own glossary; without one, the game's keyword glossary (entries with a
+    `name` and a `text`, as the cards print them), so no meaning is written twice."""
+    if rulebook.glossary:
+        return rulebook.glossary
+    return tuple(
+        GlossaryEntry(entry.name, entry.text, entry.where)
+        for entry in getattr(model, "glossary", ())
+        if hasattr(entry, "name") and hasattr(entry, "text")
+    )
+
+
 class StoryBuilder:
     """Rulebook content -> flowables. Text goes through jinja with the model and examples."""
 
@@ -240,14 +250,16 @@ class StoryBuilder:
 
     def section(self, section: Section, depth: int, rulebook: Rulebook) -> list[Flowable]:
         style = self.styles.h1 if depth == 0 else self.styles.h2
-        # A heading needs room for itself and a few lines after it, or it moves on.
-        flowables: list[Flowable] = [
-            CondPageBreak(mm(30)),
-            Heading(self.text(section.title, section), style, section.id, min(depth, 1)),
-        ]
+        heading = Heading(self.text(section.title, section), style, section.id, min(depth, 1))
+        body: list[Flowable] = []
         for block in section.blocks:
-            flowables += self.block(block, rulebook)
-        return flowables
+            body += self.block(block, rulebook)
+        # A heading needs room for itself and a few lines after it, or it moves on. Text and
+        # tables split, so that room is enough; a box that cannot split (an example, a
+        # figure) travels with its heading instead of leaving it alone at a page bottom.
+        if body and isinstance(body[0], KeepTogether):
+            return [CondPageBreak(mm(30)), KeepTogether([heading, *body[0]._content]), *body[1:]]
+        return [CondPageBreak(mm(30)), heading, *body]
 
     def block(self, block: Block, rulebook: Rulebook) -> list[Flowable]:
         styles = self.styles
@@ -321,8 +333,9 @@ class StoryBuilder:
                 Spacer(1, mm(3)),
             ]
         if source is Generated.GLOSSARY:
+            entries = glossary_entries(rulebook, model)
             rows = [["术语", "含义"]]
-            for entry in rulebook.glossary:
+            for entry in entries:
                 target = self._section_mentioning(entry.term, rulebook)
                 term = f"**{entry.term}**"
                 rows.append(
@@ -330,7 +343,7 @@ class StoryBuilder:
                 )
             table = _table(rows, [self.width * 0.3, self.width * 0.7], styles, self.fonts)
             # Link each term to the section that explains it.
-            for row, entry in enumerate(rulebook.glossary, 1):
+            for row, entry in enumerate(entries, 1):
                 target = self._section_mentioning(entry.term, rulebook)
                 if target:
                     table._cellvalues[row][0] = CJKParagraph(

@@ -24,6 +24,8 @@ from pnp.model.dragon_hoard import (
     GateType,
     Phase,
     SpeedError,
+    SpeedKind,
+    TreasureEffect,
 )
 from pnp.validate.checks import Findings, check_declaration, suggest
 
@@ -49,6 +51,45 @@ def used_effects(model: DragonHoard) -> dict[Any, Location]:
 
 def _first(items: Any) -> Location | None:
     return items[0].where if items else None
+
+
+def rulebook_terms(model: DragonHoard) -> list[tuple[str, Location]]:
+    """Words printed on the kit's cards, tokens and map that the rulebook must explain: every
+    action card's name, each treasure with an effect (and the Dragon Heart), each trap colour's
+    traps, every ☆ and ∞ speed marker the deck uses, and the keywords the faces print (归位牌,
+    横置, 传家宝, 龙之领域, 践踏) where content uses them."""
+    terms: list[tuple[str, Location]] = [(card.name, card.where) for card in model.action_cards]
+    terms += [
+        (t.name, t.where) for t in model.treasures if t.heart or t.effect is not TreasureEffect.NONE
+    ]
+    terms += [(f"{colour.name}色陷阱", colour.where) for colour in model.trap_colours]
+    seen: set[str] = set()
+    for card in model.ai_cards:
+        try:
+            marker = card.marker
+        except SpeedError:
+            continue
+        if marker.kind in (SpeedKind.STAR, SpeedKind.INFINITY) and marker.symbol not in seen:
+            seen.add(marker.symbol)
+            terms.append((marker.symbol, card.where))
+    recall = next((card for card in model.ai_cards if card.recall), None)
+    if recall is not None:
+        terms.append(("归位牌", recall.where))
+    kinds = {effect.kind: card for card in model.ai_cards for effect in card.effects}
+    for kind in (AIEffectKind.ADVANCE, AIEffectKind.RETURN):
+        if kind in kinds:
+            terms.append(("践踏", kinds[kind].where))
+            break
+    dodging = [c.where for c in model.action_cards if c.kind is ActionKind.DODGE]
+    dodging += [t.where for t in model.treasures if t.effect is TreasureEffect.DODGE]
+    if dodging:
+        terms.append(("横置", dodging[0]))
+    if model.characters:
+        terms.append(("传家宝", model.characters[0].where))
+    heart = model.heart
+    if heart is not None:
+        terms.append(("龙之领域", heart.where))
+    return terms
 
 
 def check_static(findings: Findings) -> None:

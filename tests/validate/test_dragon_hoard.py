@@ -158,3 +158,59 @@ def test_a_dropped_ai_effect_leaves_an_engine_handler_unused(content_copy: Path)
     text = text.replace("      - {kind: advance, steps: 1}\n", "")
     (content_copy / GAME / "dragon.yaml").write_text(text, encoding="utf-8")
     only(validate(content_copy), r"the engine implements effect 'advance' but no card uses it")
+
+
+# -- the rulebook ---------------------------------------------------------------------------
+
+
+def test_a_rulebook_variable_that_does_not_exist(content_copy: Path) -> None:
+    edit(
+        content_copy,
+        "rulebook.yaml",
+        "{{ game.settings.cards_per_round }} 张，也可以",
+        "{{ game.settings.cards_per_turn }} 张，也可以",
+    )
+    problem = only(
+        validate(content_copy),
+        r"placement\.blocks\[2\]\.items\[1\]: .*"
+        r"has no attribute 'cards_per_turn'",
+    )
+    assert problem.location.path.endswith("dragon-hoard/rulebook.yaml")
+    item_line = line_of(content_copy, "rulebook.yaml", "cards_per_turn")
+    assert item_line - 5 < problem.location.line < item_line
+
+
+def test_a_literal_number_in_rulebook_prose(content_copy: Path) -> None:
+    edit(content_copy, "rulebook.yaml", "限时 {{ game.placement_seconds }} 秒", "限时 30 秒")
+    problem = only(
+        validate(content_copy),
+        r"literal number 30 in the rules; take it from "
+        r"content \(e\.g\. \{\{ game\.placement_seconds",
+    )
+    assert problem.location.path.endswith("dragon-hoard/rulebook.yaml")
+
+
+def test_a_card_keyword_the_rulebook_never_explains(content_copy: Path) -> None:
+    # The AI cards print 践踏 (trampling); a rulebook that never says it fails.
+    path = content_copy / GAME / "rulebook.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("践踏", "踩踏"), encoding="utf-8")
+    problem = only(validate(content_copy), r"term '践踏' appears on cards but the rulebook")
+    assert problem.location.path.endswith("dragon-hoard/dragon.yaml")
+
+
+def test_a_renamed_treasure_is_still_explained(content_copy: Path) -> None:
+    # A treasure with an active effect is printed on its token; the rulebook names each one
+    # through content, so renaming it keeps the rulebook right.
+    edit(content_copy, "treasures.yaml", "name: 龙鳞", "name: 逆鳞")
+    assert validate(content_copy) == []
+    from pnp.content.loader import load_game
+    from pnp.validate.dragon_hoard import rulebook_terms
+
+    terms = [term for term, _ in rulebook_terms(load_game(content_copy, GAME).model)]
+    assert "逆鳞" in terms and "龙鳞" not in terms
+
+
+def test_the_speed_examples_quote_the_rounding_of_content(content_copy: Path) -> None:
+    # The ☆ rounding is a setting; the rulebook's example follows it, and content stays valid.
+    edit(content_copy, "game.yaml", "star_rounding: down", "star_rounding: nearest")
+    assert validate(content_copy) == []
