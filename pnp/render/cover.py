@@ -105,7 +105,8 @@ def render_cover(
         story.append(Paragraph("本版规则裁定", heading))
         for decision in decisions:
             answer = render_prose(decision.answer, {"game": model}, decision.where)
-            story.append(Paragraph(f"<b>{_escape(decision.question)}</b> {_escape(answer)}", small))
+            question = render_prose(decision.question, {"game": model}, decision.where)
+            story.append(Paragraph(f"<b>{_escape(question)}</b> {_escape(answer)}", small))
     with atomic_output(path) as temporary:
         document = SimpleDocTemplate(
             str(temporary),

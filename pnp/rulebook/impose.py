@@ -37,7 +37,13 @@ def _fold_marks(width: float, height: float) -> PageObject:
     canvas.line(width / 2, height, width / 2, height - mm(6))
     canvas.line(width / 2, 0, width / 2, mm(6))
     canvas.save()
-    return PdfReader(io.BytesIO(buffer.getvalue())).pages[0]
+    page = PdfReader(io.BytesIO(buffer.getvalue())).pages[0]
+    # The marks draw no text, but every reportlab canvas lists its default (unembedded)
+    # Helvetica; drop it so the booklet embeds every font it names.
+    resources = page["/Resources"].get_object()
+    if "/Font" in resources:
+        del resources["/Font"]
+    return page
 
 
 def impose_booklet(source: Path, target: Path) -> int:

@@ -73,7 +73,12 @@ class Styles:
             **{**base, "fontName": fonts.bold},
         )
         self.item = ParagraphStyle(
-            "item", parent=self.body, leftIndent=mm(5), bulletIndent=mm(1), spaceAfter=3
+            "item",
+            parent=self.body,
+            leftIndent=mm(5),
+            bulletIndent=mm(1),
+            spaceAfter=3,
+            bulletFontName=fonts.regular,  # the default is an unembedded Helvetica
         )
         self.box_title = ParagraphStyle(
             "boxtitle", parent=self.body, fontName=fonts.bold, spaceAfter=2
@@ -166,11 +171,12 @@ class RulebookDocument(BaseDocTemplate):
             self.notify("TOCEntry", (flowable.level, flowable.plain, self.page, flowable.key))
 
 
-def _boxed(flowables: list[Flowable], width: float, background: Any) -> Table:
+def _boxed(flowables: list[Flowable], width: float, background: Any, font: str) -> Table:
     table = Table([[flowables]], colWidths=[width])
     table.setStyle(
         TableStyle(
             [
+                ("FONTNAME", (0, 0), (-1, -1), font),
                 ("BACKGROUND", (0, 0), (-1, -1), background),
                 ("LEFTPADDING", (0, 0), (-1, -1), mm(3)),
                 ("RIGHTPADDING", (0, 0), (-1, -1), mm(3)),
@@ -267,7 +273,12 @@ class StoryBuilder:
             return [para(self.text(block.text, block), styles.body)]
         if block.kind is BlockKind.NOTE:
             return [
-                _boxed([para(self.text(block.text, block), styles.body)], self.width, PALE),
+                _boxed(
+                    [para(self.text(block.text, block), styles.body)],
+                    self.width,
+                    PALE,
+                    self.fonts.regular,
+                ),
                 Spacer(1, mm(2)),
             ]
         if block.kind is BlockKind.EXAMPLE:
@@ -276,7 +287,12 @@ class StoryBuilder:
                 para(self.text(block.text, block), styles.body),
             ]
             return [
-                KeepTogether([_boxed(inner, self.width, HexColor("#eef2f5")), Spacer(1, mm(2))])
+                KeepTogether(
+                    [
+                        _boxed(inner, self.width, HexColor("#eef2f5"), self.fonts.regular),
+                        Spacer(1, mm(2)),
+                    ]
+                )
             ]
         if block.kind in (BlockKind.LIST, BlockKind.STEPS):
             entries = lines_of(block, self.context)
@@ -311,7 +327,14 @@ class StoryBuilder:
             ],
             colWidths=[self.width],
         )
-        figure.setStyle(TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER")]))
+        figure.setStyle(
+            TableStyle(
+                [
+                    ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+                    ("FONTNAME", (0, 0), (-1, -1), self.fonts.regular),
+                ]
+            )
+        )
         return [KeepTogether([figure, Spacer(1, mm(3))])]
 
     def generated(self, source: Generated, rulebook: Rulebook) -> list[Flowable]:
@@ -355,7 +378,8 @@ class StoryBuilder:
         if source is Generated.DECISIONS:
             return [
                 CJKParagraph(
-                    f"<b>{to_markup(d.question)}</b> {to_markup(self.text(d.answer, d))}",
+                    f"<b>{to_markup(self.text(d.question, d))}</b> "
+                    f"{to_markup(self.text(d.answer, d))}",
                     styles.item,
                     bulletText="•",
                 )
@@ -396,6 +420,7 @@ class StoryBuilder:
             for name, copies in seen.items():
                 rows.append([name, str(copies), texts[name]])
             flowables += [
+                CondPageBreak(mm(30)),
                 para(product.title, self.styles.h2),
                 _table(
                     rows,

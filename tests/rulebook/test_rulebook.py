@@ -132,3 +132,17 @@ def test_the_pdfs_are_byte_identical_across_builds(
     again = build_rulebook(deadline_99, tmp_path, TEMPLATES)
     assert again.reading.read_bytes() == book.reading.read_bytes()
     assert again.booklet.read_bytes() == book.booklet.read_bytes()
+
+
+def test_every_font_of_both_editions_is_embedded(book: RulebookFiles) -> None:
+    from ..test_kit import _fonts
+
+    for path in (book.reading, book.booklet):
+        fonts: dict[str, object] = {}
+        for page in pypdf.PdfReader(path).pages:
+            _fonts(page.get("/Resources"), fonts)
+        assert fonts
+        for name, font in fonts.items():
+            descriptor = font.get("/FontDescriptor")  # type: ignore[attr-defined]
+            assert descriptor is not None, f"{path.name}: {name} is not embedded"
+            assert "/FontFile2" in descriptor.get_object(), f"{path.name}: {name}"
