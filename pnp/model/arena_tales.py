@@ -15,6 +15,7 @@ from functools import cached_property
 
 from pnp.errors import Location
 from pnp.model.common import NOWHERE, Decision, GameInfo, Product, doc
+from pnp.model.rulebook import Rulebook
 
 DIRECTIONS = 6
 """A hex has six sides; a range spec names one per side, clockwise from the facing side."""
@@ -429,6 +430,7 @@ class ArenaTales:
     aids: tuple[Aid, ...] = field(metadata=doc("printed player aids"))
     products: tuple[Product, ...] = field(metadata=doc("the files of the printed kit"))
     decisions: tuple[Decision, ...] = field(default=(), metadata=doc("open points decided"))
+    rulebook: Rulebook | None = field(default=None, metadata=doc("the rules, as structured text"))
 
     @property
     def arena(self) -> Arena:
@@ -491,6 +493,46 @@ class ArenaTales:
 
     def setup_for(self, players: int) -> Setup | None:
         return next((s for s in self.arena.setups if s.players == players), None)
+
+    # -- lookups for rulebook prose (`{{ game.kw('knockback') }}`) ---------------------------
+
+    def kw(self, keyword: str) -> str:
+        """The printed name of a keyword (rulebook prose names keywords as the cards do)."""
+        return self.keyword_names[keyword]
+
+    def card(self, card_id: str) -> Card:
+        """The card with this id."""
+        return self.card_by_id[card_id]
+
+    def character(self, character_id: str) -> Character:
+        """The character with this id."""
+        return next(c for c in self.characters if c.id == character_id)
+
+    def zone(self, zone_id: str) -> Zone:
+        """A zone of the player board by id (display, exhausted, recycle, deck, life, sanity)."""
+        return next(z for z in self.boards[0].zones if z.id == zone_id)
+
+    def point(self, point_id: str) -> HexPoint:
+        """An orientation point of the arena by id."""
+        return next(p for p in self.arena.orientation_points if p.id == point_id)
+
+    def element(self, element: str) -> ElementBoost:
+        """The boost of one crystal element (wind, fire, water, earth)."""
+        return self.element_by_id[Element(element)]
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """The player counts the arena has a setup for, ascending."""
+        return tuple(sorted(s.players for s in self.arena.setups))
+
+    @property
+    def charge_cards(self) -> tuple[Card, ...]:
+        """Damage cards with a charge side (②③④)."""
+        return tuple(
+            card
+            for card in self.cards
+            if any(spec is not None and spec.kind is RangeKind.CHARGE for spec in card.ranges)
+        )
 
 
 SLUG = "arena-tales"

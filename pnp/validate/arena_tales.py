@@ -81,6 +81,18 @@ def used_keywords(model: ArenaTales) -> dict[Keyword, Location]:
     return used
 
 
+def rulebook_terms(model: ArenaTales) -> list[tuple[str, Location]]:
+    """Words printed on the kit that the rulebook must explain: every keyword the cards, talents,
+    map and sanity card use (as the cards print it), and every zone of the player board."""
+    names = model.keyword_names
+    terms = [
+        (names[keyword.value], where)
+        for keyword, where in used_keywords(model).items()
+        if keyword.value in names
+    ]
+    return terms + [(zone.name, zone.where) for board in model.boards for zone in board.zones]
+
+
 def _cards_where(model: ArenaTales) -> Location | None:
     return model.cards[0].where if model.cards else None
 

@@ -142,3 +142,50 @@ def test_a_free_card_that_draws_is_refused(content_copy: Path) -> None:
         "{id: nourish, name: 润物, colour: blue, type: non_damage, cost: 0,",
     )
     only(validate(content_copy), r"card 'nourish' draws 1 but costs 0")
+
+
+# -- the rulebook -------------------------------------------------------------------------------
+
+
+def test_a_rulebook_variable_that_does_not_exist(content_copy: Path) -> None:
+    edit(
+        content_copy,
+        "rulebook.yaml",
+        "把手牌补到 {{ game.settings.hand_refill }} 张",
+        "把手牌补到 {{ game.settings.hand_refills }} 张",
+    )
+    problem = only(
+        validate(content_copy),
+        r"turn\.blocks\[1\]\.items\[1\]: .*"
+        r"has no attribute 'hand_refills'",
+    )
+    assert problem.location.path.endswith("arena-tales/rulebook.yaml")
+
+
+def test_a_literal_number_in_rulebook_prose(content_copy: Path) -> None:
+    edit(
+        content_copy, "rulebook.yaml", "从顶上发 {{ game.settings.life }} 张牌", "从顶上发 18 张牌"
+    )
+    problem = only(
+        validate(content_copy),
+        r"literal number 18 in the rules; take it from "
+        r"content \(e\.g\. \{\{ game\.settings\.life",
+    )
+    assert problem.location.path.endswith("arena-tales/rulebook.yaml")
+
+
+def test_a_keyword_the_rulebook_never_explains(content_copy: Path) -> None:
+    # 连击打出 is printed on cards; drop the one place the rules name it.
+    edit(content_copy, "rulebook.yaml", "、{{ game.kw('combo_play') }}（", "（")
+    problem = only(validate(content_copy), r"term '连击打出' appears on cards but the rulebook")
+    assert problem.location.path.endswith("arena-tales/cards.yaml")
+
+
+def test_every_keyword_the_cards_use_is_a_rulebook_term(content_copy: Path) -> None:
+    from pnp.content.loader import load_game
+    from pnp.validate.arena_tales import rulebook_terms, used_keywords
+
+    model = load_game(content_copy, GAME).model
+    terms = {term for term, _ in rulebook_terms(model)}
+    assert {model.kw(keyword.value) for keyword in used_keywords(model)} <= terms
+    assert {zone.name for zone in model.boards[0].zones} <= terms
