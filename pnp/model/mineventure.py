@@ -14,6 +14,7 @@ from functools import cached_property
 
 from pnp.errors import Location
 from pnp.model.common import NOWHERE, Decision, GameInfo, PlayerRange, Product, doc
+from pnp.model.rulebook import Rulebook
 
 
 class Zone(enum.Enum):
@@ -34,6 +35,11 @@ class Slot(enum.Enum):
     SUB_WEAPON = "sub_weapon"
     ARMOUR = "armour"
 
+    @property
+    def label(self) -> str:
+        """The slot's name as the player board and the cards print it."""
+        return {"main_weapon": "主武器", "sub_weapon": "副武器", "armour": "防具"}[self.value]
+
 
 class DamageType(enum.Enum):
     """The four damage types of the rules."""
@@ -47,6 +53,11 @@ class DamageType(enum.Enum):
     AREA = "area"
     """Combines with physical or piercing; a shield cannot block it; a blast-proof trait cancels
     it."""
+
+    @property
+    def label(self) -> str:
+        """The type's name as the cards print it (物理, 穿透, 真实, 范围)."""
+        return {"physical": "物理", "piercing": "穿透", "true": "真实", "area": "范围"}[self.value]
 
 
 class Rounding(enum.Enum):
@@ -69,6 +80,11 @@ class BuffClass(enum.Enum):
     NEUTRAL = "neutral"
     NEGATIVE = "negative"
 
+    @property
+    def label(self) -> str:
+        """The class's name as the buff slots on the player board print it."""
+        return {"positive": "增益", "neutral": "中性", "negative": "负面"}[self.value]
+
 
 class ItemKind(enum.Enum):
     CONSUMABLE = "consumable"
@@ -77,6 +93,11 @@ class ItemKind(enum.Enum):
     """An enchant book: goes under an equipped weapon of its weapon kind."""
     POTION = "potion"
     """Gives a buff to oneself or another player."""
+
+    @property
+    def label(self) -> str:
+        """The kind's name as the item cards print it."""
+        return {"consumable": "消耗品", "enchant": "附魔书", "potion": "药水"}[self.value]
 
 
 class Target(enum.Enum):
@@ -91,6 +112,11 @@ class Target(enum.Enum):
 class Trait(enum.Enum):
     BLAST_PROOF = "blast_proof"
     """Cancels area damage entirely (the matching trait of area damage)."""
+
+    @property
+    def label(self) -> str:
+        """The trait's name as the armour cards print it."""
+        return {"blast_proof": "爆炸保护"}[self.value]
 
 
 class EffectKind(enum.Enum):
@@ -440,6 +466,7 @@ class Mineventure:
     boards: tuple[Board, ...] = field(metadata=doc("the player and game status boards"))
     products: tuple[Product, ...] = field(metadata=doc("the files of the printed kit"))
     decisions: tuple[Decision, ...] = field(default=(), metadata=doc("open points decided"))
+    rulebook: Rulebook | None = field(default=None, metadata=doc("the rules, as structured text"))
 
     # -- lookups ---------------------------------------------------------------------------
 
@@ -463,6 +490,65 @@ class Mineventure:
 
     def weapon_kind(self, kind_id: str) -> WeaponKind | None:
         return next((kind for kind in self.weapon_kinds if kind.id == kind_id), None)
+
+    # Lookups by id, for rulebook prose (`game.buff('poison').rounds`).
+
+    def buff(self, buff_id: str) -> Buff:
+        return self.buff_by_id[buff_id]
+
+    def terrain(self, terrain_id: str) -> Terrain:
+        return next(t for t in self.terrains if t.id == terrain_id)
+
+    def equipment_card(self, card_id: str) -> Equipment:
+        return next(card for card in self.equipment if card.id == card_id)
+
+    def item(self, card_id: str) -> Item:
+        return next(card for card in self.items if card.id == card_id)
+
+    def event(self, card_id: str) -> Event:
+        return next(card for card in self.events if card.id == card_id)
+
+    def assembly(self, assembly_id: str) -> Assembly:
+        return next(a for a in self.assemblies if a.id == assembly_id)
+
+    def deck_cards(self, deck_id: str) -> tuple[Equipment | Partner | Event | Item | Food, ...]:
+        """Every card shuffled into a deck (by id), each once however many copies it has."""
+        cards: tuple[Equipment | Partner | Event | Item | Food, ...] = (
+            *self.equipment,
+            *self.partners,
+            *self.events,
+            *self.items,
+            *self.food,
+        )
+        return tuple(card for card in cards if self.deck_of(card) == deck_id)
+
+    def deck_size(self, deck_id: str) -> int:
+        """Cards in a deck, copies counted."""
+        return sum(card.copies for card in self.deck_cards(deck_id))
+
+    @property
+    def story_events(self) -> tuple[Event, ...]:
+        """The event cards that bring the story into play."""
+        return tuple(e for e in self.events if e.effect.kind is EffectKind.STORY)
+
+    @property
+    def weapons(self) -> tuple[Equipment, ...]:
+        return tuple(card for card in self.equipment if card.is_weapon)
+
+    @property
+    def armours(self) -> tuple[Equipment, ...]:
+        return tuple(card for card in self.equipment if not card.is_weapon)
+
+    def damage_types_used(self) -> tuple[DamageType, ...]:
+        """Every damage type some card, buff or the dragon deals, in the model's order."""
+        used: set[DamageType] = set(self.dragon.types)
+        for card in self.equipment:
+            used.update(card.types)
+        effects = [p.effect for p in self.partners]
+        effects += [e.effect for e in self.events] + [i.effect for i in self.items]
+        for effect in effects:
+            used.update(effect.types)
+        return tuple(t for t in DamageType if t in used)
 
     def deck_of(self, card: object) -> str:
         """The id of the deck a card is shuffled into (fixed by its type and legendary flag)."""

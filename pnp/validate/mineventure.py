@@ -105,6 +105,53 @@ def used_effects(model: Mineventure) -> dict[EffectKind, Location]:
     return used
 
 
+def rulebook_terms(model: Mineventure) -> list[tuple[str, Location]]:
+    """Words the cards, boards and map print that the rulebook must explain: deck and slot
+    names, item kinds, damage types and traits, rounding marks, buff names and classes, map
+    terrains and icons, the weapon kinds enchant books name, story events and the dragon."""
+    terms: dict[str, Location] = {}
+
+    def add(term: str, where: Location) -> None:
+        terms.setdefault(term, where)
+
+    for deck in model.decks:
+        add(deck.name, deck.where)
+    for card in model.equipment:
+        add(card.slot.label, card.where)
+        for kind in card.types:
+            add(kind.label, card.where)
+        for trait in card.traits:
+            add(trait.label, card.where)
+    effects = [p.effect for p in model.partners]
+    effects += [e.effect for e in model.events] + [i.effect for i in model.items]
+    for effect in effects:
+        for kind in effect.types:
+            add(kind.label, effect.where)
+    for kind in model.dragon.types:
+        add(kind.label, model.dragon.where)
+    for item in model.items:
+        add(item.kind.label, item.where)
+        weapon_kind = model.weapon_kind(item.weapon_kind) if item.weapon_kind else None
+        if weapon_kind is not None:
+            add(weapon_kind.name, item.where)
+    for buff in model.buffs:
+        add(buff.name, buff.where)
+        add(buff.cls.label, buff.where)
+        if buff.effect.rounding is not None:
+            add(buff.effect.rounding.mark, buff.effect.where)
+    for slot in model.buff_slots:
+        for cls in slot.accepts:
+            add(cls.label, slot.where)
+    for terrain in model.terrains:
+        add(terrain.name, terrain.where)
+    for icon in model.icons:
+        add(icon.name, icon.where)
+    for event in model.story_events:
+        add("剧情事件", event.where)
+    add(model.dragon.name, model.dragon.where)
+    return list(terms.items())
+
+
 def check_static(findings: Findings) -> None:
     model: Mineventure = findings.game.model
     for assembly in model.assemblies:

@@ -176,3 +176,83 @@ def test_legendary_cards_stay_reachable_only_through_events(content_copy: Path, 
     problems = validate(content_copy)
     only(problems, r"no event draws legendary cards")
     only(problems, r"the engine implements effect 'legendary' but no card uses it")
+
+
+# -- the rulebook ---------------------------------------------------------------------------
+
+
+def test_a_rulebook_variable_that_does_not_exist(content_copy: Path) -> None:
+    edit(
+        content_copy,
+        "rulebook.yaml",
+        "{{ game.settings.combat_rounds }} 个回合。",
+        "{{ game.settings.combat_round }} 个回合。",
+    )
+    problem = only(
+        validate(content_copy),
+        r"rulebook combat\.blocks\[0\]\.text: .*"
+        r"has no attribute 'combat_round'",
+    )
+    assert problem.location.path.endswith("mineventure/rulebook.yaml")
+
+
+def test_a_literal_number_in_rulebook_prose(content_copy: Path) -> None:
+    edit(
+        content_copy,
+        "rulebook.yaml",
+        "手牌上限 {{ game.settings.hand_limit }} 张（",
+        "手牌上限 4 张（",
+    )
+    problem = only(
+        validate(content_copy),
+        r"literal number 4 in the rules; take it from "
+        r"content \(e\.g\. \{\{ game\.settings\.hand_limit",
+    )
+    assert problem.location.path.endswith("mineventure/rulebook.yaml")
+
+
+def test_a_literal_number_in_a_worked_example_is_allowed(content_copy: Path) -> None:
+    # Example boxes illustrate with numbers; they are not rules.
+    edit(content_copy, "rulebook.yaml", "title: 实例：剧情伤害", "title: 实例：剧情伤害（第 3 天）")
+    assert validate(content_copy) == []
+
+
+def test_a_terrain_the_rulebook_never_explains(content_copy: Path) -> None:
+    # Without the list of terrains, the river and the sand of the map are never explained.
+    path = content_copy / GAME / "rulebook.yaml"
+    text = path.read_text(encoding="utf-8")
+    terrains = "          text: |-\n            {% for t in game.terrains %}"
+    start = text.index("        - kind: list\n" + terrains)
+    end = text.index("        - kind: p\n          text: 摸到的牌按种类处理")
+    path.write_text(text[:start] + text[end:], encoding="utf-8")
+    problem = only(validate(content_copy), r"term '河流' appears on cards but the rulebook")
+    assert problem.location.path.endswith("mineventure/map.yaml")
+
+
+def test_rulebook_terms_cover_what_the_cards_print(content_copy: Path) -> None:
+    from pnp.content.loader import load_game
+    from pnp.validate.mineventure import rulebook_terms
+
+    terms = {term for term, _ in rulebook_terms(load_game(content_copy, GAME).model)}
+    # Damage types, rounding marks, traits, item kinds, slots, buff classes and names.
+    assert {"物理", "穿透", "真实", "范围", "↑", "↓", "爆炸保护"} <= terms
+    assert {"消耗品", "附魔书", "药水", "主武器", "副武器", "防具"} <= terms
+    assert {"增益", "中性", "负面", "中毒", "饥饿", "剧情事件", "末影龙", "水源"} <= terms
+
+
+def test_rulebook_examples_need_their_cards(content_copy: Path) -> None:
+    # Without a blast-proof armour the area example cannot be played: the prose that quotes
+    # it is reported, not a traceback.
+    edit(
+        content_copy,
+        "cards.yaml",
+        "defence: 1, traits: [blast_proof], copies: 2,",
+        "defence: 1, copies: 2,",
+    )
+    edit(
+        content_copy,
+        "cards.yaml",
+        "defence: 5, traits: [blast_proof], copies: 1,",
+        "defence: 5, copies: 1,",
+    )
+    only(validate(content_copy), r"rulebook damage\.blocks\[\d+\]\.text: .*no attribute 'area'")
