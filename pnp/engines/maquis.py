@@ -977,6 +977,63 @@ class GreedyPolicy:
             frontier = nxt
         return dist
 
+    def arrest_risks(self, rules: MaquisRules, s: MaquisState) -> list[float]:
+        """The chance that a worker put on each space now is arrested this round.
+
+        One patrol card from the pile lands on the first empty space it names (or arrests the
+        first worker there when it names no empty space); a worker is lost when a card arrests
+        it or when the space a card lands on cuts every way home. The patrols still to come
+        are taken as independent draws from the pile as it is now.
+        """
+        pile = s.draw or s.discard
+        board = s.board
+        n = len(rules.locs)
+        safe = [i for i in range(n) if rules.is_safe_house(s, i)]
+        landing = {
+            c: next((x for x in rules.card_locs[c] if board[x] == EMPTY and x not in safe), -1)
+            for c in set(pile)
+        }
+        landings = Counter(landing[c] for c in pile if landing[c] >= 0)
+
+        def reach(blocked: int) -> set[int]:
+            seen = set(safe)
+            frontier = list(safe)
+            while frontier:
+                i = frontier.pop()
+                for j in rules.adjacent[i]:
+                    if j not in seen and j != blocked and board[j] not in (POLICE, SOLDIER):
+                        seen.add(j)
+                        frontier.append(j)
+            return seen
+
+        reached = {j: reach(j) for j in landings}
+        base = reach(-1)
+        total = len(pile) or 1
+        k = s.patrols_left
+        risks = [0.0] * n
+        for i in range(n):
+            if board[i] != EMPTY:
+                continue
+            if i not in base:
+                risks[i] = 0.97
+                continue
+            # A card landing elsewhere may cut every way home.
+            bad = sum(m for j, m in landings.items() if j != i and i not in reached[j])
+            # Cards that would have landed here (or named no empty space) go further on with
+            # the worker here, or arrest the first worker they name if nothing is empty.
+            for c in pile:
+                locs = rules.card_locs[c]
+                if i not in locs or landing[c] not in (i, -1):
+                    continue
+                spot = next((x for x in locs if x != i and board[x] == EMPTY and x not in safe), -1)
+                if spot < 0:
+                    bad += next(x for x in locs if x == i or board[x] == WORKER) == i
+                else:
+                    bad += i not in (reached[spot] if spot in reached else reach(spot))
+            p = min(1.0, bad / total)
+            risks[i] = 1 - (1 - p) ** k
+        return risks
+
     def needs(self, rules: MaquisRules, s: MaquisState) -> list[float]:
         need = [0.0] * len(rules.res)
         for slot, mission_id in enumerate(s.missions):
@@ -1104,17 +1161,15 @@ class GreedyPolicy:
                 return actions[0]
             need = self.needs(rules, s)
             dist = self._distances(rules, s)
-            patrols_to_come = s.patrols_left
+            risks = self.arrest_risks(rules, s)
+            lose = self.LOSE_WORKER - 8.0 * rules.level.arrest_morale * (1 + (s.morale <= 3))
             best_score, best_action = -1e9, actions[0]
             for a in actions:
                 i = rules.index[a.loc]
                 value, _ = self.best(rules, s, i, need)
-                if not rules.has_path_home(s, i, _put(s.board, i, WORKER)):
-                    risk = 0.95
-                else:
-                    risk = min(0.9, 0.05 * max(0, dist[i] - 1) * patrols_to_come)
+                risk = risks[i]
                 keep = value if rules.locs[i].shield else value * (1 - risk)
-                score = keep - risk * self.LOSE_WORKER - 0.01 * dist[i]
+                score = keep - risk * lose - 0.01 * dist[i]
                 if score > best_score:
                     best_score, best_action = score, a
             return best_action
@@ -1163,6 +1218,9 @@ class SimulationReport:
     capped_seeds: tuple[int, ...]
     """Seeds of games stopped by ROUND_CAP: ``random.Random(seed)`` replays one."""
     seconds: float = field(default=0.0, compare=False)
+    outcomes: tuple[tuple[int, Result | None], ...] = field(default=(), compare=False)
+    """Each game's seed and result (None: stopped by the cap), in play order, so two levels
+    played with the same seed can be compared game by game."""
 
     def rate(self, result: Result) -> float:
         finished = self.games - len(self.capped_seeds)
@@ -1193,6 +1251,7 @@ def simulate(
     losses: Counter[Termination] = Counter()
     capped: list[int] = []
     rounds: list[int] = []
+    outcomes: list[tuple[int, Result | None]] = []
     started = time.perf_counter()
     for _ in range(games):
         game_seed = seeds.getrandbits(63)
@@ -1207,8 +1266,10 @@ def simulate(
         rounds.append(record.turns)
         if record.outcome is None:
             capped.append(game_seed)
+            outcomes.append((game_seed, None))
             continue
         result = rules.result(record.final_state)
+        outcomes.append((game_seed, result))
         assert isinstance(record.outcome.termination, Termination)
         results[result] += 1
         ends[record.outcome.termination] += 1
@@ -1225,6 +1286,7 @@ def simulate(
         mean_rounds=statistics.fmean(rounds) if rounds else 0.0,
         capped_seeds=tuple(capped),
         seconds=time.perf_counter() - started,
+        outcomes=tuple(outcomes),
     )
 
 
@@ -1235,3 +1297,86 @@ def example_tables(model: Maquis) -> list[tuple[str, Rules[Any, Any]]]:
         for level in ("very-easy", "normal", "very-hard")
         if level in model.difficulty
     ]
+
+
+def rulebook_examples(model: Maquis) -> dict[str, dict[str, Any]]:
+    """Worked examples for the rulebook, played out by this engine so prose cannot drift.
+
+    ``patrol``: the first patrol card drawn in three situations on the board (its first space
+    held by a policeman, its second by a resistance worker): with the third space empty, then
+    with a worker there too, then with patrols on all three. ``count``: the patrols of a
+    round at two morale values.
+    """
+    rules = MaquisRules(model, difficulty="normal")
+    start = rules.initial_state(random.Random(0))
+    card = model.patrol_cards[0]
+    first, second, third = (rules.index[x] for x in card.locations)
+    names = [model.location[x].name for x in card.locations]
+
+    def draw(marks: dict[int, str]) -> tuple[MaquisState, MaquisState]:
+        board = EMPTY * len(rules.locs)
+        for i, c in marks.items():
+            board = _put(board, i, c)
+        before = replace(
+            start,
+            board=board,
+            home=0,
+            to_place=0,
+            patrols_left=1,
+            patrols=1 + board.count(POLICE),
+            round_soldiers=0,
+            resistance_next=False,
+        )
+        assert rules.is_chance(before)
+        return before, rules.apply(before, PatrolDraw(card.id))
+
+    def landed(before: MaquisState, after: MaquisState) -> str:
+        spots = [
+            rules.locs[i].name
+            for i, (a, b) in enumerate(zip(before.board, after.board, strict=True))
+            if a != b
+        ]
+        return spots[0] if spots else ""
+
+    b1, a1 = draw({first: POLICE, second: WORKER})
+    b2, a2 = draw({first: POLICE, second: WORKER, third: WORKER})
+    # A worker elsewhere keeps the round going, so the board can be read after the draw.
+    elsewhere = next(
+        i
+        for i, loc in enumerate(rules.locs)
+        if loc.kind is LocationKind.ACTION and i not in (first, second, third)
+    )
+    b3, a3 = draw({first: POLICE, second: SOLDIER, third: POLICE, elsewhere: WORKER})
+    arrested = a2.board[second] != WORKER and b2.board[second] == WORKER
+
+    morale_high = model.morale.top
+    morale_low = 1
+    home = rules.level.workers
+
+    def patrols(morale: int) -> int:
+        s = rules._start_round(replace(start, morale=morale, home=home))
+        return s.patrols
+
+    return {
+        "patrol": {
+            "card": card.name,
+            "spaces": names,
+            "first": names[0],
+            "second": names[1],
+            "third": names[2],
+            "lands": landed(b1, a1),
+            "arrest_at": landed(b2, a2),
+            "arrested": arrested,
+            "workers_left": sum(c == WORKER for c in a2.board),
+            "blocked_placed": a3.board != b3.board,
+        },
+        "count": {
+            "home": home,
+            "high_morale": morale_high,
+            "high_red": model.morale.red_at(morale_high),
+            "high_patrols": patrols(morale_high),
+            "low_morale": morale_low,
+            "low_red": model.morale.red_at(morale_low),
+            "low_patrols": patrols(morale_low),
+        },
+    }

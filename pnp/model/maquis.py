@@ -14,6 +14,7 @@ from functools import cached_property
 
 from pnp.errors import Location
 from pnp.model.common import NOWHERE, Decision, GameInfo, Product, doc
+from pnp.model.rulebook import Rulebook
 
 
 class LocationKind(enum.Enum):
@@ -327,6 +328,7 @@ class Maquis:
     difficulty_reference: tuple[Printed, ...] = field(metadata=doc("the difficulty aid"))
     products: tuple[Product, ...] = field(metadata=doc("the files of the printed kit"))
     decisions: tuple[Decision, ...] = field(default=(), metadata=doc("open points decided"))
+    rulebook: Rulebook | None = field(default=None, metadata=doc("the rules, as structured text"))
 
     @cached_property
     def location(self) -> dict[str, BoardLocation]:
@@ -363,6 +365,59 @@ class Maquis:
             )
             for r in self.resources
         )
+
+    # -- words for the rulebook's prose (small lookups, no rules) ---------------------------
+
+    def bundle_text(self, bundle: dict[str, int]) -> str:
+        """'2 货币 + 1 食物' for a bundle of resources."""
+        return " + ".join(f"{n} {self.resource[r].name}" for r, n in bundle.items())
+
+    def pay_text(self, pay: tuple[dict[str, int], ...]) -> str:
+        return " / ".join(self.bundle_text(b) for b in pay) if pay else "免费"
+
+    def reward_text(self, reward: Reward) -> str:
+        parts = []
+        if reward.resources:
+            parts.append(self.bundle_text(reward.resources))
+        if reward.morale:
+            parts.append(f"士气 {'+' if reward.morale > 0 else '−'}{abs(reward.morale)}")
+        if reward.recruit:
+            parts.append(f"招募 {reward.recruit} 名工人")
+        if reward.airdrop:
+            parts.append("呼叫空投")
+        return "，".join(parts)
+
+    def action_text(self, action: Action) -> str:
+        """'1 食物 → 2 情报': the cost, an arrow and the reward, alternatives split by a slash."""
+        gain = " / ".join(self.reward_text(r) for r in action.gain)
+        return f"{self.pay_text(action.pay)} → {gain}"
+
+    def airdrop_text(self, level: Difficulty) -> str:
+        return " / ".join(self.bundle_text(b) for b in level.airdrop)
+
+    def days_text(self, days: tuple[int, ...]) -> str:
+        return "、".join(str(d) for d in days)
+
+    @property
+    def action_spaces(self) -> tuple[BoardLocation, ...]:
+        return tuple(loc for loc in self.locations if loc.kind is LocationKind.ACTION)
+
+    def kind_spaces(self, kind: str) -> tuple[BoardLocation, ...]:
+        return tuple(loc for loc in self.locations if loc.kind.value == kind)
+
+    @property
+    def shield_spaces(self) -> tuple[BoardLocation, ...]:
+        return tuple(loc for loc in self.locations if loc.shield)
+
+    def mission(self, mission_id: str) -> Mission:
+        return next(m for m in self.missions if m.id == mission_id)
+
+    def token(self, token_id: str) -> Token:
+        return next(t for t in self.tokens if t.id == token_id)
+
+    @property
+    def second_safe_house(self) -> VacantTile:
+        return next(t for t in self.vacant_tiles if t.safe_house)
 
     @property
     def mission_spaces(self) -> tuple[BoardLocation, ...]:

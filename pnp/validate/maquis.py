@@ -3,12 +3,22 @@ mission cards, and seeded play through the reference engine at every difficulty 
 
 from __future__ import annotations
 
+import math
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from pnp.content.loader import LoadedGame
 from pnp.engines.base import RandomPolicy
-from pnp.engines.maquis import POLICIES, SLUG, GreedyPolicy, MaquisRules, Result, simulate
+from pnp.engines.maquis import (
+    POLICIES,
+    SLUG,
+    GreedyPolicy,
+    MaquisRules,
+    Result,
+    SimulationReport,
+    simulate,
+)
 from pnp.errors import Location, PnpError
 from pnp.model.maquis import EffectKind, LocationKind, Maquis, TokenKind
 from pnp.validate.checks import Findings, check_declaration, suggest
@@ -65,6 +75,18 @@ def used_effects(model: Maquis) -> dict[EffectKind, Location]:
         if tile.safe_house:
             used.setdefault(EffectKind.SECOND_SAFE_HOUSE, tile.where)
     return used
+
+
+def rulebook_terms(model: Maquis) -> list[tuple[str, Location]]:
+    """Names printed on the board, cards, tiles and tokens that carry a rule: the rulebook
+    must explain each (resources, figures, the special spaces, the vacant-house tiles)."""
+    terms = [(r.name, r.where) for r in model.resources]
+    terms += [(t.name, t.where) for t in model.figure_tokens]
+    terms += [(t.name, t.where) for t in model.vacant_tiles]
+    special = (LocationKind.SAFE_HOUSE, LocationKind.VACANT, LocationKind.AIRDROP)
+    terms += [(loc.name, loc.where) for loc in model.locations if loc.kind in special]
+    terms += [(loc.name, loc.where) for loc in model.locations if loc.shield]
+    return terms
 
 
 def check_static(findings: Findings) -> None:
@@ -295,11 +317,89 @@ def _check_levels(findings: Findings, model: Maquis) -> None:
             findings.error(level.where, f"difficulty {level.id!r}: more workers than figures")
 
 
+LADDER_ALPHA = 0.05
+"""One-sided level of the paired test that a harder level is harder (see `ladder_step`).
+
+The rule: on the same seeds the harder level must win fewer games than the easier one (an
+error otherwise, naming both levels and the seed); a drop the sign test cannot tell from
+chance at this level (p >= alpha) is reported as a warning with the games it would take."""
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95 % by default) of a win rate."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class LadderStep:
+    """Two neighbouring levels played on the same seeds, compared game by game."""
+
+    easier: str
+    harder: str
+    only_easier: int
+    """Seeds won at the easier level and not at the harder one."""
+    only_harder: int
+    """Seeds won at the harder level and not at the easier one."""
+    games: int
+    p_value: float
+    """One-sided exact sign test (McNemar) of 'the harder level wins at least as often'."""
+
+    @property
+    def drop(self) -> float:
+        """How much lower the harder level's win rate is, over the paired games."""
+        return (self.only_easier - self.only_harder) / self.games if self.games else 0.0
+
+    @property
+    def is_lower(self) -> bool:
+        """The harder level won fewer of the paired games."""
+        return self.drop > 0
+
+    @property
+    def is_significant(self) -> bool:
+        return self.is_lower and self.p_value < LADDER_ALPHA
+
+
+def ladder_step(
+    easier: str,
+    harder: str,
+    a: tuple[tuple[int, Result | None], ...],
+    b: tuple[tuple[int, Result | None], ...],
+) -> LadderStep:
+    """Pair the games of two levels by seed (games stopped by the cap are left out) and test
+    whether the harder level wins less: only the seeds where exactly one level won count, and
+    under 'no difference' each of them is a fair coin."""
+    results = dict(b)
+    only_easier = only_harder = games = 0
+    for game_seed, result in a:
+        other = results.get(game_seed)
+        if result is None or other is None:
+            continue
+        games += 1
+        won, won_harder = result is Result.WIN, other is Result.WIN
+        only_easier += won and not won_harder
+        only_harder += won_harder and not won
+    split = only_easier + only_harder
+    p_value = sum(math.comb(split, k) for k in range(only_easier, split + 1)) / 2**split
+    return LadderStep(easier, harder, only_easier, only_harder, games, p_value)
+
+
 def check_simulated(findings: Findings, games: int, seed: int) -> dict[str, Any]:
-    """Sensible play at every level (the same seeds): normal winnable, each level harder."""
+    """Sensible play at every level on the same seeds: normal winnable, and each level harder
+    than the one before it by a one-sided paired test (see `ladder_step`)."""
     model: Maquis = findings.game.model
-    report: dict[str, Any] = {"games_per_level": games, "seed": seed, "levels": []}
-    previous: tuple[str, float] | None = None
+    report: dict[str, Any] = {
+        "games_per_level": games,
+        "seed": seed,
+        "alpha": LADDER_ALPHA,
+        "levels": [],
+        "ladder": [],
+    }
+    previous: tuple[str, SimulationReport] | None = None
     for level in model.difficulties:
         checked = simulate(model, level.id, max(1, games // 5), seed, RandomPolicy(), check=True)
         result = simulate(model, level.id, games, seed, GreedyPolicy())
@@ -313,27 +413,54 @@ def check_simulated(findings: Findings, games: int, seed: int) -> dict[str, Any]
                     f"({run.policy}) hit the round cap (replay seed {run.capped_seeds[0]})",
                 )
         win = result.rate(Result.WIN)
+        finished = games - len(result.capped_seeds)
+        low, high = wilson(result.results.get(Result.WIN, 0), finished)
         if level.id == "normal" and win <= 0:
             findings.error(level.where, f"simulation: normal is never won in {games} games")
-        if previous is not None and win >= previous[1]:
-            judge = findings.error if games >= LADDER_MIN_GAMES else findings.warning
-            judge(
-                level.where,
-                f"simulation: {level.id} is not harder than {previous[0]}: win rate "
-                f"{win:.1%} vs {previous[1]:.1%} (seed {seed}, {games} games"
-                + (
-                    ""
-                    if games >= LADDER_MIN_GAMES
-                    else f"; too few to judge, use {LADDER_MIN_GAMES}+"
-                )
-                + ")",
+        if previous is not None:
+            step = ladder_step(previous[0], level.id, previous[1].outcomes, result.outcomes)
+            report["ladder"].append(
+                {
+                    "easier": step.easier,
+                    "harder": step.harder,
+                    "only_easier": step.only_easier,
+                    "only_harder": step.only_harder,
+                    "drop": round(step.drop, 3),
+                    "p_value": round(step.p_value, 5),
+                }
             )
-        previous = (level.id, win)
+            evidence = (
+                f"on the same {step.games} games {step.only_easier} were won only at "
+                f"{previous[0]} and {step.only_harder} only at {level.id} (one-sided sign test "
+                f"p = {step.p_value:.3f}; seed {seed}, {games} games"
+            )
+            if not step.is_lower:
+                judge = findings.error if games >= LADDER_MIN_GAMES else findings.warning
+                judge(
+                    level.where,
+                    f"simulation: {level.id} is not harder than {previous[0]}: win rate "
+                    f"{win:.1%} vs {previous[1].rate(Result.WIN):.1%}; {evidence}"
+                    + (
+                        ""
+                        if games >= LADDER_MIN_GAMES
+                        else f"; too few to judge, use {LADDER_MIN_GAMES}+"
+                    )
+                    + ")",
+                )
+            elif not step.is_significant:
+                findings.warning(
+                    level.where,
+                    f"simulation: {level.id} is lower than {previous[0]} but not clearly: "
+                    f"win rate {win:.1%} vs {previous[1].rate(Result.WIN):.1%}; {evidence}, "
+                    f"needs < {LADDER_ALPHA}; more games per level would tell)",
+                )
+        previous = (level.id, result)
         report["levels"].append(
             {
                 "difficulty": level.id,
                 "games": games,
                 "win": round(win, 3),
+                "win_interval": [round(low, 3), round(high, 3)],
                 "draw": round(result.rate(Result.DRAW), 3),
                 "loss": round(result.rate(Result.LOSS), 3),
                 "loss_causes": {
@@ -351,10 +478,17 @@ def summarise(report: dict[str, Any]) -> list[str]:
     lines = []
     for level in report.get("levels", []):
         causes = ", ".join(f"{k} {v}" for k, v in level["loss_causes"].items()) or "-"
+        low, high = level.get("win_interval", (level["win"], level["win"]))
         lines.append(
             f"{level['difficulty']:<9} sensible x{level['games']}: win {level['win']:.0%} "
-            f"draw {level['draw']:.0%} loss {level['loss']:.0%} (losses: {causes}); "
-            f"{level['mean_rounds']:.1f} rounds"
+            f"[{low:.0%}–{high:.0%}] draw {level['draw']:.0%} loss {level['loss']:.0%} "
+            f"(losses: {causes}); {level['mean_rounds']:.1f} rounds"
+        )
+    for step in report.get("ladder", []):
+        lines.append(
+            f"{step['harder']:<9} vs {step['easier']}: win rate {step['drop']:+.0%} lower; "
+            f"won only at the easier {step['only_easier']}, only at the harder "
+            f"{step['only_harder']}; one-sided p = {step['p_value']:.3g}"
         )
     return lines
 

@@ -100,8 +100,8 @@ def test_an_unused_engine_handler(content_copy: Path) -> None:
     edit(
         content_copy,
         "board.yaml",
-        "    action: {pay: [{food: 1}], gain: [{recruit: 1}]}\n",
-        "    action: {pay: [{food: 1}], gain: [{morale: 1}]}\n",
+        "    action: {gain: [{recruit: 1}]}\n",
+        "    action: {gain: [{morale: 1}]}\n",
     )
     only(validate(content_copy), r"the engine implements effect 'recruit' but no card uses it")
 
@@ -116,5 +116,89 @@ def test_a_harder_level_that_is_not_harder_fails_the_simulation(content_copy: Pa
         "  - id: hard\n    name: 困难\n    workers: 3",
     )
     result = validate_games(content_copy, ["maquis"], TEMPLATES, simulated_games=100)
-    problem = only(list(result.problems), r"hard is not harder than harder")
+    problem = only(list(result.problems), r"hard is not harder than harder: .* on the same 100 ")
+    assert problem.severity == "error"
+    assert "seed 1" in problem.message and "sign test p = " in problem.message
     assert problem.location.path.endswith("game.yaml")
+
+
+# -- the ladder's statistics -------------------------------------------------------------
+
+
+def test_wilson_interval_of_a_win_rate() -> None:
+    from pnp.validate.maquis import wilson
+
+    low, high = wilson(55, 100)
+    assert 0.45 < low < 0.46 and 0.64 < high < 0.65
+    assert wilson(0, 100)[0] == 0.0
+
+
+def test_the_paired_sign_test_counts_only_seeds_won_at_one_level() -> None:
+    from pnp.engines.maquis import Result
+    from pnp.validate.maquis import ladder_step
+
+    win, loss = Result.WIN, Result.LOSS
+    easier = ((1, win), (2, win), (3, win), (4, loss), (5, win), (6, None))
+    harder = ((1, win), (2, loss), (3, loss), (4, loss), (5, loss), (6, win))
+    step = ladder_step("normal", "harder", easier, harder)
+    # Seed 6 was stopped by the cap at the easier level: left out of the pairing.
+    assert (step.games, step.only_easier, step.only_harder) == (5, 3, 0)
+    assert step.p_value == 1 / 8  # three fair coins all landing on the easier level
+    assert step.is_lower and not step.is_significant
+
+
+# -- the rulebook ---------------------------------------------------------------------------
+
+
+def test_a_rulebook_variable_that_does_not_exist(content_copy: Path) -> None:
+    edit(
+        content_copy,
+        "rulebook.yaml",
+        "{{ game.settings.missions_in_play }} 张",
+        "{{ game.settings.missions_in_plays }} 张",
+    )
+    problem = only(
+        validate(content_copy),
+        r"setup\.blocks\[0\]\.items\[2\]: .*"
+        r"has no attribute 'missions_in_plays'",
+    )
+    assert problem.location.path.endswith("rulebook.yaml")
+
+
+def test_a_literal_number_in_rulebook_prose(content_copy: Path) -> None:
+    edit(
+        content_copy,
+        "rulebook.yaml",
+        "每回合最多 {{ game.settings.kills_per_round }} 次",
+        "每回合最多 1 次",
+    )
+    problem = only(
+        validate(content_copy),
+        r"specials\.blocks\[0\]\.text: literal number 1 in "
+        r"the rules; take it from content",
+    )
+    assert problem.location.path.endswith("rulebook.yaml")
+
+
+def test_a_board_space_the_rulebook_never_names(content_copy: Path) -> None:
+    # The rulebook lists the special spaces from content; drop the airdrop zones from that
+    # list and their names are explained nowhere.
+    edit(
+        content_copy,
+        "rulebook.yaml",
+        "{% for loc in game.kind_spaces('airdrop') %}{{ loc.name }}{{ '、' if not loop.last }}"
+        "{% endfor %}，",
+        "两个空投点，",
+    )
+    problem = only(validate(content_copy), r"term '空投点（西）' appears on cards but the rulebook")
+    assert problem.location.path.endswith("board.yaml")
+
+
+def test_the_rulebook_terms_are_the_printed_names() -> None:
+    from pnp.content.loader import load_game
+    from pnp.validate.maquis import rulebook_terms
+
+    model = load_game(TEMPLATES.parent / "content", "maquis").model
+    terms = {term for term, _ in rulebook_terms(model)}
+    assert {r.name for r in model.resources} <= terms
+    assert {"反抗军", "警察", "士兵", "安全屋", "第二安全屋"} <= terms
