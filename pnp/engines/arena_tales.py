@@ -31,7 +31,7 @@ import re
 import statistics
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +45,9 @@ from pnp.engines.base import (
     Rules,
     play_game,
 )
+from pnp.engines.piles import distinct as _distinct
+from pnp.engines.piles import with_card as _insert
+from pnp.engines.piles import without as _remove
 from pnp.engines.registry import register
 from pnp.errors import IllegalActionError
 from pnp.model.arena_tales import (
@@ -1577,19 +1580,6 @@ def _bump(play: tuple[int, ...], slot: int, by: int) -> tuple[int, ...]:
 
 def _items(text: str) -> list[str]:
     return [] if text == "-" else text.split(",")
-
-
-def _distinct(cards: Iterable[int]) -> list[int]:
-    return sorted(set(cards))
-
-
-def _remove(cards: tuple[int, ...], code: int) -> tuple[int, ...]:
-    index = cards.index(code)
-    return cards[:index] + cards[index + 1 :]
-
-
-def _insert(cards: tuple[int, ...], code: int) -> tuple[int, ...]:
-    return tuple(sorted((*cards, code)))
 
 
 register(SLUG, ArenaTalesRules)

@@ -35,7 +35,7 @@ import re
 import statistics
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -48,6 +48,9 @@ from pnp.engines.base import (
     Rules,
     play_game,
 )
+from pnp.engines.piles import distinct as _distinct
+from pnp.engines.piles import with_card as _insert
+from pnp.engines.piles import without as _remove
 from pnp.engines.registry import register
 from pnp.errors import IllegalActionError
 from pnp.model.deadline_99 import Camp, Deadline99, Effect, EffectKind, Identity, Role
@@ -843,25 +846,6 @@ def _copy(s: Deadline99State) -> Deadline99State:
         s.identities,
         s.ended,
     )
-
-
-def _distinct(cards: tuple[int, ...]) -> Iterable[int]:
-    """The distinct codes of a sorted tuple, in order."""
-    previous = -1
-    for c in cards:
-        if c != previous:
-            yield c
-            previous = c
-
-
-def _remove(cards: tuple[int, ...], c: int) -> tuple[int, ...]:
-    i = cards.index(c)
-    return cards[:i] + cards[i + 1 :]
-
-
-def _insert(cards: tuple[int, ...], c: int) -> tuple[int, ...]:
-    i = bisect.bisect_right(cards, c)
-    return (*cards[:i], c, *cards[i:])
 
 
 register(SLUG, Deadline99Rules)

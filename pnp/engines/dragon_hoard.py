@@ -42,6 +42,9 @@ from pnp.engines.base import (
     Rules,
     play_game,
 )
+from pnp.engines.piles import distinct as _distinct
+from pnp.engines.piles import with_card as _insert
+from pnp.engines.piles import without as _remove
 from pnp.engines.registry import register
 from pnp.errors import IllegalActionError
 from pnp.model.dragon_hoard import (
@@ -1232,23 +1235,6 @@ _ACTION_TYPES = frozenset({Heirloom, UseTreasure, PrepCard, GiveUp, Done, Place,
 
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*values[:index], value, *values[index + 1 :])
-
-
-def _distinct(cards: Iterable[int]) -> Iterable[int]:
-    previous = None
-    for c in cards:
-        if c != previous:
-            yield c
-            previous = c
-
-
-def _remove(cards: tuple[int, ...], c: int) -> tuple[int, ...]:
-    i = cards.index(c)
-    return cards[:i] + cards[i + 1 :]
-
-
-def _insert(cards: tuple[int, ...], c: int) -> tuple[int, ...]:
-    return tuple(sorted((*cards, c)))
 
 
 register(SLUG, DragonHoardRules)

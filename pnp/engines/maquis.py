@@ -38,6 +38,7 @@ from pnp.engines.base import (
     Rules,
     play_game,
 )
+from pnp.engines.piles import without as _remove
 from pnp.engines.registry import register
 from pnp.errors import IllegalActionError
 from pnp.model.maquis import (
@@ -931,11 +932,6 @@ class MaquisRules:
 
 def _put(board: str, i: int, c: str) -> str:
     return board[:i] + c + board[i + 1 :]
-
-
-def _remove(pile: tuple[int, ...], c: int) -> tuple[int, ...]:
-    i = pile.index(c)
-    return pile[:i] + pile[i + 1 :]
 
 
 register(SLUG, MaquisRules)

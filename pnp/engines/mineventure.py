@@ -49,6 +49,8 @@ from pnp.engines.base import (
     Rules,
     play_game,
 )
+from pnp.engines.piles import with_card as _insert
+from pnp.engines.piles import without as _remove
 from pnp.engines.registry import register
 from pnp.errors import IllegalActionError
 from pnp.model.mineventure import (
@@ -1503,15 +1505,6 @@ IMPLEMENTED = frozenset(EffectKind)
 def _halve(amount: int, rounding: Rounding | None) -> int:
     """Halve with the card's rounding mark: ↑ rounds up, ↓ rounds down."""
     return (amount + 1) // 2 if rounding is Rounding.UP else amount // 2
-
-
-def _remove(cards: tuple[int, ...], code: int) -> tuple[int, ...]:
-    index = cards.index(code)
-    return cards[:index] + cards[index + 1 :]
-
-
-def _insert(cards: tuple[int, ...], code: int) -> tuple[int, ...]:
-    return tuple(sorted((*cards, code)))
 
 
 def _encode(state: MineventureState) -> list[Any]:

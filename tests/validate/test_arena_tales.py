@@ -3,40 +3,17 @@ right file, and the shipped content is clean."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
-from pnp.errors import Problem
-from pnp.validate.runner import validate_games
-
-from ..conftest import TEMPLATES
+from .seeding import Seeding, only
 
 GAME = "arena-tales"
 
 
-def validate(content: Path, simulate: bool = False, games: int = 4) -> list[Problem]:
-    result = validate_games(content, [GAME], TEMPLATES, simulated_games=games, simulate=simulate)
-    return [p for p in result.problems if p.severity == "error"]
-
-
-def edit(content: Path, name: str, old: str, new: str) -> None:
-    path = content / GAME / name
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"fixture text {old!r} not in {name}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
-def line_of(content: Path, name: str, needle: str) -> int:
-    lines = (content / GAME / name).read_text(encoding="utf-8").splitlines()
-    return next(i for i, line in enumerate(lines, 1) if needle in line)
-
-
-def only(problems: list[Problem], pattern: str) -> Problem:
-    matching = [p for p in problems if re.search(pattern, p.message)]
-    assert matching, f"no problem matches {pattern!r}: {[str(p) for p in problems]}"
-    return matching[0]
+SEEDING = Seeding("arena-tales", games=4)
+validate, edit, line_of = SEEDING.validate, SEEDING.edit, SEEDING.line_of
 
 
 def test_the_shipped_content_is_clean_including_simulated_play(content_copy: Path) -> None:

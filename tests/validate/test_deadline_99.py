@@ -3,40 +3,14 @@ file, and the shipped content is clean."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
-from pnp.errors import Problem
-from pnp.validate.runner import validate_games
+from .seeding import Seeding, only
 
-from ..conftest import TEMPLATES
-
-
-def validate(content: Path, simulate: bool = False, games: int = 20) -> list[Problem]:
-    result = validate_games(
-        content, ["deadline-99"], TEMPLATES, simulated_games=games, simulate=simulate
-    )
-    return [p for p in result.problems if p.severity == "error"]
-
-
-def edit(content: Path, name: str, old: str, new: str) -> None:
-    path = content / "deadline-99" / name
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"fixture text {old!r} not in {name}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
-def line_of(content: Path, name: str, needle: str) -> int:
-    lines = (content / "deadline-99" / name).read_text(encoding="utf-8").splitlines()
-    return next(i for i, line in enumerate(lines, 1) if needle in line)
-
-
-def only(problems: list[Problem], pattern: str) -> Problem:
-    matching = [p for p in problems if re.search(pattern, p.message)]
-    assert matching, f"no problem matches {pattern!r}: {[str(p) for p in problems]}"
-    return matching[0]
+SEEDING = Seeding("deadline-99", games=20)
+validate, edit, line_of = SEEDING.validate, SEEDING.edit, SEEDING.line_of
 
 
 def test_the_shipped_content_is_clean_including_simulated_play(content_copy: Path) -> None:
@@ -168,10 +142,17 @@ def test_a_missing_setting_is_reported_with_what_it_means(content_copy: Path, re
 
 
 def test_a_rulebook_variable_that_does_not_exist(content_copy: Path) -> None:
-    edit(content_copy, "rulebook.yaml", "{{ game.settings.hand_size }} 张牌作为手牌",
-         "{{ game.settings.hand_sizes }} 张牌作为手牌")
-    problem = only(validate(content_copy), r"setup\.blocks\[0\]\.items\[1\]: .*"
-                                           r"has no attribute 'hand_sizes'")
+    edit(
+        content_copy,
+        "rulebook.yaml",
+        "{{ game.settings.hand_size }} 张牌作为手牌",
+        "{{ game.settings.hand_sizes }} 张牌作为手牌",
+    )
+    problem = only(
+        validate(content_copy),
+        r"setup\.blocks\[0\]\.items\[1\]: .*"
+        r"has no attribute 'hand_sizes'",
+    )
     assert problem.location.path.endswith("rulebook.yaml")
     # The block that holds the item: a few lines above the item itself.
     item_line = line_of(content_copy, "rulebook.yaml", "hand_sizes")
@@ -179,10 +160,17 @@ def test_a_rulebook_variable_that_does_not_exist(content_copy: Path) -> None:
 
 
 def test_a_literal_number_in_rulebook_prose(content_copy: Path) -> None:
-    edit(content_copy, "rulebook.yaml", "{{ game.settings.hand_size }} 张牌作为手牌",
-         "5 张牌作为手牌")
-    problem = only(validate(content_copy), r"literal number 5 in the rules; take it from "
-                                           r"content \(e\.g\. \{\{ game\.settings\.hand_size")
+    edit(
+        content_copy,
+        "rulebook.yaml",
+        "{{ game.settings.hand_size }} 张牌作为手牌",
+        "5 张牌作为手牌",
+    )
+    problem = only(
+        validate(content_copy),
+        r"literal number 5 in the rules; take it from "
+        r"content \(e\.g\. \{\{ game\.settings\.hand_size",
+    )
     assert problem.location.path.endswith("rulebook.yaml")
 
 

@@ -3,31 +3,15 @@ file, and the shipped content is clean."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-from pnp.errors import Problem
 from pnp.validate.runner import validate_games
 
 from ..conftest import TEMPLATES
+from .seeding import Seeding, only
 
-
-def validate(content: Path) -> list[Problem]:
-    result = validate_games(content, ["maquis"], TEMPLATES, simulate=False)
-    return [p for p in result.problems if p.severity == "error"]
-
-
-def edit(content: Path, name: str, old: str, new: str) -> None:
-    path = content / "maquis" / name
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"fixture text {old!r} not in {name}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
-def only(problems: list[Problem], pattern: str) -> Problem:
-    matching = [p for p in problems if re.search(pattern, p.message)]
-    assert matching, f"no problem matches {pattern!r}: {[str(p) for p in problems]}"
-    return matching[0]
+SEEDING = Seeding("maquis", games=10)
+validate, edit, line_of = SEEDING.validate, SEEDING.edit, SEEDING.line_of
 
 
 def test_the_shipped_content_is_clean(content_copy: Path) -> None:

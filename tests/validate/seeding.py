@@ -1,0 +1,52 @@
+"""Seeding one mistake into a private copy of a game's content and validating it: the shared
+tools of every game's validator tests."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pnp.errors import Problem
+from pnp.validate.runner import validate_games
+
+from ..conftest import TEMPLATES
+
+
+class Seeding:
+    """The validator and file edits for one game, on a content tree the test owns."""
+
+    def __init__(self, game: str, games: int = 10) -> None:
+        self.game = game
+        self.games = games
+
+    def validate(
+        self, content: Path, simulate: bool = False, games: int | None = None
+    ) -> list[Problem]:
+        """The errors (not warnings) the validator finds in `content` for this game."""
+        result = validate_games(
+            content,
+            [self.game],
+            TEMPLATES,
+            simulated_games=self.games if games is None else games,
+            simulate=simulate,
+        )
+        return [p for p in result.problems if p.severity == "error"]
+
+    def edit(self, content: Path, name: str, old: str, new: str) -> None:
+        """Replace the first `old` in the game's file `name`; the fixture text must be there."""
+        path = content / self.game / name
+        text = path.read_text(encoding="utf-8")
+        assert old in text, f"fixture text {old!r} not in {name}"
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+    def line_of(self, content: Path, name: str, needle: str) -> int:
+        """The 1-based line of the game's file `name` where `needle` first stands."""
+        lines = (content / self.game / name).read_text(encoding="utf-8").splitlines()
+        return next(i for i, line in enumerate(lines, 1) if needle in line)
+
+
+def only(problems: list[Problem], pattern: str) -> Problem:
+    """The first problem whose message matches `pattern`; fails listing them all if none."""
+    matching = [p for p in problems if re.search(pattern, p.message)]
+    assert matching, f"no problem matches {pattern!r}: {[str(p) for p in problems]}"
+    return matching[0]
