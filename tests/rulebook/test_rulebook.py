@@ -15,16 +15,12 @@ from pnp.rulebook.impose import booklet_order
 from pnp.units import POINTS_PER_MM
 
 from ..conftest import TEMPLATES
+from .reading import page_texts
 
 
 @pytest.fixture(scope="module")
 def book(deadline_99: LoadedGame, tmp_path_factory: pytest.TempPathFactory) -> RulebookFiles:
     return build_rulebook(deadline_99, tmp_path_factory.mktemp("rulebook"), TEMPLATES)
-
-
-def page_texts(path: Path) -> list[str]:
-    with pdfplumber.open(path) as pdf:
-        return [page.extract_text() or "" for page in pdf.pages]
 
 
 def test_saddle_stitch_order_of_twelve_pages() -> None:

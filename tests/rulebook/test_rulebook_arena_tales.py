@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pdfplumber
 import pypdf
 import pytest
 
@@ -17,6 +16,7 @@ from pnp.rulebook.build import RulebookFiles, build_rulebook
 from pnp.rulebook.text import context_for, render, walk_sections
 
 from ..conftest import CONTENT, TEMPLATES
+from .reading import book_text, flat, page_texts
 
 GAME = "arena-tales"
 
@@ -29,20 +29,6 @@ def game() -> LoadedGame:
 @pytest.fixture(scope="module")
 def book(game: LoadedGame, tmp_path_factory: pytest.TempPathFactory) -> RulebookFiles:
     return build_rulebook(game, tmp_path_factory.mktemp("rulebook"), TEMPLATES)
-
-
-def page_texts(path: Path) -> list[str]:
-    with pdfplumber.open(path) as pdf:
-        return [page.extract_text() or "" for page in pdf.pages]
-
-
-def flat(text: str) -> str:
-    """Text without whitespace: Chinese lines wrap anywhere."""
-    return re.sub(r"\s+", "", text)
-
-
-def book_text(path: Path) -> str:
-    return flat("".join(page_texts(path)))
 
 
 def body_lines(path: Path) -> list[str]:

@@ -7,7 +7,6 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
-import pdfplumber
 import pypdf
 import pytest
 
@@ -18,6 +17,7 @@ from pnp.rulebook.build import RulebookFiles, build_rulebook
 from pnp.rulebook.text import walk_sections
 
 from ..conftest import CONTENT, TEMPLATES
+from .reading import book_text, flat, page_texts
 
 GAME = "dragon-hoard"
 
@@ -30,20 +30,6 @@ def game() -> LoadedGame:
 @pytest.fixture(scope="module")
 def book(game: LoadedGame, tmp_path_factory: pytest.TempPathFactory) -> RulebookFiles:
     return build_rulebook(game, tmp_path_factory.mktemp("rulebook"), TEMPLATES)
-
-
-def page_texts(path: Path) -> list[str]:
-    with pdfplumber.open(path) as pdf:
-        return [page.extract_text() or "" for page in pdf.pages]
-
-
-def flat(text: str) -> str:
-    """Text without whitespace: a line may wrap anywhere in a long resolution order."""
-    return re.sub(r"\s+", "", text)
-
-
-def book_text(path: Path) -> str:
-    return flat("".join(page_texts(path)))
 
 
 def test_booklet_pads_to_a_multiple_of_four(book: RulebookFiles) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pdfplumber
@@ -13,6 +12,7 @@ from pnp.engines.maquis import rulebook_examples
 from pnp.rulebook.build import RulebookFiles, build_rulebook
 
 from ..conftest import TEMPLATES
+from .reading import flat
 
 CONTENT = TEMPLATES.parent / "content"
 
@@ -30,11 +30,6 @@ def book(maquis: LoadedGame, tmp_path_factory: pytest.TempPathFactory) -> Rulebo
 def text_of(path: Path) -> str:
     with pdfplumber.open(path) as pdf:
         return "\n".join(page.extract_text() or "" for page in pdf.pages)
-
-
-def flat(text: str) -> str:
-    """The text without line breaks and spaces, so a wrapped sentence can be found."""
-    return re.sub(r"\s+", "", text)
 
 
 def test_the_patrol_example_is_the_engines_placement(

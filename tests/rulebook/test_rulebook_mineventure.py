@@ -19,6 +19,7 @@ from pnp.rulebook.text import context_for, render, walk_sections
 from pnp.units import POINTS_PER_MM
 
 from ..conftest import CONTENT, TEMPLATES
+from .reading import flat
 
 GAME = "mineventure"
 
@@ -37,11 +38,6 @@ def book(game: LoadedGame, tmp_path_factory: pytest.TempPathFactory) -> Rulebook
 def texts(book: RulebookFiles) -> list[str]:
     with pdfplumber.open(book.reading) as pdf:
         return [page.extract_text() or "" for page in pdf.pages]
-
-
-def flat(text: str) -> str:
-    """Text without whitespace: a sentence may wrap anywhere on the A5 page."""
-    return re.sub(r"\s+", "", text)
 
 
 def titles(game: LoadedGame) -> list[str]:
