@@ -173,20 +173,14 @@ def bench_baseline(runs: int) -> None:
 
 def bench_simulation(games: int) -> None:
     print("== simulated play")
-    from pnp.engines import registry
+    from pnp import registry
 
-    for slug in registry.registered():
-        factory = registry.engine_for(slug)
-        import importlib
-
-        from pnp.model.registry import module_name
-
-        module = importlib.import_module(f"pnp.engines.{module_name(slug)}")
-        tables = getattr(module, "example_tables", None)
-        model = load_game(CONTENT, slug).model
-        if tables is None:
+    for game in registry.with_engine():
+        if game.tables is None:
             continue
-        del factory
+        slug = game.slug
+        model = load_game(CONTENT, slug).model
+        tables = game.tables
         for name, rules in tables(model):
             rng = random.Random(1)
             policies = [RandomPolicy()] * rules.num_players

@@ -12,7 +12,7 @@ from pnp.content.loader import LoadedGame
 from pnp.content.prose import render_prose
 from pnp.errors import PnpError, TemplateError
 from pnp.layout.primitives import Face, TextShape
-from pnp.layout.sheets import Flip, plan_card_grid
+from pnp.layout.sheets import Flip, plan_card_grid, plan_sheet
 from pnp.layout.template import layout_face, load_template
 from pnp.model.common import Product, ProductKind
 from pnp.units import CARD_SIZES_MM, PAPER_SIZES_MM, mm, parse_length
@@ -199,7 +199,10 @@ def build_kit(
             )
             pages = render_sheets(
                 path,
-                [(front, copies) for front, _, copies in item.runs],
+                [
+                    (front, copies, plan_sheet(front.width, front.height, size))
+                    for front, _, copies in item.runs
+                ],
                 page_size=size,
                 title=title,
                 fonts=fonts,

@@ -1,5 +1,7 @@
 """Imports flow one way along the data path: model <- content <- {layout <- render,
-engines <- validate} <- kit/cli. A stage that reaches backwards breaks the layout's promise."""
+engines <- validate} <- kit/cli, and every game sits on top of the shared stages. A stage that
+reaches backwards, a shared stage that names a game, or a game that reaches into another game
+breaks the layout's promise."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "pnp"
-BASE = {"errors", "units"}  # leaf modules every stage may use
+BASE = {"errors", "units", "registry"}  # leaf modules every stage may use
 
 # stage -> the stages it may import (besides itself and BASE)
 ALLOWED: dict[str, set[str]] = {
@@ -21,7 +23,11 @@ ALLOWED: dict[str, set[str]] = {
     "validate": {"model", "content", "engines", "paths", "rulebook"},
     "rulebook": {"model", "content", "layout", "render", "engines", "paths", "kit"},
     "export": {"model", "content", "layout", "render", "kit", "validate"},
+    "games": {"model", "content", "engines", "validate", "paths"},
 }
+GAMES = sorted(
+    path.name for path in (PACKAGE / "games").iterdir() if (path / "__init__.py").is_file()
+)
 
 
 def _stage(module_path: Path) -> str:
@@ -29,17 +35,42 @@ def _stage(module_path: Path) -> str:
     return relative.parts[0] if len(relative.parts) > 1 else relative.stem
 
 
-def _imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("pnp."):
-            found.add(node.module.split(".")[1])
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name.startswith("pnp."):
-                    found.add(alias.name.split(".")[1])
+def _runtime_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node except those under ``if TYPE_CHECKING:`` (type-only imports never run)."""
+    found: list[ast.AST] = []
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and ast.unparse(node.test) in {
+            "TYPE_CHECKING",
+            "typing.TYPE_CHECKING",
+        }:
+            for child in node.orelse:
+                visit(child)
+            return
+        found.append(node)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
     return found
+
+
+def _modules(path: Path) -> set[str]:
+    """The dotted pnp modules a file imports at run time."""
+    found: set[str] = set()
+    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("pnp"):
+            if node.module == "pnp":
+                found.update(f"pnp.{alias.name}" for alias in node.names)
+            else:
+                found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.startswith("pnp."))
+    return found
+
+
+def _imports(path: Path) -> set[str]:
+    return {module.split(".")[1] for module in _modules(path) if module.count(".") >= 1}
 
 
 @pytest.mark.parametrize("stage", sorted(ALLOWED))
@@ -47,6 +78,38 @@ def test_each_stage_imports_only_what_comes_before_it(stage: str) -> None:
     for path in sorted((PACKAGE / stage).rglob("*.py")):
         wrong = _imports(path) - ALLOWED[stage] - BASE - {stage}
         assert not wrong, f"{path.relative_to(PACKAGE.parent)} imports pnp.{sorted(wrong)[0]}"
+
+
+def test_base_modules_import_only_each_other() -> None:
+    for name in sorted(BASE):
+        wrong = _imports(PACKAGE / f"{name}.py") - BASE
+        assert not wrong, f"pnp/{name}.py imports pnp.{sorted(wrong)[0]} at run time"
+
+
+def test_no_shared_module_imports_a_game() -> None:
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if _stage(path) == "games":
+            continue
+        assert "games" not in _imports(path), f"{path.relative_to(PACKAGE.parent)} imports a game"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_game_imports_no_other_game(game: str) -> None:
+    for path in sorted((PACKAGE / "games" / game).rglob("*.py")):
+        for module in _modules(path):
+            parts = module.split(".")
+            if parts[:2] == ["pnp", "games"] and len(parts) > 2:
+                assert parts[2] == game, f"{path.relative_to(PACKAGE.parent)} imports {module}"
+
+
+def test_every_game_package_is_announced_as_an_entry_point() -> None:
+    import tomllib
+
+    project = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    announced = project["project"]["entry-points"]["pnp.games"]
+    assert {value.split(":")[0] for value in announced.values()} == {
+        f"pnp.games.{game}" for game in GAMES
+    }
 
 
 def test_only_render_imports_reportlab() -> None:

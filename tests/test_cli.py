@@ -54,8 +54,9 @@ def test_validate_prints_one_located_line_per_problem_and_exits_1(content_copy: 
 
 def test_validate_json_for_ci(content_copy: Path) -> None:
     break_game_file(content_copy)
-    code, out, _ = run("--content", str(content_copy), "validate", "deadline-99", "--format",
-                       "json")
+    code, out, _ = run(
+        "--content", str(content_copy), "validate", "deadline-99", "--format", "json"
+    )
     assert code == 1
     payload = json.loads(out)
     assert payload["ok"] is False
@@ -89,8 +90,9 @@ def test_build_on_broken_content_writes_nothing_and_says_where(
     path = content_copy / "deadline-99" / "cards.yaml"
     path.write_text(path.read_text(encoding="utf-8") + "  - {id: x, label: [\n", encoding="utf-8")
     out_dir = tmp_path / "out"
-    code, out, err = run("--content", str(content_copy), "build", "deadline-99", "--out",
-                         str(out_dir))
+    code, out, err = run(
+        "--content", str(content_copy), "build", "deadline-99", "--out", str(out_dir)
+    )
     assert code == 1
     assert re.search(r"cards\.yaml:\d+:\d+: deadline-99: yaml syntax error", err)
     assert "Traceback" not in out + err

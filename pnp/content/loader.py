@@ -10,7 +10,7 @@ from typing import Any
 from pnp.content.schema import convert, merge_files
 from pnp.content.yamlsource import load_yaml
 from pnp.errors import ContentError, Location, Problem, UnknownGameError
-from pnp.model.registry import model_for
+from pnp.registry import find_game
 
 
 @dataclass(frozen=True)
@@ -52,15 +52,18 @@ def load_game(content_root: Path, slug: str) -> LoadedGame:
         listing = ", ".join(known) or "none"
         raise UnknownGameError(f"no game {slug!r} in {content_root}{hint}; games: {listing}")
     display_folder = f"{_display_root(content_root)}/{slug}"
-    model_type = model_for(slug)
-    if model_type is None:
+    registered = find_game(slug)
+    if registered is None:
         raise ContentError(
             [
                 Problem(
-                    Location(display_folder), f"no model is registered for game {slug!r}", game=slug
+                    Location(display_folder),
+                    f"no game package is registered for {slug!r} (a 'pnp.games' entry point)",
+                    game=slug,
                 )
             ]
         )
+    model_type = registered.model
     paths = sorted(folder.glob("*.yaml"))
     if not paths:
         raise ContentError([Problem(Location(display_folder), "no *.yaml files", game=slug)])

@@ -217,7 +217,7 @@ def _item_html(
     for name, value in _fields(item.item):
         rows.append(f"<tr><th>{_e(name)}</th><td>{_e(value)}</td></tr>")
     where = getattr(item.item, "where", None)
-    if where is not None and getattr(where, "line", 0):
+    if where is not None and int(getattr(where, "line", 0)):
         rows.append(f"<tr><th>source</th><td><code>{_e(str(where))}</code></td></tr>")
     return (
         f'<article class="item {kind}" data-product="{_e(item.product.id)}" '

@@ -290,3 +290,12 @@ def plan_tiles(
     return TilePlan(
         page_width, page_height, sheet_width, sheet_height, columns, rows, overlap, tuple(tiles)
     )
+
+
+def plan_sheet(width: float, height: float, page_size: tuple[float, float]) -> TilePlan:
+    """The pages of one sheet of ``width`` x ``height`` points at true size: the paper turned
+    whichever way needs fewer pages (the given way on a tie)."""
+    page_width, page_height = page_size
+    given = plan_tiles(width, height, page_width=page_width, page_height=page_height)
+    turned = plan_tiles(width, height, page_width=page_height, page_height=page_width)
+    return turned if len(turned.tiles) < len(given.tiles) else given

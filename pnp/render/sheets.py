@@ -8,7 +8,7 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.layout.primitives import Face
-from pnp.layout.sheets import TilePlan, plan_tiles
+from pnp.layout.sheets import TilePlan
 from pnp.render.draw import DrawReport, colour, draw_face
 from pnp.render.fonts import FontSet
 from pnp.render.pdf import atomic_output, new_canvas
@@ -123,7 +123,7 @@ def _overview_page(canvas: Canvas, plan: TilePlan, form: str, fonts: FontSet, ti
 
 def render_sheets(
     path: Path,
-    faces: Sequence[tuple[Face, int]],
+    faces: Sequence[tuple[Face, int, TilePlan]],
     *,
     page_size: tuple[float, float],
     title: str,
@@ -131,14 +131,14 @@ def render_sheets(
     report: DrawReport,
     content_root: Path | None = None,
 ) -> int:
-    """Write every face at true size; a face larger than the page is tiled with an overview."""
+    """Write every face at true size on the pages layout planned for it (``plan_sheet``): one
+    page, or tiles with an overview when the face is larger than the paper."""
     page_count = 0
     with atomic_output(path) as temporary:
         canvas = new_canvas(temporary, page_size, title=title, font=fonts.regular)
-        for number, (face, copies) in enumerate(faces):
+        for number, (face, copies, plan) in enumerate(faces):
             form = f"Sheet{number}"
             _draw_form(canvas, form, face, fonts, report, content_root)
-            plan = _plan(face, page_size)
             canvas.setPageSize((plan.page_width, plan.page_height))
             for _ in range(copies):
                 if plan.is_single_page:
@@ -175,11 +175,3 @@ def render_sheets(
                     page_count += 1
         canvas.save()
     return page_count
-
-
-def _plan(face: Face, page_size: tuple[float, float]) -> TilePlan:
-    """Tiles on the paper turned whichever way needs fewer pages (the given way on a tie)."""
-    width, height = page_size
-    given = plan_tiles(face.width, face.height, page_width=width, page_height=height)
-    turned = plan_tiles(face.width, face.height, page_width=height, page_height=width)
-    return turned if len(turned.tiles) < len(given.tiles) else given

@@ -65,7 +65,7 @@ def _extend_reportlab_rules() -> None:
     current = textsplit.ALL_CANNOT_START
     extended = current + "".join(ch for ch in NO_LINE_START if ch not in current)
     textsplit.ALL_CANNOT_START = extended
-    rl_paragraph.ALL_CANNOT_START = extended  # type: ignore[attr-defined]
+    rl_paragraph.ALL_CANNOT_START = extended
     ends = textsplit.ALL_CANNOT_END
     textsplit.ALL_CANNOT_END = ends + "".join(ch for ch in NO_LINE_END if ch not in ends)
 
@@ -212,7 +212,7 @@ def _justify_line(tx: Any, offset: float, line: Any, last: int = 0) -> None:
 
 # drawPara looks the function up in the module at draw time; lines not made by
 # `_split_cjk` (no pnp_glyphs) still go to reportlab's own version.
-rl_paragraph._justifyDrawParaLineX = _justify_line  # type: ignore[attr-defined]
+rl_paragraph._justifyDrawParaLineX = _justify_line
 
 
 # ------------------------------------------------------------------------- fitting

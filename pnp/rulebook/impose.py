@@ -6,6 +6,7 @@ import io
 from pathlib import Path
 
 from pypdf import PageObject, PdfReader, PdfWriter, Transformation
+from pypdf.generic import DictionaryObject
 
 from pnp.render.pdf import atomic_output
 from pnp.units import mm
@@ -41,6 +42,7 @@ def _fold_marks(width: float, height: float) -> PageObject:
     # The marks draw no text, but every reportlab canvas lists its default (unembedded)
     # Helvetica; drop it so the booklet embeds every font it names.
     resources = page["/Resources"].get_object()
+    assert isinstance(resources, DictionaryObject)
     if "/Font" in resources:
         del resources["/Font"]
     return page

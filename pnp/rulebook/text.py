@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -11,18 +10,16 @@ from typing import Any
 from pnp.content.loader import LoadedGame
 from pnp.content.prose import render_prose
 from pnp.errors import Location
-from pnp.model.registry import module_name
 from pnp.model.rulebook import Block, BlockKind, Rulebook, Section
+from pnp.registry import find_game
 
 
 def examples_for(game: LoadedGame) -> dict[str, Any]:
     """Worked examples computed by the game's engine (`rulebook_examples(model)`), if any."""
-    try:
-        module = importlib.import_module(f"pnp.engines.{module_name(game.slug)}")
-    except ModuleNotFoundError:
+    plugin = find_game(game.slug)
+    if plugin is None or plugin.rulebook_examples is None:
         return {}
-    compute = getattr(module, "rulebook_examples", None)
-    return compute(game.model) if compute is not None else {}
+    return plugin.rulebook_examples(game.model)
 
 
 def context_for(game: LoadedGame) -> dict[str, Any]:

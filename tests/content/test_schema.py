@@ -10,8 +10,7 @@ import pytest
 from pnp.content.schema import convert, describe, merge_files
 from pnp.content.yamlsource import MappingNode, Node, load_yaml
 from pnp.errors import ContentError, Location
-from pnp.model.common import NOWHERE, PlayerRange, doc
-from pnp.model.deadline_99 import (
+from pnp.games.deadline_99.model import (
     CampSetup,
     Colour,
     Deadline99,
@@ -20,6 +19,7 @@ from pnp.model.deadline_99 import (
     Rank,
     Settings,
 )
+from pnp.model.common import NOWHERE, PlayerRange, doc
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """The contract every registered engine keeps, checked by random play (OpenSpiel's habit).
 
-Each engine must have a provider in ``conftest.ENGINE_CASES``. For a few seeds of each table:
+Every game announced with an engine plays the tables its ``Game.tables`` picks from the shipped
+content (an engine without tables fails). For a few seeds of each table:
 the game ends before the cap; ``legal_actions`` is empty exactly when the game is over;
 ``current_player`` is None exactly at chance steps and at the end; chance outcomes sum to 1;
 ``apply`` leaves its argument untouched; the notation of every position reads back to the same
@@ -16,10 +17,11 @@ from typing import Any
 
 import pytest
 
-from pnp.engines import registry
+from pnp import registry
+from pnp.content.loader import load_game
 from pnp.engines.base import Declaration, Outcome, RandomPolicy, Rules, play_game
 from pnp.errors import IllegalActionError, UnknownGameError
-from tests.engines.conftest import ENGINE_CASES
+from pnp.paths import REPOSITORY
 
 SEEDS = range(20)
 MAX_STEPS = 200_000
@@ -27,28 +29,16 @@ MAX_STEPS = 200_000
 
 def _cases() -> list[Any]:
     cases = []
-    for slug in registry.registered():
-        provider = ENGINE_CASES.get(slug) or _content_provider(slug)
-        if provider is None:
-            cases.append(pytest.param(slug, None, id=f"{slug}-no-provider"))
+    for game in registry.with_engine():
+        if game.tables is None:
+            cases.append(pytest.param(game.slug, None, id=f"{game.slug}-no-tables"))
             continue
-        cases.extend(pytest.param(slug, rules, id=f"{slug}-{name}") for name, rules in provider())
+        model = load_game(REPOSITORY / "content", game.slug).model
+        cases.extend(
+            pytest.param(game.slug, rules, id=f"{game.slug}-{name}")
+            for name, rules in game.tables(model)
+        )
     return cases
-
-
-def _content_provider(slug: str) -> Any:
-    """An engine module may offer `example_tables(model)`; it then plays the shipped content."""
-    import importlib
-
-    from pnp.content.loader import load_game
-    from pnp.model.registry import module_name
-    from pnp.paths import REPOSITORY
-
-    module = importlib.import_module(f"pnp.engines.{module_name(slug)}")
-    tables = getattr(module, "example_tables", None)
-    if tables is None:
-        return None
-    return lambda: tables(load_game(REPOSITORY / "content", slug).model)
 
 
 class _NotAnAction:
@@ -57,15 +47,17 @@ class _NotAnAction:
 
 
 def test_registry_knows_the_games() -> None:
-    assert "deadline-99" in registry.registered()
-    assert callable(registry.engine_for("deadline-99"))
-    with pytest.raises(UnknownGameError, match=r"no engine for game 'deadline99' \(did you mean"):
-        registry.engine_for("deadline99")
+    assert {"deadline-99", "dragon-hoard", "arena-tales", "mineventure", "maquis"} <= set(
+        registry.games()
+    )
+    assert registry.game_for("deadline-99").rules is not None
+    with pytest.raises(UnknownGameError, match=r"no game package for 'deadline99' \(did you mean"):
+        registry.game_for("deadline99")
 
 
 @pytest.mark.parametrize(("slug", "rules"), _cases())
 def test_random_play_contract(slug: str, rules: Rules[Any, Any] | None) -> None:
-    assert rules is not None, f"engine {slug!r} has no provider in conftest.ENGINE_CASES"
+    assert rules is not None, f"game {slug!r} has an engine but no tables to play"
     declared = rules.declares()
     assert isinstance(declared, Declaration) and declared.game == slug
     assert declared.effects and declared.modes and declared.settings
@@ -129,6 +121,8 @@ def test_outcome_of_an_unfinished_game_is_an_error(
 
 
 def test_play_game_reports_a_cap_hit() -> None:
-    rules = ENGINE_CASES["deadline-99"]()[0][1]
+    game = registry.game_for("deadline-99")
+    assert game.tables is not None
+    rules = game.tables(load_game(REPOSITORY / "content", "deadline-99").model)[0][1]
     record = play_game(rules, [RandomPolicy()] * rules.num_players, random.Random(0), 3)
     assert record.capped and record.outcome is None and record.steps == 3

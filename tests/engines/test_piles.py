@@ -12,8 +12,9 @@ piles = st.lists(st.integers(0, 20), max_size=30).map(lambda cards: tuple(sorted
 
 
 @given(piles, st.integers(0, 20))
-def test_adding_a_card_keeps_the_pile_sorted_and_one_longer(pile: tuple[int, ...],
-                                                            code: int) -> None:
+def test_adding_a_card_keeps_the_pile_sorted_and_one_longer(
+    pile: tuple[int, ...], code: int
+) -> None:
     grown = with_card(pile, code)
     assert grown == tuple(sorted((*pile, code)))
 

@@ -103,8 +103,14 @@ def test_a_bad_length_names_the_key(tmp_path: Path) -> None:
 
 
 def test_an_alignment_outside_the_allowed_set_is_a_template_error(tmp_path: Path) -> None:
-    write(tmp_path, "g.yaml", "boxes:\n  - {type: text, x: 0, y: 0, w: 1mm, h: 1mm, text: a, "
-                              "align: centre}\n")
-    with pytest.raises(TemplateError, match=r"g.yaml:2: align: expected one of left, center, "
-                                            r"right, justify, got 'centre'"):
+    write(
+        tmp_path,
+        "g.yaml",
+        "boxes:\n  - {type: text, x: 0, y: 0, w: 1mm, h: 1mm, text: a, align: centre}\n",
+    )
+    with pytest.raises(
+        TemplateError,
+        match=r"g.yaml:2: align: expected one of left, center, "
+        r"right, justify, got 'centre'",
+    ):
         face(tmp_path, "g.yaml", {})

@@ -113,7 +113,7 @@ def test_a_changed_content_value_changes_the_rulebook(content_copy: Path, tmp_pa
 
 
 def test_worked_examples_are_the_engines(book: RulebookFiles) -> None:
-    from pnp.engines.deadline_99 import rulebook_examples
+    from pnp.games.deadline_99.rules import rulebook_examples
 
     text = "\n".join(page_texts(book.reading))
     game = load_game(TEMPLATES.parent / "content", "deadline-99")
@@ -131,12 +131,12 @@ def test_the_pdfs_are_byte_identical_across_builds(
 
 
 def test_every_font_of_both_editions_is_embedded(book: RulebookFiles) -> None:
-    from ..test_kit import _fonts
+    from tests.pdfcheck import page_fonts
 
     for path in (book.reading, book.booklet):
         fonts: dict[str, object] = {}
         for page in pypdf.PdfReader(path).pages:
-            _fonts(page.get("/Resources"), fonts)
+            page_fonts(page.get("/Resources"), fonts)
         assert fonts
         for name, font in fonts.items():
             descriptor = font.get("/FontDescriptor")  # type: ignore[attr-defined]

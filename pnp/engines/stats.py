@@ -1,0 +1,87 @@
+"""Statistics every game's simulations share: rates with intervals and paired tests.
+
+A balance figure without its interval proves nothing, so every rate pnp reports goes through
+here: :func:`wilson` for a rate, :func:`sign_test` for two settings played on the same seeds.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+Z95 = 1.96
+"""The two-sided 95 % quantile of the standard normal distribution, as customarily rounded."""
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval (95 % by default) of the rate ``successes / trials``.
+
+    Unlike the normal approximation it stays inside [0, 1] and is honest at rates near 0 or 1
+    and at small samples; with no trials it is the whole of [0, 1].
+    """
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def sign_test(more: int, fewer: int) -> float:
+    """One-sided exact sign test: the chance of at least ``more`` heads in ``more + fewer``
+    fair coin flips (McNemar's test on the discordant pairs of a paired comparison)."""
+    flips = more + fewer
+    if flips == 0:
+        return 1.0
+    return sum(math.comb(flips, k) for k in range(more, flips + 1)) / 2**flips
+
+
+def binomial_two_sided(successes: int, trials: int, p: float) -> float:
+    """Exact two-sided binomial test of ``successes`` in ``trials`` against rate ``p``: the
+    total probability of every outcome no more likely than the one observed."""
+    if trials <= 0:
+        return 1.0
+
+    def mass(k: int) -> float:
+        return math.comb(trials, k) * p**k * (1 - p) ** (trials - k)
+
+    observed = mass(successes)
+    return min(1.0, sum(m for k in range(trials + 1) if (m := mass(k)) <= observed * (1 + 1e-9)))
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A rate with its 95 % Wilson interval."""
+
+    successes: int
+    trials: int
+
+    @property
+    def value(self) -> float:
+        return self.successes / self.trials if self.trials else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.successes, self.trials)
+
+    def __str__(self) -> str:
+        low, high = self.interval
+        return f"{self.value:.0%} [{low:.0%}–{high:.0%}]"
+
+
+@dataclass(frozen=True)
+class Lengths:
+    """Game lengths of a batch: mean, median and longest."""
+
+    mean: float
+    median: float
+    longest: int
+
+    @classmethod
+    def of(cls, lengths: Sequence[int]) -> Lengths:
+        if not lengths:
+            return cls(0.0, 0.0, 0)
+        return cls(statistics.fmean(lengths), statistics.median(lengths), max(lengths))

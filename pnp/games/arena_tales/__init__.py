@@ -1,0 +1,28 @@
+"""Arena Tales (斗擂奇谭) as one package: model, rules, policies, checks, examples."""
+
+from __future__ import annotations
+
+from pnp.games.arena_tales import checks
+from pnp.games.arena_tales.model import ArenaTales
+from pnp.games.arena_tales.rules import (
+    ArenaTalesRules,
+    SensiblePolicy,
+    example_tables,
+    rulebook_examples,
+)
+from pnp.registry import Game
+
+GAME = Game(
+    slug="arena-tales",
+    model=ArenaTales,
+    rules=ArenaTalesRules,
+    tables=example_tables,
+    policies={"sensible": SensiblePolicy},
+    check_static=checks.check_static,
+    check_simulated=checks.check_simulated,
+    summarise=checks.summarise,
+    simulation_lines=checks.simulation_lines,
+    default_games=checks.DEFAULT_GAMES,
+    rulebook_terms=checks.rulebook_terms,
+    rulebook_examples=rulebook_examples,
+)

@@ -1,0 +1,365 @@
+"""Deadline 99 content against its rules: the deck the post calls for, the camp-mode deals,
+the variant, and seeded play through the reference engine."""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from typing import Any
+
+from pnp.content.loader import LoadedGame
+from pnp.engines.base import RandomPolicy
+from pnp.errors import Location
+from pnp.games.deadline_99.model import Colour, Deadline99, EffectKind, Role
+from pnp.games.deadline_99.rules import (
+    RULE_DECK_SIZE,
+    RULE_RANKS,
+    SLUG,
+    Deadline99Rules,
+    Mode,
+    SafePolicy,
+    simulate,
+)
+from pnp.validate.checks import Findings, check_declaration
+
+DEFAULT_GAMES = 200
+"""Seeded games per mode and player count in `pnp validate`: enough to see every effect played
+and to catch a stuck game, small enough for CI."""
+
+
+def used_effects(model: Deadline99) -> dict[EffectKind, Location]:
+    """Each effect kind the content uses, with the first place that uses it."""
+    used: dict[EffectKind, Location] = {}
+    for effect in [rank.effect for rank in model.ranks] + [c.effect for c in model.variant_cards]:
+        used.setdefault(effect.kind, effect.where)
+    return used
+
+
+def _ranks_where(model: Deadline99) -> Location | None:
+    return model.ranks[0].where if model.ranks else None
+
+
+def rulebook_terms(model: Deadline99) -> list[tuple[str, Location]]:
+    """Names printed on function and variant cards: the rulebook must explain each."""
+    terms = [(rank.name, rank.where) for rank in model.ranks if rank.is_function]
+    return terms + [(card.name, card.where) for card in model.variant_cards]
+
+
+def check_static(findings: Findings) -> None:
+    model: Deadline99 = findings.game.model
+    try:
+        rules = Deadline99Rules(model, model.info.players.min)
+    except ValueError as error:
+        # The reference engine cannot even seat a table with this content.
+        findings.error(_ranks_where(model), f"the rules engine refuses the content: {error}")
+    else:
+        check_declaration(
+            findings, rules.declares(), used_effects(model), Deadline99, _ranks_where(model)
+        )
+    _check_deck(findings, model)
+    _check_settings(findings, model)
+    _check_deck_rules(findings, model)
+    _check_camp_mode(findings, model)
+    _check_variant(findings, model)
+
+
+def _check_deck(findings: Findings, model: Deadline99) -> None:
+    # Deadline 99: two poker decks without jokers and 2s; 10 J Q K A 7 8 are function cards.
+    ranks = {rank.id: rank for rank in model.ranks}
+    for rank_id, kind in RULE_RANKS.items():
+        rank = ranks.get(rank_id)
+        if rank is None:
+            findings.error(
+                _ranks_where(model),
+                f"ranks: the deck needs rank {rank_id!r} ({kind.value}); it is missing",
+            )
+        elif rank.effect.kind is not kind:
+            findings.error(
+                rank.effect.where,
+                f"ranks: rank {rank_id!r} must be {kind.value!r}, got {rank.effect.kind.value!r}",
+            )
+    for rank in model.ranks:
+        if rank.id not in RULE_RANKS:
+            findings.error(
+                rank.where,
+                f"ranks: rank {rank.id!r} is not in the deck the rules "
+                f"call for ({', '.join(RULE_RANKS)})",
+            )
+        effect = rank.effect
+        if effect.kind is EffectKind.ADD and str(effect.amount) != rank.label:
+            # Deadline 99: a number card adds its own value.
+            findings.error(
+                effect.where,
+                f"ranks: number card {rank.label!r} must add its value, adds {effect.amount}",
+            )
+        if effect.kind is EffectKind.ADD_OR_SUBTRACT and effect.amount <= 0:
+            findings.error(effect.where, f"ranks: {rank.id!r} needs a positive amount")
+        if effect.draw < 0:
+            findings.error(effect.where, f"ranks: {rank.id!r} draws {effect.draw} cards")
+    colours = Counter(suit.colour for suit in model.suits)
+    if len(model.suits) != 4 or colours[Colour.RED] != 2 or colours[Colour.BLACK] != 2:
+        findings.error(
+            model.suits[0].where if model.suits else None,
+            "suits: a poker deck has four suits, two red and two black; got "
+            f"{colours[Colour.RED]} red and {colours[Colour.BLACK]} black",
+        )
+    printed = model.cards_per_deck * model.kit_decks
+    if printed != RULE_DECK_SIZE:
+        findings.error(
+            None,
+            f"kit_decks: the kit prints {printed} playing cards "
+            f"({model.kit_decks} decks x {model.cards_per_deck}); the rules "
+            f"call for {RULE_DECK_SIZE}",
+        )
+
+
+def _check_settings(findings: Findings, model: Deadline99) -> None:
+    s = model.settings
+    if not s.count_floor <= s.count_start <= s.count_cap:
+        findings.error(
+            s.where,
+            f"settings: need count_floor <= count_start <= count_cap, got "
+            f"{s.count_floor}, {s.count_start}, {s.count_cap}",
+        )
+    if s.hand_size < 1:
+        findings.error(s.where, f"settings: hand_size must be at least 1, got {s.hand_size}")
+
+
+def _check_deck_rules(findings: Findings, model: Deadline99) -> None:
+    for players in model.info.players:
+        covering = [rule for rule in model.deck_rules if players in rule.players]
+        if len(covering) != 1:
+            findings.error(
+                model.info.where,
+                f"deck_rules: {len(covering)} rules cover {players} players; exactly one must",
+            )
+            continue
+        rule = covering[0]
+        cards = rule.decks * model.cards_per_deck
+        if cards < players * model.settings.hand_size + 1:
+            findings.error(
+                rule.where,
+                f"deck_rules: {rule.decks} decks ({cards} cards) cannot "
+                f"deal {model.settings.hand_size} to {players} players "
+                "and leave a draw pile",
+            )
+        if rule.decks % model.kit_decks:
+            findings.error(
+                rule.where,
+                f"deck_rules: {rule.decks} decks is not a whole number "
+                f"of printed kits ({model.kit_decks} decks each)",
+            )
+
+
+def _check_camp_mode(findings: Findings, model: Deadline99) -> None:
+    camp = model.camp_mode
+    identities = {identity.id: identity for identity in camp.identities}
+    if camp.players.min <= 3:
+        # Deadline 99: camp mode is for more than 3 players.
+        findings.error(
+            camp.where,
+            f"camp_mode: camp mode needs more than 3 players, starts at {camp.players.min}",
+        )
+    for players in camp.players:
+        if players not in model.info.players:
+            findings.error(
+                camp.where,
+                f"camp_mode: {players} players is outside the game's {model.info.players}",
+            )
+            continue
+        setup = model.camp_setup_for(players)
+        if setup is None:
+            findings.error(camp.where, f"camp_mode: no identity deal for {players} players")
+            continue
+        for identity_id, count in setup.identities.items():
+            identity = identities.get(identity_id)
+            if identity is None:
+                findings.error(
+                    setup.where,
+                    f"camp_mode: setup for {players} names unknown "
+                    f"identity {identity_id!r}"
+                    f"{_suggest(identity_id, identities)}",
+                )
+            elif count > identity.copies:
+                findings.error(
+                    setup.where,
+                    f"camp_mode: setup for {players} deals {count} "
+                    f"{identity_id!r}, the kit prints {identity.copies}",
+                )
+        dealt = sum(setup.identities.values())
+        if dealt != players:
+            findings.error(
+                setup.where, f"camp_mode: setup for {players} players deals {dealt} identity cards"
+            )
+        kings = Counter(
+            identities[i].camp
+            for i, n in setup.identities.items()
+            if i in identities and identities[i].role is Role.KING
+            for _ in range(n)
+        )
+        if len(kings) != 2 or any(n != 1 for n in kings.values()):
+            findings.error(
+                setup.where, f"camp_mode: setup for {players} must deal one red and one black king"
+            )
+    for setup in camp.setups:
+        if setup.players not in camp.players:
+            findings.error(
+                setup.where,
+                f"camp_mode: setup for {setup.players} players is "
+                f"outside camp mode's {camp.players}",
+            )
+    # Deadline 99: identities are the removed jokers (kings) and 2s (ministers) of the decks;
+    # the variant uses one joker of each kind too. The kit's counts must fit in them.
+    decks = model.kit_decks
+    stands: Counter[str] = Counter()
+    for identity in camp.identities:
+        if identity.role is Role.KING:
+            stands[f"{identity.camp.value}-joker"] += identity.copies
+        if identity.role is Role.MINISTER and identity.copies > 2 * decks:
+            findings.error(
+                identity.where,
+                f"camp_mode: {identity.copies} {identity.id!r}; "
+                f"{decks} decks hold only {2 * decks} 2s of a colour",
+            )
+    for card in model.variant_cards:
+        joker = "red" if card.effect.kind is EffectKind.BONUS_DRAW else "black"
+        stands[f"{joker}-joker"] += card.copies
+    for joker, count in sorted(stands.items()):
+        if count > decks:
+            findings.error(
+                camp.where,
+                f"camp_mode: kings and variant cards need {count} "
+                f"{joker}s; {decks} decks hold {decks}",
+            )
+
+
+def _check_variant(findings: Findings, model: Deadline99) -> None:
+    kinds = Counter(card.effect.kind for card in model.variant_cards)
+    for kind in (EffectKind.BONUS_DRAW, EffectKind.ELIMINATE_SELF):
+        if kinds[kind] != 1:
+            findings.error(
+                model.variant_cards[0].where if model.variant_cards else None,
+                f"variant_cards: the Angel and Death variant needs one "
+                f"{kind.value!r} card, got {kinds[kind]}",
+            )
+
+
+def _suggest(name: str, known: dict[str, Any]) -> str:
+    from pnp.validate.checks import suggest
+
+    return suggest(name, known)
+
+
+def configurations(model: Deadline99) -> list[tuple[Mode, bool, int]]:
+    """(mode, angel_death, players) for every table the content supports."""
+    tables: list[tuple[Mode, bool, int]] = []
+    for players in model.info.players:
+        tables.append((Mode.NORMAL, False, players))
+        tables.append((Mode.NORMAL, True, players))
+        if players in model.camp_mode.players:
+            tables.append((Mode.CAMP, False, players))
+    return tables
+
+
+def _label(mode: Mode, angel_death: bool) -> str:
+    return f"{mode.value}{'+angel-death' if angel_death else ''}"
+
+
+def check_simulated(findings: Findings, games: int, seed: int) -> dict[str, Any]:
+    """Seeded random play over every supported table; invariants checked at every step."""
+    model: Deadline99 = findings.game.model
+    report: dict[str, Any] = {"games_per_table": games, "seed": seed, "tables": []}
+    played: dict[str, Counter[EffectKind]] = {}
+    for mode, angel_death, players in configurations(model):
+        label = _label(mode, angel_death)
+        result = simulate(
+            model,
+            players,
+            mode,
+            angel_death,
+            games=games,
+            seed=seed,
+            policy=RandomPolicy(),
+            check=True,
+        )
+        played.setdefault(label, Counter()).update(result.effects_played)
+        if result.ended_by_cap:
+            findings.error(
+                None,
+                f"simulation: {result.ended_by_cap} of {games} {label} games "
+                f"with {players} players hit the turn cap (replay seed "
+                f"{result.capped_seeds[0]})",
+            )
+        if result.max_count > model.settings.count_cap:
+            findings.error(
+                None,
+                f"simulation: the count reached {result.max_count} "
+                f"(cap {model.settings.count_cap})",
+            )
+        report["tables"].append(
+            {
+                "mode": label,
+                "players": players,
+                "games": games,
+                "mean_turns": round(result.mean_turns, 2),
+                "max_turns": result.max_turns,
+                "win_rate_by_seat": [round(r, 3) for r in result.win_rate_by_seat],
+            }
+        )
+    for label, counter in played.items():
+        expected = {rank.effect.kind for rank in model.ranks}
+        if "angel" in label:
+            expected |= {card.effect.kind for card in model.variant_cards}
+        for kind in sorted(expected - set(counter), key=lambda k: k.value):
+            findings.error(None, f"simulation: no {label} game ever played a {kind.value!r} card")
+    return report
+
+
+def summarise(report: dict[str, Any]) -> list[str]:
+    lines = []
+    by_mode: dict[str, list[dict[str, Any]]] = {}
+    for table in report.get("tables", []):
+        by_mode.setdefault(table["mode"], []).append(table)
+    for label, tables in by_mode.items():
+        mean = statistics.fmean(t["mean_turns"] for t in tables)
+        lines.append(
+            f"simulated {len(tables)} tables x {report['games_per_table']} {label} "
+            f"games: mean length {mean:.1f} turns"
+        )
+    return lines
+
+
+POLICIES: dict[str, type[RandomPolicy] | type[SafePolicy]] = {
+    "random": RandomPolicy,
+    "sensible": SafePolicy,
+}
+ENGINE_SLUG = SLUG
+
+
+def simulation_lines(
+    game: LoadedGame, *, players: int | None, games: int, seed: int, policy: str
+) -> list[str]:
+    """Game length and win statistics for `pnp simulate`, per mode."""
+    model: Deadline99 = game.model
+    tables = [t for t in configurations(model) if players is None or t[2] == players]
+    if not tables:
+        from pnp.errors import PnpError
+
+        raise PnpError(f"{SLUG} supports {model.info.players} players, not {players}")
+    lines = [f"{SLUG}: {games} games per table, seed {seed}, policy {policy}"]
+    for mode, angel_death, count in tables:
+        result = simulate(
+            model, count, mode, angel_death, games=games, seed=seed, policy=POLICIES[policy]()
+        )
+        rates = " ".join(f"{rate:.1%}" for rate in result.win_rate_by_seat)
+        ends = ", ".join(
+            f"{t.name.lower()} {n}"
+            for t, n in sorted(result.terminations.items(), key=lambda item: item[0].name)
+        )
+        lines.append(
+            f"  {_label(mode, angel_death):<18} {count:>2} players: turns mean "
+            f"{result.mean_turns:.1f} median {result.median_turns:.0f} max {result.max_turns}; "
+            f"cap hits {result.ended_by_cap}; wins by seat {rates}; ends: {ends}; "
+            f"{result.games_per_second:,.0f} games/s"
+        )
+    return lines

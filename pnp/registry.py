@@ -1,0 +1,120 @@
+"""Games found through the ``pnp.games`` entry point: one :class:`Game` object per game.
+
+A game is a package (``pnp/games/<module>/`` for the built-in five, or a package of its own
+anywhere on the path) whose ``GAME`` object names its parts. It is announced in its
+distribution's metadata::
+
+    [project.entry-points."pnp.games"]
+    deadline-99 = "pnp.games.deadline_99:GAME"
+
+The shared stages only ever reach a game through this registry, so adding a game edits no file
+of pnp. Only the model is required: a game without an engine or checks still builds its kit.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib.metadata
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pnp.errors import PnpError, UnknownGameError
+
+if TYPE_CHECKING:
+    from pnp.engines.base import Policy, Rules
+    from pnp.errors import Location
+    from pnp.validate.checks import Findings
+
+ENTRY_POINT_GROUP = "pnp.games"
+
+Tables = Sequence[tuple[str, "Rules[Any, Any]"]]
+
+
+@dataclass(frozen=True)
+class Game:
+    """Everything pnp knows how to do with one game, named in one place."""
+
+    slug: str
+    """The game's id for users: its content folder, CLI argument and output folder."""
+    model: type
+    """The root dataclass of the game's content (``content/<slug>/*.yaml`` is read into it)."""
+    rules: Callable[..., Rules[Any, Any]] | None = None
+    """Builds the rules of one table: ``rules(model, players, ...)``; None: no engine yet."""
+    tables: Callable[[Any], Tables] | None = None
+    """Representative tables of a model, for the shared contract test and the benchmarks."""
+    policies: Mapping[str, Callable[[], Policy]] = field(default_factory=dict)
+    """The game's own policies by name (``random`` is shared and always available)."""
+    check_static: Callable[[Findings], None] | None = None
+    """The game's own static checks of its content."""
+    check_simulated: Callable[[Findings, int, int], dict[str, Any]] | None = None
+    """Seeded play through the engine: ``check_simulated(findings, games, seed)`` -> report."""
+    summarise: Callable[[dict[str, Any]], list[str]] | None = None
+    """One line per table of a simulated report, for ``pnp validate``'s text output."""
+    simulation_lines: Callable[..., list[str]] | None = None
+    """``pnp simulate``: ``simulation_lines(game, players=, games=, seed=, policy=)``."""
+    default_games: int = 100
+    """Simulated games per table that ``pnp validate`` plays when not told otherwise."""
+    rulebook_terms: Callable[[Any], list[tuple[str, Location]]] | None = None
+    """Terms printed on components that the rulebook must explain, with where each is used."""
+    rulebook_examples: Callable[[Any], dict[str, Any]] | None = None
+    """Worked examples the engine computes for the rulebook (``{{ examples.… }}``)."""
+
+    @property
+    def module(self) -> str:
+        """The code name of the game: ``deadline-99`` -> ``deadline_99``."""
+        return module_name(self.slug)
+
+
+def module_name(slug: str) -> str:
+    """The code name of a game: ``deadline-99`` -> ``deadline_99``."""
+    return slug.replace("-", "_")
+
+
+_GAMES: dict[str, Game] | None = None
+
+
+def games() -> dict[str, Game]:
+    """Every game announced through the entry point, by slug (loaded once per process)."""
+    global _GAMES
+    if _GAMES is None:
+        found: dict[str, Game] = {}
+        for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+            try:
+                game = entry.load()
+            except Exception as error:  # a broken plug-in is reported, never a traceback
+                raise PnpError(
+                    f"game {entry.name!r}: entry point {entry.value!r} failed to load: "
+                    f"{type(error).__name__}: {error}"
+                ) from error
+            if not isinstance(game, Game):
+                raise PnpError(
+                    f"game {entry.name!r}: entry point {entry.value!r} is not a pnp Game"
+                )
+            if game.slug != entry.name:
+                raise PnpError(
+                    f"game {entry.name!r}: entry point {entry.value!r} names game {game.slug!r}"
+                )
+            found[game.slug] = game
+        _GAMES = dict(sorted(found.items()))
+    return _GAMES
+
+
+def find_game(slug: str) -> Game | None:
+    """The game ``slug``, or None when no package announces it."""
+    return games().get(slug)
+
+
+def game_for(slug: str) -> Game:
+    """The game ``slug``; UnknownGameError with a suggestion when none announces it."""
+    game = find_game(slug)
+    if game is None:
+        close = difflib.get_close_matches(slug, sorted(games()), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise UnknownGameError(f"no game package for {slug!r}{hint}")
+    return game
+
+
+def with_engine() -> tuple[Game, ...]:
+    """The games that have a rules engine, sorted by slug."""
+    return tuple(game for game in games().values() if game.rules is not None)

@@ -1,0 +1,123 @@
+"""The built MineVenture kit, read back as a print shop and a player would read it."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+
+import pdfplumber
+import pypdf
+import pytest
+
+from pnp.content.loader import LoadedGame, load_game
+from pnp.units import POINTS_PER_MM
+from tests.conftest import CONTENT, build
+
+GAME = "mineventure"
+
+
+@pytest.fixture(scope="module")
+def game() -> LoadedGame:
+    return load_game(CONTENT, GAME)
+
+
+@pytest.fixture(scope="module")
+def kit(game: LoadedGame, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build(game, tmp_path_factory.mktemp("mv-kit"))
+
+
+def pdf(kit: Path, product: str) -> Path:
+    return kit / f"{GAME}-{product}.pdf"
+
+
+def to_mm(points: float) -> float:
+    return points / POINTS_PER_MM
+
+
+def test_every_product_is_built_with_a_cover(kit: Path, game: LoadedGame) -> None:
+    names = sorted(p.name for p in kit.glob("*.pdf"))
+    expected = [f"{GAME}-{p.id}.pdf" for p in game.model.products]
+    assert names == sorted([*expected, f"{GAME}-00-read-me-first.pdf"])
+
+
+def test_the_player_board_is_25_6_by_12_8_cm(kit: Path, game: LoadedGame) -> None:
+    reader = pypdf.PdfReader(pdf(kit, "player-boards"))
+    assert len(reader.pages) == game.model.player_boards[0].copies
+    trim = reader.pages[0].trimbox
+    assert (to_mm(float(trim.width)), to_mm(float(trim.height))) == pytest.approx(
+        (256, 128), abs=0.01
+    )
+    text = reader.pages[0].extract_text()
+    assert "玩家状态栏" in text and "效果槽 3" in text and "角色牌" in text
+
+
+def test_map_tiles_are_true_size_and_the_large_one_is_tiled(kit: Path, game: LoadedGame) -> None:
+    small = pypdf.PdfReader(pdf(kit, "map-tiles"))
+    assert len(small.pages) == len(game.model.small_tiles)
+    trim = small.pages[0].trimbox
+    assert to_mm(float(trim.width)) == pytest.approx(192, abs=0.01)
+    large = pypdf.PdfReader(pdf(kit, "map-tiles-large"))
+    # One overview page plus a 2x2 grid of A4 pages with overlap for the 384 mm tile.
+    assert len(large.pages) == 1 + 4
+    assert "拼接总览" in large.pages[0].extract_text()
+
+
+def _cut_spacing(path: Path) -> tuple[set[float], set[float]]:
+    with pdfplumber.open(path) as document:
+        lines = document.pages[0].lines
+    xs = sorted({round(to_mm(ln["x0"]), 2) for ln in lines if ln["x0"] == ln["x1"]})
+    ys = sorted({round(to_mm(ln["top"]), 2) for ln in lines if ln["top"] == ln["bottom"]})
+    return (
+        {round(b - a, 1) for a, b in itertools.pairwise(xs)},
+        {round(b - a, 1) for a, b in itertools.pairwise(ys)},
+    )
+
+
+def test_landscape_field_cards_are_cut_at_poker_size(kit: Path) -> None:
+    # 88 x 63 mm landscape cards sit turned in 63 x 88 mm portrait slots.
+    widths, heights = _cut_spacing(pdf(kit, "equipment-cards"))
+    assert 63.0 in widths and widths <= {63.0, 6.0}
+    assert 88.0 in heights and heights <= {88.0, 6.0}
+
+
+def test_tokens_are_cut_at_their_small_sizes(kit: Path) -> None:
+    widths, _ = _cut_spacing(pdf(kit, "head-tokens"))
+    assert 20.0 in widths and widths <= {20.0, 6.0}
+    widths, _ = _cut_spacing(pdf(kit, "markers"))
+    assert 14.0 in widths and widths <= {14.0, 6.0}
+
+
+@pytest.mark.parametrize(
+    ("product", "collection"),
+    [("equipment-cards", "equipment_cards"), ("item-cards", "item_cards"), ("food-cards", "food")],
+)
+def test_page_counts_follow_the_decks(
+    kit: Path, game: LoadedGame, product: str, collection: str
+) -> None:
+    cards = sum(card.copies for card in getattr(game.model, collection))
+    pages = len(pypdf.PdfReader(pdf(kit, product)).pages)
+    assert pages == 2 * math.ceil(cards / 9)  # 9 poker cards a page, each page with backs
+
+
+def test_every_event_card_appears_as_often_as_the_deck_holds_it(
+    kit: Path, game: LoadedGame
+) -> None:
+    reader = pypdf.PdfReader(pdf(kit, "event-cards"))
+    fronts = "".join(page.extract_text() for page in reader.pages[0::2])
+    for event in game.model.events:
+        if event.text and event.name in event.text:
+            continue
+        assert fronts.count(event.name) == event.copies, event.name
+    backs = "".join(page.extract_text() for page in reader.pages[1::2])
+    assert backs.count("？\n事件牌") == sum(e.copies for e in game.model.events)
+
+
+def test_weapon_cards_print_their_numbers_from_content(kit: Path, game: LoadedGame) -> None:
+    reader = pypdf.PdfReader(pdf(kit, "equipment-cards"))
+    fronts = "".join(page.extract_text() for page in reader.pages[0::2])
+    for card in game.model.equipment_cards:
+        if card.name == "弓":
+            continue  # also the bow's weapon-kind label
+        assert fronts.count(card.name) >= card.copies, card.name
+    assert "范围 4" in fronts.replace("\n", "") or "范围4" in fronts.replace("\n", "")

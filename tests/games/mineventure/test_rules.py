@@ -1,0 +1,372 @@
+"""MineVenture rules: scenario tests citing the rule they check, and seeded random play."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pnp.content.loader import load_game
+from pnp.engines.base import RandomPolicy, play_game
+from pnp.errors import IllegalActionError
+from pnp.games.mineventure.model import DamageType, Mineventure
+from pnp.games.mineventure.rules import (
+    DRAGON,
+    TURN_CAP,
+    Act,
+    MineventureRules,
+    MineventureState,
+    Mode,
+    SensiblePolicy,
+    Termination,
+    _clone,
+)
+from pnp.paths import REPOSITORY
+
+P, X, A, T = DamageType.PHYSICAL, DamageType.PIERCING, DamageType.AREA, DamageType.TRUE
+
+
+@pytest.fixture(scope="module")
+def model() -> Mineventure:
+    return load_game(REPOSITORY / "content", "mineventure").model
+
+
+@pytest.fixture(scope="module")
+def rules(model: Mineventure) -> MineventureRules:
+    return MineventureRules(model, 3, Mode.MAP_24)
+
+
+def started(rules: MineventureRules, seed: int = 0) -> MineventureState:
+    """Spawns chosen and opening cards dealt: seat 0 is to act."""
+    rng = random.Random(seed)
+    state = rules.initial_state(rng)
+    while state.phase not in ("action",):
+        if rules.is_chance(state):
+            action = rules.sample_chance(state, rng)
+        else:
+            action = rules.legal_actions(state)[0]
+            if state.phase == "keep":
+                action = Act("keep")
+        state = rules.apply(state, action)
+    return state
+
+
+def bare(rules: MineventureRules, **seats: dict[str, object]) -> MineventureState:
+    """A started game with every seat stripped of its cards, then given what the test says."""
+    state = _clone(started(rules))
+    # Everyone plays Alex (a movement bonus only), so no ability blurs the numbers under test.
+    alex = next(i for i, c in enumerate(rules.model.characters) if c.id == "alex")
+    for p in state.players:
+        p.character = alex
+        p.main = p.sub = p.armour = p.partner = -1
+        p.main_ench = p.sub_ench = p.hand = ()
+        p.main_dur = p.sub_dur = 0
+    for name, changes in seats.items():
+        seat = int(name[1:])
+        for key, value in changes.items():
+            if key in ("main", "sub", "armour", "partner"):
+                value = rules.by_token[value] if isinstance(value, str) else value
+            if key == "hand":
+                value = tuple(sorted(rules.by_token[c] for c in value))  # type: ignore[union-attr]
+            setattr(state.players[seat], key, value)
+        p = state.players[seat]
+        if p.main >= 0 and not p.main_dur:
+            p.main_dur = rules.cards[p.main].durability
+        if p.sub >= 0 and not p.sub_dur:
+            p.sub_dur = rules.cards[p.sub].durability
+    return state
+
+
+def test_setup_deals_one_equipment_and_two_items_each(rules: MineventureRules) -> None:
+    # Setup: each player draws 1 equipment card (equipped) and 2 item cards into the hand.
+    state = started(rules)
+    for p in state.players:
+        assert sum(c >= 0 for c in (p.main, p.sub, p.armour)) == 1
+        assert len(p.hand) == 2
+        assert all(rules.card_deck[c] == rules.deck_index["item"] for c in p.hand)
+        assert p.hp == 20
+
+
+def test_spawns_are_chosen_counter_clockwise_from_seat_0(model: Mineventure) -> None:
+    rules = MineventureRules(model, 4, Mode.MAP_24)
+    state = rules.initial_state(random.Random(1))
+    order = []
+    while state.phase == "spawn":
+        order.append(rules.current_player(state))
+        state = rules.apply(state, rules.legal_actions(state)[0])
+    assert order == [0, 3, 2, 1]
+    assert len({(p.x, p.y) for p in state.players}) == 4  # one head per spawn point
+
+
+def test_a_move_uses_the_whole_roll_in_two_directions_never_opposite(
+    rules: MineventureRules,
+) -> None:
+    state = _clone(started(rules))
+    state.phase, state.roll = "move", 5
+    moves = rules.legal_actions(state)
+    assert moves
+    for move in moves:
+        code = move.a
+        letters = [ch for ch in code if ch.isalpha()]
+        numbers = [int(n) for n in "".join(ch if ch.isdigit() else " " for ch in code).split()]
+        assert sum(numbers) == 5  # no stopping midway
+        assert len(letters) <= 2 and (len(letters) == 1 or letters[1] not in (letters[0],))
+        assert not (len(letters) == 2 and {letters[0], letters[1]} in ({"N", "S"}, {"E", "W"}))
+
+
+def test_a_later_arrival_on_an_occupied_cell_gets_no_tile_reward(rules: MineventureRules) -> None:
+    state = bare(rules)
+    me, other = state.players[0], state.players[1]
+    # Put seat 1 on a forest cell two cells east of seat 0.
+    forest = next(
+        (x, y)
+        for (x, y), t in rules.terrain.items()
+        if t.draws == "item" and (x - 2, y) in rules.terrain and x >= 2
+    )
+    other.x, other.y = forest
+    me.x, me.y = forest[0] - 2, forest[1]
+    state.phase, state.roll = "move", 2
+    after = rules.apply(state, Act("move", "E2"))
+    assert (after.players[0].x, after.players[0].y) == forest
+    assert after.phase == "decision" and not after.queue  # no draw
+    other.x = other.y = 0
+    after = rules.apply(_clone(state), Act("move", "E2"))
+    assert rules.is_chance(after)  # alone there: draw the tile's card
+
+
+def test_the_end_phase_discards_down_to_the_hand_limit_of_4(rules: MineventureRules) -> None:
+    state = bare(rules, p0={"hand": ["bread", "apple", "cookie", "steak", "tnt", "milk-bucket"]})
+    state.phase = "end"
+    assert Act("end") not in rules.legal_actions(state)
+    for _ in range(2):
+        assert all(a.kind == "discard" for a in rules.legal_actions(state))
+        state = rules.apply(state, Act("discard", "cookie" if _ == 0 else "apple"))
+    assert len(state.players[0].hand) == 4
+    assert rules.legal_actions(state) == [Act("end")]
+
+
+def test_an_ambush_is_decided_by_manhattan_distance(rules: MineventureRules) -> None:
+    # Ambush: the defender's range does not reach the attacker (distance = |dx| + |dy|).
+    state = bare(rules, p0={"main": "bow"}, p1={"main": "wooden-sword"})
+    state.players[0].x, state.players[0].y = 5, 5
+    state.players[1].x, state.players[1].y = 7, 6  # distance 3: bow reaches, sword does not
+    state.phase = "decision"
+    assert Act("fight", "1") in rules.legal_actions(state)
+    fight = rules.apply(state, Act("fight", "1"))
+    assert fight.combat is not None and fight.combat.ambush
+    # Only the attacker acts in the ambush round.
+    after = rules.apply(fight, Act("strike", "main"))
+    assert after.players[1].hp == 20 - 3
+    assert after.combat is not None and not after.combat.ambush and after.combat.round == 2
+    state.players[1].x, state.players[1].y = 6, 5  # distance 1: the sword reaches
+    assert not rules.apply(state, Act("fight", "1")).combat.ambush  # type: ignore[union-attr]
+
+
+def test_fleeing_needs_the_roll_minus_1_to_beat_the_opponents_range(
+    rules: MineventureRules,
+) -> None:
+    state = bare(rules, p0={"main": "crossbow"}, p1={"main": "wooden-sword"})
+    state.players[0].x, state.players[0].y = 5, 5
+    state.players[1].x, state.players[1].y = 5, 6
+    state.phase = "decision"
+    state = rules.apply(state, Act("fight", "1"))
+    state = rules.apply(state, Act("strike", "main"))  # attacker declares, then the defender
+    fleeing = rules.apply(state, Act("flee"))
+    assert rules.is_chance(fleeing)
+    # Crossbow range 3: a 4 counts 3 (not more than 3), a 5 counts 4 (escapes).
+    failed = rules.apply(fleeing, Act("die", "4"))
+    assert failed.combat is not None and failed.players[1].hp == 20 - 4
+    assert Act("flee") not in rules._combat_actions(_round_for(failed, 1))  # once per round
+    escaped = rules.apply(fleeing, Act("die", "5"))
+    assert escaped.combat is None and escaped.players[1].hp == 20
+    assert escaped.players[1].skip  # the defender goes straight to their end phase
+    assert escaped.phase == "end" and escaped.seat == 0  # the attacker to theirs
+
+
+def _round_for(state: MineventureState, seat: int) -> MineventureState:
+    new = _clone(state)
+    assert new.combat is not None
+    new.combat.declared = ("strike:main",) if seat == new.combat.defender else ()
+    return new
+
+
+@pytest.mark.parametrize(
+    ("armour", "blocking", "amount", "types", "taken"),
+    [
+        ("iron-chestplate", False, 5, (P,), 2),  # physical: reduced by armour
+        ("iron-chestplate", False, 2, (P,), 0),  # never below 0
+        ("iron-chestplate", False, 5, (X,), 5),  # piercing: not reduced...
+        ("iron-chestplate", True, 5, (X,), 0),  # ...but a raised shield blocks it
+        ("iron-chestplate", True, 5, (X, A), 5),  # a shield cannot block area damage
+        ("blast-plate", False, 6, (P, A), 0),  # area: cancelled by the blast-proof trait
+        ("blast-plate", False, 6, (P,), 5),
+        ("iron-chestplate", True, 3, (T,), 3),  # true: never reduced or blocked
+    ],
+)
+def test_damage_types_against_armour_and_shields(
+    rules: MineventureRules,
+    armour: str,
+    blocking: bool,
+    amount: int,
+    types: tuple[DamageType, ...],
+    taken: int,
+) -> None:
+    state = bare(rules, p1={"armour": armour})
+    assert rules.damage_taken(state, 1, amount, types, blocking) == taken
+
+
+def test_resistance_halves_physical_damage_rounding_up(rules: MineventureRules) -> None:
+    # Rounding marks: ↑ rounds up; resistance halves physical damage after armour.
+    state = bare(rules, p1={"armour": "leather-tunic"})
+    rules.give_buff(state, 1, rules.buff_index["resistance"])
+    assert rules.damage_taken(state, 1, 6, (P,), False) == 3  # (6 - 1) / 2 = 2.5 -> 3
+
+
+def test_buff_slots_take_their_classes_and_the_oldest_is_replaced(
+    rules: MineventureRules,
+) -> None:
+    # Slot 1: positive or neutral; slot 2: neutral or negative; slot 3: negative.
+    state = bare(rules)
+    index = rules.buff_index
+
+    def names() -> list[str | None]:
+        return [None if e is None else rules.buffs[e[0]].id for e in state.players[0].buffs]
+
+    rules.give_buff(state, 0, index["strength"])
+    assert names() == ["strength", None, None]
+    rules.give_buff(state, 0, index["poison"])
+    rules.give_buff(state, 0, index["weakness"])
+    assert names() == ["strength", "poison", "weakness"]
+    rules.give_buff(state, 0, index["regeneration"])  # no free slot for a positive one
+    assert names() == ["regeneration", "poison", "weakness"]
+    rules.give_buff(state, 0, index["slowness"])  # replaces the oldest negative
+    assert names() == ["regeneration", "slowness", "weakness"]
+    rules.give_buff(state, 0, index["glowing"])  # neutral: slots 1 and 2, oldest goes
+    assert names() == ["glowing", "slowness", "weakness"]
+
+
+def _end_round(rules: MineventureRules, state: MineventureState) -> MineventureState:
+    new = _clone(state)
+    rules._end_round(new)
+    return new
+
+
+def test_everyone_heals_2_when_the_night_ends(rules: MineventureRules) -> None:
+    state = bare(rules)
+    for p in state.players:
+        p.hp = 10
+    day = _end_round(rules, state)
+    assert day.night and day.players[0].hp == 10  # the day round: no heal
+    night = _end_round(rules, day)
+    assert not night.night and night.day == 1 and night.players[0].hp == 12
+
+
+def test_story_damage_hits_overworld_players_who_did_not_kill(rules: MineventureRules) -> None:
+    # Story event in play: at round end, every overworld player who has not killed takes
+    # dead players + 2 true damage; players in the End are spared.
+    state = bare(rules)
+    state.story = rules.story_cards[0]
+    state.players[0].killed = True
+    dx, dy = rules.dragon_at
+    # The End cell furthest from the dragon, out of reach of its breath.
+    end_cell = max(
+        (c for c, terrain in rules.terrain.items() if not terrain.overworld),
+        key=lambda c: abs(c[0] - dx) + abs(c[1] - dy),
+    )
+    assert abs(end_cell[0] - dx) + abs(end_cell[1] - dy) > rules.model.dragon.range
+    state.players[0].x, state.players[0].y = 0, 0
+    state.players[1].x, state.players[1].y = 1, 0
+    state.players[2].x, state.players[2].y = end_cell
+    after = _end_round(rules, state)
+    assert after.players[0].hp == 20  # killed this round
+    assert after.players[1].hp == 20 - (0 + 2)  # no one dead yet: 0 + 2
+    assert after.players[2].hp == 20  # in the End: no story damage
+
+
+def test_a_kill_takes_the_whole_hand_and_one_equipment_card(rules: MineventureRules) -> None:
+    state = bare(
+        rules,
+        p0={"main": "diamond-sword", "x": 5, "y": 5},
+        p1={
+            "main": "bow",
+            "armour": "chainmail",
+            "hand": ["bread", "tnt"],
+            "hp": 2,
+            "x": 5,
+            "y": 6,
+        },
+    )
+    state.phase = "decision"
+    state = rules.apply(state, Act("fight", "1"))
+    state = rules.apply(state, Act("strike", "main"))
+    state = rules.apply(state, Act("strike", "main"))
+    # Three players: the game goes on, and the killer picks one of the victim's equipment.
+    assert state.phase == "loot" and not state.players[1].alive
+    assert set(rules.legal_actions(state)) == {Act("loot", "main"), Act("loot", "armour")}
+    state = rules.apply(state, Act("loot", "armour"))
+    killer = state.players[0]
+    assert sorted(rules.tokens[c] for c in killer.hand) == ["bread", "tnt"]
+    assert rules.tokens[killer.armour] == "chainmail" and killer.killed
+    assert state.players[1].main == -1 and state.phase == "end"
+    # The rest of the victim's field cards go to the bottom of their deck.
+    assert rules.by_token["bow"] in state.piles[rules.deck_index["equipment"]][1]
+
+
+def test_the_last_player_standing_wins(rules: MineventureRules) -> None:
+    state = bare(rules, p0={"main": "diamond-sword", "x": 5, "y": 5}, p1={"hp": 1, "x": 5, "y": 6})
+    state.players[2].alive, state.players[2].hp = False, 0
+    state.phase = "decision"
+    state = rules.apply(state, Act("fight", "1"))
+    state = rules.apply(state, Act("strike", "main"))
+    state = rules.apply(state, Act("strike", "fist"))
+    outcome = rules.outcome(state)
+    assert outcome.termination is Termination.LAST_STANDING and outcome.winners == {0}
+
+
+def test_slaying_the_dragon_wins_for_everyone_alive_who_hurt_it(rules: MineventureRules) -> None:
+    state = bare(rules, p0={"main": "diamond-sword"})
+    state.players[0].x, state.players[0].y = rules.dragon_at[0], rules.dragon_at[1] - 1
+    state.players[2].hit_dragon = True
+    state.dragon_hp = 3
+    state.phase = "decision"
+    state = rules.apply(state, Act("fight", "dragon"))
+    assert state.combat is not None and state.combat.defender == DRAGON
+    state = rules.apply(state, Act("strike", "main"))  # the dragon answers with its breath
+    outcome = rules.outcome(state)
+    assert outcome.termination is Termination.DRAGON_SLAIN and outcome.winners == {0, 2}
+
+
+def test_an_illegal_action_quotes_the_position(rules: MineventureRules) -> None:
+    state = started(rules)
+    with pytest.raises(IllegalActionError, match=r"^illegal action Act\(kind='end'.* in mv "):
+        rules.apply(state, Act("end"))
+
+
+@pytest.mark.parametrize(("players", "mode"), [(4, Mode.MAP_24), (5, Mode.MAP_32)])
+@pytest.mark.parametrize("policy", [RandomPolicy(), SensiblePolicy()], ids=["random", "sensible"])
+def test_seeded_games_end_naturally_with_no_card_created_or_lost(
+    model: Mineventure, players: int, mode: Mode, policy: object
+) -> None:
+    rules = MineventureRules(model, players, mode)
+    for seed in range(4):
+        record = play_game(
+            rules,
+            [policy] * players,  # type: ignore[list-item]
+            random.Random(seed),
+            200_000,
+            max_turns=TURN_CAP,
+            invariant=rules.check_invariants,
+        )
+        assert not record.capped, f"seed {seed} hit the cap"
+        assert record.outcome is not None
+
+
+def test_a_kill_after_a_draw_card_in_combat_finishes_the_draw_first(
+    model: Mineventure,
+) -> None:
+    # Regression: a pickaxe used in combat queues a draw; the defender then died and the
+    # loot choice must let that draw (and its keep choice) finish before the turn moves on.
+    from pnp.games.mineventure.rules import simulate
+
+    report = simulate(model, 3, Mode.MAP_24, games=8, seed=7, check=True)
+    assert report.ended_by_cap == 0 and sum(report.terminations.values()) == 8
