@@ -36,7 +36,8 @@ def sign_test(more: int, fewer: int) -> float:
     flips = more + fewer
     if flips == 0:
         return 1.0
-    return sum(math.comb(flips, k) for k in range(more, flips + 1)) / 2**flips
+    tail: int = sum(math.comb(flips, k) for k in range(more, flips + 1))
+    return tail / 2**flips
 
 
 def binomial_two_sided(successes: int, trials: int, p: float) -> float:
