@@ -37,7 +37,7 @@ def sign_test(more: int, fewer: int) -> float:
     if flips == 0:
         return 1.0
     tail: int = sum(math.comb(flips, k) for k in range(more, flips + 1))
-    return tail / 2**flips
+    return tail / (1 << flips)
 
 
 def binomial_two_sided(successes: int, trials: int, p: float) -> float:
