@@ -28,6 +28,7 @@ from typing import Any
 import jinja2
 import yaml
 
+from pnp.content.sandbox import ContentEnvironment, evaluate_bounded, render_bounded
 from pnp.errors import TemplateError
 from pnp.layout.primitives import (
     ALIGNS,
@@ -44,10 +45,8 @@ from pnp.layout.primitives import (
 )
 from pnp.units import parse_length
 
-_ENV = jinja2.Environment(
-    undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False
-)
-_ENV.globals.update(range=range, len=len, min=min, max=max, sorted=sorted, enumerate=enumerate)
+# Templates and the content they show are untrusted: both render in the content sandbox.
+_ENV = ContentEnvironment(keep_trailing_newline=False)
 
 
 @jinja2.pass_context
@@ -56,9 +55,13 @@ def _prose(context: Any, text: str) -> str:
     rendered in the face's scope, so a number typed once in content reaches the printed text."""
     if "{{" not in text and "{%" not in text:
         return text
-    return _ENV.from_string(text).render(context.get_all())
+    template = _PROSE.get(text)
+    if template is None:
+        template = _PROSE[text] = _ENV.from_string(text)
+    return render_bounded(template, context.get_all())
 
 
+_PROSE: dict[str, jinja2.Template] = {}
 _ENV.filters["prose"] = _prose
 
 # Keys each box type accepts; anything else is a typo the author should hear about.
@@ -123,6 +126,8 @@ class Template:
                 # the template and line are known.
                 str(result)
             return result
+        except jinja2.TemplateSyntaxError as error:
+            raise TemplateError(f"{where}: jinja syntax error: {error.message}") from None
         except jinja2.TemplateError as error:
             raise TemplateError(f"{where}: {error}") from None
         except (TypeError, ValueError, AttributeError, KeyError, ZeroDivisionError) as error:
@@ -140,10 +145,10 @@ class Template:
                 and not calls_macro  # macros live in the text path; an expression can't see them
             ):
                 expression = _ENV.compile_expression(stripped[2:-2], undefined_to_none=False)
-                return lambda context: expression(**context)
+                return lambda context: evaluate_bounded(expression, context)
             source = self.macros + value if self.macros else value
             template = _ENV.from_string(source)
-            return lambda context: template.render(context)
+            return lambda context: render_bounded(template, context)
         except jinja2.TemplateSyntaxError as error:
             raise TemplateError(f"{where}: jinja syntax error: {error.message}") from None
 

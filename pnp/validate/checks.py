@@ -10,9 +10,14 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+import jinja2
+from jinja2 import meta as jinja_meta
+
 from pnp.content.loader import LoadedGame
+from pnp.content.prose import render_prose
+from pnp.content.sandbox import ENVIRONMENT
 from pnp.engines.base import Declaration, field_paths
-from pnp.errors import Location, Problem
+from pnp.errors import Location, Problem, TemplateError
 from pnp.model.common import NOWHERE
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -175,7 +180,36 @@ def check_declaration(
         findings.error(None, f"content sets {path!r} but the engine never reads it")
 
 
+def check_prose(findings: Findings) -> None:
+    """Every piece of prose that names only model values (``{{ game.… }}``) renders in the
+    sandbox: an unknown name, a syntax error or an attempt to reach Python is a finding at the
+    line that wrote it. Prose that names a face's ``item`` is checked when faces are laid out,
+    and rulebook prose by the rulebook check."""
+    model = findings.game.model
+    context = {"game": model}
+    seen: set[tuple[str, Location | None]] = set()
+    for name in (f.name for f in dataclasses.fields(model)):
+        if name == "rulebook":
+            continue
+        for text, where in _strings(getattr(model, name)):
+            if ("{{" not in text and "{%" not in text) or (text, where) in seen:
+                continue
+            seen.add((text, where))
+            try:
+                names = jinja_meta.find_undeclared_variables(ENVIRONMENT.parse(text))
+            except jinja2.TemplateSyntaxError as error:
+                findings.error(where, f"jinja syntax error: {error.message}")
+                continue
+            if "item" in names:
+                continue  # a face's own prose: laid out with its face
+            try:
+                render_prose(text, context)
+            except TemplateError as error:
+                findings.error(where, str(error).removeprefix(": "))
+
+
 def check_common(findings: Findings, templates_root: Path) -> None:
     check_ids(findings)
     check_products(findings, templates_root)
     check_assets(findings)
+    check_prose(findings)
