@@ -79,6 +79,8 @@ class ImageShape:
     width: float
     height: float
     path: str
+    origin: str = ""
+    """The template line that placed it, for messages."""
 
 
 Shape = RectShape | LineShape | CircleShape | PolygonShape | TextShape | ImageShape

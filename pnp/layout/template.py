@@ -409,7 +409,7 @@ class _Painter:
             ]
         if box.kind == "image":
             x, y, w, h = length("x"), length("y"), length("w"), length("h")
-            return [ImageShape(x, top - y - h, w, h, str(value("src")))]
+            return [ImageShape(x, top - y - h, w, h, str(value("src")), origin=where)]
         raise TemplateError(f"{where}: unknown box type {box.kind!r}")  # pragma: no cover
 
 

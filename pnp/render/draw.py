@@ -8,6 +8,8 @@ from pathlib import Path
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.content.assets import resolve_asset
+from pnp.errors import TemplateError
 from pnp.layout.primitives import (
     CircleShape,
     Face,
@@ -94,9 +96,9 @@ def draw_shapes(
             path.close()
             canvas.drawPath(path, stroke=stroke, fill=fill)
         elif isinstance(shape, ImageShape):
-            source = Path(shape.path)
-            if content_root is not None and not source.is_absolute():
-                source = content_root / source
+            if content_root is None:
+                raise TemplateError(f"{shape.origin}: image {shape.path!r}: no content folder")
+            source = resolve_asset(content_root, shape.path, shape.origin)
             # drawImage with a path: reportlab stores one image object per file name.
             canvas.drawImage(
                 str(source),
