@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 from pathlib import Path
 
 import yaml
@@ -33,6 +34,13 @@ _COLLECTION_TAGS = frozenset(
         "tag:yaml.org,2002:pairs",
     }
 )
+
+MAX_FILE_BYTES = 1024 * 1024
+"""Largest content file read (the largest shipped one is about 36 KB)."""
+MAX_DEPTH = 32
+"""Deepest nesting of mappings and lists a content file may have (the shipped ones use 6)."""
+MAX_VALUES = 200_000
+"""Most values a content file may hold once its aliases are expanded."""
 
 # Scalar constructors of the safe loader use no state of the instance beyond construct_scalar.
 _CONSTRUCTOR = SafeConstructor()
@@ -97,6 +105,7 @@ def load_yaml(path: Path, display_path: str) -> Node:
     Raises ContentError listing every problem of the file.
     """
     text = _read_text(path, display_path)
+    _check_shape(text, display_path)
     try:
         root = yaml.compose(text, Loader=_FAST_LOADER)
     except yaml.YAMLError:
@@ -110,8 +119,59 @@ def load_yaml(path: Path, display_path: str) -> Node:
     return node
 
 
+def _check_shape(text: str, display_path: str) -> None:
+    """Refuse, before composing, what would make loading explode: nesting deeper than
+    MAX_DEPTH (the composer recurses) and aliases that expand to more than MAX_VALUES values
+    (each alias repeats a whole subtree: a "billion laughs" file is a few lines long)."""
+    sizes: dict[str, int] = {}
+    # One entry per open collection: its anchor and the values it holds so far, expanded.
+    open_collections: list[tuple[str | None, int]] = [(None, 0)]
+
+    def add(count: int) -> None:
+        anchor, held = open_collections[-1]
+        open_collections[-1] = (anchor, held + count)
+
+    def refuse(mark: Any, message: str) -> ContentError:
+        where = _mark_location(mark, display_path) if mark else Location(display_path)
+        return ContentError([Problem(where, message)])
+
+    try:
+        for event in yaml.parse(text, Loader=_FAST_LOADER):
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                open_collections.append((event.anchor, 0))
+                if len(open_collections) - 1 > MAX_DEPTH:
+                    raise refuse(
+                        event.start_mark,
+                        f"nesting deeper than {MAX_DEPTH} levels; flatten the structure",
+                    )
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                anchor, held = open_collections.pop()
+                if anchor is not None:
+                    sizes[anchor] = held + 1
+                add(held + 1)
+            elif isinstance(event, yaml.ScalarEvent):
+                if event.anchor is not None:
+                    sizes[event.anchor] = 1
+                add(1)
+            elif isinstance(event, yaml.AliasEvent):
+                add(sizes.get(str(event.anchor), 1))
+            if sum(held for _, held in open_collections) > MAX_VALUES:
+                raise refuse(
+                    getattr(event, "start_mark", None),
+                    f"aliases expand this file to more than {MAX_VALUES:,} values",
+                )
+    except yaml.YAMLError:
+        return  # a syntax error: composing reports it with its place
+
+
 def _read_text(path: Path, display_path: str) -> str:
     try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            message = (
+                f"file is {size:,} bytes; content files may be at most {MAX_FILE_BYTES:,} bytes"
+            )
+            raise ContentError([Problem(Location(display_path), message)])
         data = path.read_bytes()
     except OSError as exc:
         problem = Problem(Location(display_path), f"cannot read file: {exc.strerror or exc}")

@@ -168,3 +168,32 @@ def test_self_referring_alias_is_a_problem(tmp_path: Path) -> None:
     assert problems_of(tmp_path, "a: &x [*x]\n") == [
         "game.yaml:1:4: an alias cannot refer to its own anchor"
     ]
+
+
+def test_a_file_over_the_size_limit_is_refused_before_parsing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(yamlsource, "MAX_FILE_BYTES", 100)
+    assert problems_of(tmp_path, "a: " + "x" * 200 + "\n") == [
+        "game.yaml: file is 204 bytes; content files may be at most 100 bytes"
+    ]
+
+
+def test_nesting_deeper_than_the_limit_is_refused_with_its_line(tmp_path: Path) -> None:
+    deep = "a:\n" + "".join("  " * (level + 1) + "- \n" for level in range(40))
+    problems = problems_of(tmp_path, deep)
+    assert len(problems) == 1
+    assert problems[0].startswith("game.yaml:")
+    assert "nesting deeper than 32 levels" in problems[0]
+    flow = "a: " + "[" * 100 + "]" * 100 + "\n"
+    assert "nesting deeper than 32 levels" in problems_of(tmp_path, flow)[0]
+
+
+def test_a_billion_laughs_file_is_refused(tmp_path: Path) -> None:
+    lines = ["l0: &l0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 10) + "]" for i in range(1, 9)]
+    problems = problems_of(tmp_path, "\n".join(lines) + "\n")
+    assert (
+        len(problems) == 1
+        and "aliases expand this file to more than 200,000 values" in (problems[0])
+    )
