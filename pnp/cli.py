@@ -1,12 +1,16 @@
 """The `pnp` command: parse options, call the library, turn errors into messages and exit codes.
 
-Exit codes: 0 success, 1 content problems (validation failed), 2 usage or build errors.
+Exit codes: 0 success, 1 content problems (validation failed), 2 usage or build errors,
+3 an internal error (a bug in pnp: the message says so; ``PNP_DEBUG=1`` shows the traceback).
+Every command that uses content first passes it through the static checks, so content that
+would trip a later stage is reported, located, instead.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -29,7 +33,14 @@ class Context:
         return list(games) or discover_games(self.content_root)
 
     def load(self, slug: str) -> LoadedGame:
+        """The game's content, loaded but not checked (``list``, ``validate``)."""
         return load_game(self.content_root, slug)
+
+    def checked(self, slug: str) -> LoadedGame:
+        """The game's content after the static checks: ContentError when they find errors."""
+        from pnp.validate.runner import load_checked
+
+        return load_checked(self.content_root, slug, self.templates_root)
 
 
 class Failures:
@@ -67,7 +78,31 @@ def _report_content_error(error: ContentError) -> None:
     _fail(str(error), 1)
 
 
-@click.group()
+INTERNAL_ERROR = 3
+
+
+class Command(click.Group):
+    """The command group, with a last line of defence: an exception nobody expected is a bug
+    in pnp, reported in one line with its own exit code, never a traceback on a user's CI."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
+            raise
+        except Exception as error:
+            if os.environ.get("PNP_DEBUG"):
+                raise
+            click.echo(
+                f"internal error: {type(error).__name__}: {error} "
+                "(a bug in pnp, not in your content: please report it with the content that "
+                "caused it; PNP_DEBUG=1 shows the traceback)",
+                err=True,
+            )
+            ctx.exit(INTERNAL_ERROR)
+
+
+@click.group(cls=Command)
 @click.option(
     "--content",
     type=click.Path(path_type=Path, file_okay=False),
@@ -177,7 +212,7 @@ def build(
     for slug in slugs:
         with failures.for_game(slug):
             started = time.perf_counter()
-            game = obj.load(slug)
+            game = obj.checked(slug)
             out_dir = (
                 (out / slug) if out and len(slugs) > 1 else (out or default_output_root() / slug)
             )
@@ -269,7 +304,7 @@ def export(
     for slug in games:
         with failures.for_game(slug):
             root = out or default_output_root()
-            _export(obj, obj.load(slug), formats, root / slug, profile, base_url)
+            _export(obj, obj.checked(slug), formats, root / slug, profile, base_url)
     failures.exit()
 
 
@@ -361,7 +396,7 @@ def rulebook(obj: Context, game: str, out: Path | None) -> None:
     from pnp.rulebook.build import build_rulebook
 
     try:
-        loaded = obj.load(game)
+        loaded = obj.checked(game)
         files = build_rulebook(loaded, out or default_output_root() / game, obj.templates_root)
     except ContentError as error:
         _report_content_error(error)
@@ -389,7 +424,7 @@ def simulate(
     from pnp.validate.simulation import simulate_game
 
     try:
-        loaded = obj.load(game)
+        loaded = obj.checked(game)
         for line in simulate_game(
             loaded, players=players, games=games_count, seed=seed, policy=policy
         ):

@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from pnp.cli import main
@@ -121,3 +122,38 @@ def test_simulate_refuses_an_unsupported_player_count() -> None:
     code, _, err = run("simulate", "deadline-99", "--players", "2", "--games", "5")
     assert code == 2
     assert "supports 3-12 players" in err
+
+
+def test_every_command_checks_content_before_using_it(content_copy: Path, tmp_path: Path) -> None:
+    # A card the engine and printer would both take, but which breaks the deck the post fixes:
+    # the static checks catch it, so no command goes on to build or play broken content.
+    path = content_copy / "deadline-99" / "game.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("hand_size: 5", "hand_size: 0"), encoding="utf-8")
+    out_dir = tmp_path / "out"
+    for command in (
+        ["build", "deadline-99", "--out", str(out_dir)],
+        ["rulebook", "deadline-99", "--out", str(out_dir)],
+        ["simulate", "deadline-99", "--games", "3"],
+        ["export", "deadline-99", "--format", "tts", "--out", str(out_dir)],
+    ):
+        code, out, err = run("--content", str(content_copy), *command)
+        assert code == 1, (command, out, err)
+        assert re.search(r"game\.yaml:\d+(:\d+)?: deadline-99: .*hand", err), (command, err)
+        assert "Traceback" not in out + err
+    assert not out_dir.exists() or not any(out_dir.rglob("*.*"))
+
+
+def test_an_unexpected_exception_is_an_internal_error_with_its_own_code(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import pnp.content.loader
+
+    def explode(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(pnp.content.loader, "load_yaml", explode)
+    code, out, err = run("list")
+    assert code == 3
+    assert "internal error: RuntimeError: boom" in err and "a bug in pnp" in err
+    assert "Traceback" not in out + err

@@ -1,5 +1,10 @@
 """`pnp validate`: every game's content through the shared checks, its own static checks and
-seeded play through its reference engine."""
+seeded play through its reference engine.
+
+:func:`check_static` is also the gate every other command passes before it uses content
+(build, rulebook, export, simulate): content that fails it is reported, located, and never
+reaches the code that would trip over it.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnp.content.loader import load_game
+from pnp.content.loader import LoadedGame, load_game
 from pnp.errors import ContentError, Location, Problem
 from pnp.registry import find_game
 from pnp.validate.checks import Findings, check_common
@@ -19,6 +24,39 @@ class ValidationResult:
     problems: list[Problem] = field(default_factory=list)
     reports: dict[str, Any] = field(default_factory=dict)
     summaries: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _has_errors(findings: Findings) -> bool:
+    return any(p.severity == "error" for p in findings.problems)
+
+
+def check_static(game: LoadedGame, templates_root: Path) -> Findings:
+    """Every static check of one loaded game: the shared ones, the game's own, and (when
+    those pass, since it quotes the engine's worked examples) the rulebook's."""
+    findings = Findings(game)
+    check_common(findings, templates_root)
+    plugin = find_game(game.slug)
+    if plugin is not None and plugin.check_static is not None:
+        plugin.check_static(findings)
+    if not _has_errors(findings):
+        terms: list[tuple[str, Location]] = (
+            plugin.rulebook_terms(game.model)
+            if plugin is not None and plugin.rulebook_terms is not None
+            else []
+        )
+        check_rulebook(findings, terms)
+    return findings
+
+
+def load_checked(content_root: Path, slug: str, templates_root: Path) -> LoadedGame:
+    """Load a game and pass it through :func:`check_static`; ContentError carrying every
+    error when it fails (warnings do not stop a command)."""
+    game = load_game(content_root, slug)
+    findings = check_static(game, templates_root)
+    errors = [p for p in findings.problems if p.severity == "error"]
+    if errors:
+        raise ContentError(sorted(errors, key=lambda p: p.location))
+    return game
 
 
 def validate_games(
@@ -37,26 +75,13 @@ def validate_games(
         except ContentError as error:
             result.problems.extend(error.problems)
             continue
-        findings = Findings(game)
-        check_common(findings, templates_root)
-        plugin = find_game(slug)
-        if plugin is not None and plugin.check_static is not None:
-            plugin.check_static(findings)
-        static_errors = any(p.severity == "error" for p in findings.problems)
-        if not static_errors:
-            # The rulebook quotes the engine's worked examples: it needs sound content.
-            terms: list[tuple[str, Location]] = (
-                plugin.rulebook_terms(game.model)
-                if plugin is not None and plugin.rulebook_terms is not None
-                else []
-            )
-            check_rulebook(findings, terms)
-            static_errors = any(p.severity == "error" for p in findings.problems)
+        findings = check_static(game, templates_root)
         result.summaries.setdefault(slug, [])
+        plugin = find_game(slug)
         # Simulating broken content mostly repeats the static findings in a noisier voice.
         if (
             simulate
-            and not static_errors
+            and not _has_errors(findings)
             and plugin is not None
             and plugin.check_simulated is not None
         ):
