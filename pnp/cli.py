@@ -222,6 +222,8 @@ def build(
             click.echo(
                 f"{slug}: {len(report.files)} files, {pages} pages -> {out_dir} ({elapsed:.2f} s)"
             )
+            for name in report.removed:
+                click.echo(f"  removed {name} (no longer part of the kit)")
             for warning in report.warnings:
                 click.echo(f"  warning: {warning}", err=True)
             if exports:

@@ -42,6 +42,8 @@ class KitReport:
     game: str
     files: list[BuiltFile] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    """Files an earlier build wrote that this one no longer makes, removed."""
 
 
 class SizeError(PnpError):

@@ -8,6 +8,7 @@ from pathlib import Path
 from pnp.content.loader import LoadedGame
 from pnp.errors import PnpError
 from pnp.kit import BuildOptions, BuiltFile, KitReport, build_kit
+from pnp.output import remove_leftovers, remove_stale, sha256_of, write_manifest
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ def build_rulebook(game: LoadedGame, out_dir: Path, templates_root: Path) -> Rul
             f"{game.display_folder}: game {game.slug!r} has no rulebook content "
             "(a 'rulebook:' key in its YAML)"
         )
+    remove_leftovers(out_dir, f"{game.slug}-rulebook")
     reading = out_dir / f"{game.slug}-rulebook.pdf"
     booklet = out_dir / f"{game.slug}-rulebook-booklet.pdf"
     pages = render_reading_edition(game, reading, templates_root)
@@ -38,7 +40,9 @@ def build_game(
     game: LoadedGame, out_dir: Path, templates_root: Path, options: BuildOptions
 ) -> KitReport:
     """The whole kit of a game: its rulebook (if it has one) and every product, with a cover
-    page that lists them all."""
+    page that lists them all. What an earlier build left behind — temporary files of a killed
+    build, products since renamed or dropped — is removed (see ``pnp.output``)."""
+    remove_leftovers(out_dir, f"{game.slug}-")
     extras: list[BuiltFile] = []
     if getattr(game.model, "rulebook", None) is not None:
         book = build_rulebook(game, out_dir, templates_root)
@@ -58,4 +62,14 @@ def build_game(
                 "A4 双面打印，选「短边翻转」；对折后在折线处装订。",
             ),
         ]
-    return build_kit(game, out_dir, templates_root, options, extras)
+    report = build_kit(game, out_dir, templates_root, options, extras)
+    written = [file.path.name for file in report.files]
+    report.removed.extend(remove_stale(out_dir, written))
+    write_manifest(
+        out_dir,
+        {
+            "game": game.slug,
+            "files": {name: sha256_of(out_dir / name) for name in sorted(written)},
+        },
+    )
+    return report
