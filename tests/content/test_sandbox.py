@@ -97,9 +97,7 @@ def _inject_decision(content: Path, answer: str) -> int:
     return at + 1
 
 
-def test_validate_and_build_refuse_an_injected_decision(
-    content_copy: Path, tmp_path: Path
-) -> None:
+def test_validate_and_build_refuse_an_injected_decision(content_copy: Path, tmp_path: Path) -> None:
     line = _inject_decision(content_copy, "{{ cycler.__init__.__globals__.os.getcwd() }}")
     runner = CliRunner()
     checked = runner.invoke(main, ["--content", str(content_copy), "validate", "deadline-99"])
