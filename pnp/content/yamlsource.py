@@ -105,7 +105,7 @@ def load_yaml(path: Path, display_path: str) -> Node:
     Raises ContentError listing every problem of the file.
     """
     text = _read_text(path, display_path)
-    _check_shape(text, display_path)
+    check_shape(text, display_path)
     try:
         root = yaml.compose(text, Loader=_FAST_LOADER)
     except yaml.YAMLError:
@@ -119,7 +119,7 @@ def load_yaml(path: Path, display_path: str) -> Node:
     return node
 
 
-def _check_shape(text: str, display_path: str) -> None:
+def check_shape(text: str, display_path: str) -> None:
     """Refuse, before composing, what would make loading explode: nesting deeper than
     MAX_DEPTH (the composer recurses) and aliases that expand to more than MAX_VALUES values
     (each alias repeats a whole subtree: a "billion laughs" file is a few lines long)."""

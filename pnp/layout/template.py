@@ -29,7 +29,8 @@ import jinja2
 import yaml
 
 from pnp.content.sandbox import ContentEnvironment, evaluate_bounded, render_bounded
-from pnp.errors import TemplateError
+from pnp.content.yamlsource import check_shape
+from pnp.errors import ContentError, TemplateError
 from pnp.layout.primitives import (
     ALIGNS,
     VALIGNS,
@@ -157,9 +158,33 @@ _CACHE: dict[Path, Template] = {}
 _MACRO = re.compile(r"\{%-?\s*macro\s+(\w+)")
 
 
+MAX_TEMPLATE_BYTES = 256 * 1024
+"""Largest template file read (the largest shipped one is about 12 KB)."""
+
+
+def template_path(templates_root: Path, name: str, where: str = "") -> Path:
+    """The file a template name (``deadline-99/playing-card.yaml``) stands for, confined to the
+    templates folder like every asset: TemplateError for an absolute path, one that climbs
+    out (``..`` or a symlink), or a name that is not a ``.yaml`` file."""
+    place = f"{where}: " if where else ""
+    text = str(name).strip()
+    if not text.endswith(".yaml") or len(text) > 255:
+        raise TemplateError(f"{place}template {name!r}: expected the name of a .yaml file")
+    if Path(text).is_absolute() or text.startswith(("/", "\\")):
+        raise TemplateError(f"{place}template {name!r}: absolute paths are not allowed")
+    root = templates_root.resolve()
+    try:
+        path = (root / text).resolve()
+    except (OSError, ValueError):
+        raise TemplateError(f"{place}template {name!r}: not a usable file name") from None
+    if not path.is_relative_to(root):
+        raise TemplateError(f"{place}template {name!r} lies outside the templates folder")
+    return path
+
+
 def load_template(templates_root: Path, name: str) -> Template:
     """The template `name` (relative to templates_root), with its `extends` chain merged."""
-    path = (templates_root / name).resolve()
+    path = template_path(templates_root, name)
     cached = _CACHE.get(path)
     if cached is not None:
         return cached
@@ -180,9 +205,15 @@ def _read_template(templates_root: Path, path: Path, seen: tuple[Path, ...]) -> 
     if path in seen:
         raise TemplateError(f"{display}: 'extends' loops back to itself")
     try:
+        if path.stat().st_size > MAX_TEMPLATE_BYTES:
+            raise TemplateError(f"{display}: larger than {MAX_TEMPLATE_BYTES:,} bytes")
         text = path.read_text(encoding="utf-8")
-    except OSError:
+    except (OSError, UnicodeDecodeError):
         raise TemplateError(f"{display}: template not found") from None
+    try:
+        check_shape(text, display)
+    except ContentError as error:
+        raise TemplateError(str(error.problems[0])) from None
     try:
         root_node = yaml.compose(text, Loader=yaml.SafeLoader)
         data = yaml.safe_load(text) or {}
@@ -198,7 +229,8 @@ def _read_template(templates_root: Path, path: Path, seen: tuple[Path, ...]) -> 
 
     base: Template | None = None
     if "extends" in data:
-        base_path = (path.parent / str(data["extends"])).resolve()
+        relative = path.parent.relative_to(templates_root.resolve()) / str(data["extends"])
+        base_path = template_path(templates_root, str(relative), display)
         base = _read_template(templates_root, base_path, (*seen, path))
 
     box_lines = _box_lines(root_node)

@@ -18,9 +18,13 @@ from pnp.content.prose import render_prose
 from pnp.content.sandbox import ENVIRONMENT
 from pnp.engines.base import Declaration, field_paths
 from pnp.errors import Location, Problem, TemplateError
+from pnp.layout.template import template_path
 from pnp.model.common import NOWHERE
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+MAX_ID_LENGTH = 64
+"""Ids become parts of file names (exports, tiles): keep them well under any file system's
+limit."""
 ASSET_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg", ".gif", ".webp")
 
 
@@ -78,7 +82,13 @@ def check_ids(findings: Findings) -> None:
             if item_id is None:
                 continue
             where = getattr(item, "where", None)
-            if not SLUG.match(str(item_id)):
+            if len(str(item_id)) > MAX_ID_LENGTH:
+                findings.error(
+                    where,
+                    f"{path}: id {str(item_id)[:20]!r}… is {len(str(item_id))} characters long "
+                    f"(at most {MAX_ID_LENGTH})",
+                )
+            elif not SLUG.match(str(item_id)):
                 findings.error(
                     where,
                     f"{path}: id {item_id!r} is not a lowercase slug "
@@ -112,7 +122,12 @@ def check_products(findings: Findings, templates_root: Path) -> None:
         for role, name in (("face", product.face), ("back", product.back)):
             if not name:
                 continue
-            if not (templates_root / name).is_file():
+            try:
+                path = template_path(templates_root, name)
+            except TemplateError as error:
+                findings.error(product.where, f"product {product.id!r}: {role} {error}")
+                continue
+            if not path.is_file():
                 known = [str(p.relative_to(templates_root)) for p in templates_root.rglob("*.yaml")]
                 findings.error(
                     product.where,

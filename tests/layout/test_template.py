@@ -114,3 +114,31 @@ def test_an_alignment_outside_the_allowed_set_is_a_template_error(tmp_path: Path
         r"right, justify, got 'centre'",
     ):
         face(tmp_path, "g.yaml", {})
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("/etc/passwd.yaml", "absolute paths are not allowed"),
+        ("../content/deadline-99/game.yaml", "lies outside the templates folder"),
+        ("deadline-99/playing-card.txt", "expected the name of a .yaml file"),
+        ("x" * 300 + ".yaml", "expected the name of a .yaml file"),
+    ],
+)
+def test_a_template_name_stays_inside_the_templates_folder(
+    tmp_path: Path, name: str, message: str
+) -> None:
+    from pnp.layout.template import template_path
+
+    (tmp_path / "templates").mkdir()
+    with pytest.raises(TemplateError, match=message):
+        template_path(tmp_path / "templates", name, "content/x/kit.yaml:3")
+
+
+def test_extends_may_not_climb_out_of_the_templates_folder(tmp_path: Path) -> None:
+    root = tmp_path / "templates"
+    (root / "game").mkdir(parents=True)
+    (tmp_path / "secret.yaml").write_text("boxes: []\n", encoding="utf-8")
+    (root / "game" / "face.yaml").write_text("extends: ../../secret.yaml\nboxes: []\n")
+    with pytest.raises(TemplateError, match="lies outside the templates folder"):
+        load_template(root, "game/face.yaml")

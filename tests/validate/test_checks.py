@@ -1,0 +1,27 @@
+"""The checks every game's content gets: ids and product templates, seeded into a copy."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.validate.seeding import Seeding, only
+
+DEADLINE = Seeding("deadline-99")
+
+
+def test_an_id_too_long_for_a_file_name_is_an_error(content_copy: Path) -> None:
+    DEADLINE.edit(content_copy, "kit.yaml", "id: count-tracker", "id: " + "x" * 300)
+    problem = only(DEADLINE.validate(content_copy), r"characters long \(at most 64\)")
+    assert problem.location.path.endswith("kit.yaml")
+    assert problem.location.line == DEADLINE.line_of(content_copy, "kit.yaml", "x" * 300)
+
+
+def test_a_product_template_outside_the_templates_folder_is_an_error(content_copy: Path) -> None:
+    DEADLINE.edit(
+        content_copy,
+        "kit.yaml",
+        "face: deadline-99/count-tracker.yaml",
+        "face: ../content/deadline-99/game.yaml",
+    )
+    problem = only(DEADLINE.validate(content_copy), "lies outside the templates folder")
+    assert problem.location.path.endswith("kit.yaml") and problem.location.line > 0
