@@ -334,9 +334,10 @@ def main(argv: list[str]) -> int:
             for (c, code), n in sorted(summary.exit_codes.items(), key=str)
             if c == command
         )
+        tracebacks, hangs = summary.failed("traceback", command), summary.failed("hang", command)
         print(
-            f"{command:<9} {summary.runs[command]:>6} runs  tracebacks {summary.failed('traceback', command)}"
-            f"  hangs {summary.failed('hang', command)}  ({codes}; "
+            f"{command:<9} {summary.runs[command]:>6} runs  tracebacks {tracebacks}"
+            f"  hangs {hangs}  ({codes}; "
             f"{summary.seconds[command] / max(summary.runs[command], 1):.2f} s each)"
         )
     return 1 if summary.failures else 0
