@@ -2,7 +2,9 @@
 """The two set-up commands of the README, with nothing to install by hand first.
 
     python3 tasks.py build [pnp build options...]   # every kit into output/
-    python3 tasks.py test  [pytest options...]      # lint, validate content, run the tests
+    python3 tasks.py test  [pytest options...]      # lint, type-check, validate, run the tests
+    python3 tasks.py bench [options...]             # benchmark figures (benchmarks/bench.py)
+    python3 tasks.py fuzz  [--cases N --seed S]     # content fuzzing (benchmarks/fuzz.py)
 
 Both create .venv/ on first use and install pnp into it (fonts included: they come from
 PyPI as package dependencies), then reinstall only when pyproject.toml changes.
@@ -61,7 +63,7 @@ def run(*command: str) -> int:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in {"build", "test", "bench"}:
+    if not argv or argv[0] not in {"build", "test", "bench", "fuzz"}:
         print(__doc__.strip())
         return 2
     task, rest = argv[0], argv[1:]
@@ -70,6 +72,8 @@ def main(argv: list[str]) -> int:
         return run(str(_bin("pnp")), "build", *rest)
     if task == "bench":
         return run(str(_bin("python")), "benchmarks/bench.py", *rest)
+    if task == "fuzz":
+        return run(str(_bin("python")), "-m", "benchmarks.fuzz", *rest)
     for step in (
         (str(_bin("ruff")), "check", "pnp", "tests", "benchmarks", "tasks.py"),
         (str(_bin("pnp")), "validate"),

@@ -1,0 +1,26 @@
+"""No content edit reaches a traceback or a hang: a seeded sample of random one-edit mutations
+through every command (benchmarks/fuzz.py runs thousands; see its figures in the notes)."""
+
+from __future__ import annotations
+
+from benchmarks.fuzz import COMMANDS, fuzz
+from pnp.content.loader import discover_games
+from tests.conftest import CONTENT
+
+CASES = 15
+"""Three edits per game: enough to catch a regression, cheap enough for every CI run."""
+
+
+def test_random_content_edits_never_reach_a_traceback_or_a_hang() -> None:
+    messages: list[str] = []
+    summary = fuzz(
+        seed=20261124,
+        count=CASES,
+        games=discover_games(CONTENT),
+        commands=COMMANDS,
+        limit=120,
+        report=messages.append,
+    )
+    assert summary.cases == CASES
+    assert all(summary.runs[command] == CASES for command in COMMANDS)
+    assert not summary.failures, "\n".join(messages)
