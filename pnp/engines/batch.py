@@ -1,0 +1,105 @@
+"""Many seeded games on every core, with the same results as one process.
+
+A batch is a function of one game seed, ``play(seed) -> result``, and a list of seeds. Game
+``i`` always plays from ``seeds[i]`` whatever process runs it, and results come back in seed
+order, so a run on eight cores equals the run on one: parallelism changes the time, never the
+figures. Worker processes are forked, so ``play`` may close over anything (the rules, the
+model, policies) without being picklable; only its results travel back and must pickle.
+
+``PNP_WORKERS`` (or the ``workers`` argument) sets the number of processes; 1 runs in this
+process. Large sweeps can run on a Ray cluster instead (:func:`run_on_ray`).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+MIN_SEEDS_PER_WORKER = 4
+"""Below this many games per process, forking costs more than it saves."""
+
+_PLAY: Callable[[int], Any] | None = None
+"""The batch's play function, set in the parent just before forking (workers inherit it)."""
+
+
+def game_seeds(seed: int, games: int) -> list[int]:
+    """The seeds of ``games`` games derived from one run seed: game i replays alone from
+    ``random.Random(game_seeds(seed, n)[i])``. Every simulation in pnp uses this one scheme."""
+    source = random.Random(seed)
+    return [source.getrandbits(63) for _ in range(games)]
+
+
+def default_workers() -> int:
+    """Processes to use: ``$PNP_WORKERS``, else every core this process may run on."""
+    configured = os.environ.get("PNP_WORKERS", "").strip()
+    if configured:
+        try:
+            return max(1, int(configured))
+        except ValueError:
+            pass
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _play_chunk(seeds: Sequence[int]) -> list[Any]:
+    assert _PLAY is not None, "worker started without a play function"
+    return [_PLAY(seed) for seed in seeds]
+
+
+def run_seeds(
+    play: Callable[[int], T], seeds: Sequence[int], *, workers: int | None = None
+) -> list[T]:
+    """``[play(seed) for seed in seeds]``, spread over ``workers`` forked processes."""
+    count = default_workers() if workers is None else max(1, workers)
+    count = min(count, len(seeds) // MIN_SEEDS_PER_WORKER)
+    if count <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        return [play(seed) for seed in seeds]
+    global _PLAY
+    previous, _PLAY = _PLAY, play
+    try:
+        # Several chunks per worker even out games of unequal length; contiguous chunks keep
+        # the results in seed order.
+        pieces = count * 4
+        size = -(-len(seeds) // pieces)
+        chunks = [list(seeds[i : i + size]) for i in range(0, len(seeds), size)]
+        with multiprocessing.get_context("fork").Pool(count) as pool:
+            results = pool.map(_play_chunk, chunks, chunksize=1)
+    finally:
+        _PLAY = previous
+    return [result for chunk in results for result in chunk]
+
+
+def _play_with(function: Callable[[int], T], part: list[int]) -> list[T]:
+    return [function(seed) for seed in part]
+
+
+def run_on_ray(
+    play: Callable[[int], T], seeds: Sequence[int], *, address: str | None, chunk: int = 64
+) -> list[T]:
+    """The same batch on a Ray cluster (``address``; a local Ray when None), for sweeps of
+    millions of games. ``play`` and its results travel by Ray's serialiser, so they must be
+    picklable by it (closures over models and rules are). Results come back in seed order."""
+    try:
+        import ray
+    except ImportError as error:  # pragma: no cover - depends on the extra
+        from pnp.errors import PnpError
+
+        raise PnpError(
+            "Ray is not installed: pip install 'pnp-kits[ray]' (or pip install ray)"
+        ) from error
+    if not ray.is_initialized():
+        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+
+    play_chunk: Any = ray.remote(_play_with)
+    function = ray.put(play)
+    futures = [
+        play_chunk.remote(function, list(seeds[i : i + chunk])) for i in range(0, len(seeds), chunk)
+    ]
+    return [result for part in ray.get(futures) for result in part]
