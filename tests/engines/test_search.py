@@ -1,0 +1,164 @@
+"""The generic search player: it finds what a random player misses, never peeks at hidden
+information it could not know, and plays the same game from the same seed."""
+
+from __future__ import annotations
+
+import enum
+import random
+from dataclasses import dataclass
+
+from pnp.engines.base import Declaration, Outcome, RandomPolicy, play_game
+from pnp.engines.search import SearchPolicy, terminal_scores
+from pnp.errors import IllegalActionError
+
+
+class End(enum.Enum):
+    LAST_STONE = "last_stone"
+
+
+@dataclass(frozen=True)
+class Nim:
+    stones: int
+    seat: int
+
+
+class NimRules:
+    """Take 1, 2 or 3 stones; whoever takes the last stone wins. From a multiple of four the
+    player to move loses against perfect play."""
+
+    num_players = 2
+
+    def __init__(self, stones: int = 10) -> None:
+        self.stones = stones
+
+    def initial_state(self, rng: random.Random) -> Nim:
+        return Nim(self.stones, 0)
+
+    def current_player(self, state: Nim) -> int | None:
+        return None if state.stones == 0 else state.seat
+
+    def is_chance(self, state: Nim) -> bool:
+        return False
+
+    def legal_actions(self, state: Nim) -> list[int]:
+        return [n for n in (1, 2, 3) if n <= state.stones]
+
+    def chance_outcomes(self, state: Nim) -> list[tuple[int, float]]:
+        return []
+
+    def sample_chance(self, state: Nim, rng: random.Random) -> int:
+        raise ValueError("no chance in nim")
+
+    def apply(self, state: Nim, action: int) -> Nim:
+        if action not in self.legal_actions(state):
+            raise IllegalActionError(f"illegal action {action!r} in {self.notation(state)}")
+        return Nim(state.stones - action, 1 - state.seat)
+
+    def is_terminal(self, state: Nim) -> bool:
+        return state.stones == 0
+
+    def outcome(self, state: Nim) -> Outcome:
+        if state.stones:
+            raise ValueError(f"game not over: {self.notation(state)}")
+        return Outcome(frozenset({1 - state.seat}), End.LAST_STONE)
+
+    def turns(self, state: Nim) -> int:
+        return self.stones - state.stones
+
+    def notation(self, state: Nim) -> str:
+        return f"{state.stones} {state.seat}"
+
+    def from_notation(self, text: str) -> Nim:
+        stones, seat = text.split()
+        return Nim(int(stones), int(seat))
+
+    def parse_action(self, text: str) -> int:
+        return int(text)
+
+    def declares(self) -> Declaration:
+        return Declaration("nim", frozenset(), frozenset(), frozenset())
+
+
+def test_search_finds_the_winning_move() -> None:
+    rules = NimRules()
+    search = SearchPolicy(iterations=300)
+    for stones, best in ((5, 1), (6, 2), (7, 3), (9, 1)):
+        assert search.choose(rules, Nim(stones, 0), random.Random(stones)) == best
+
+
+def test_search_beats_random_play() -> None:
+    rules = NimRules(stones=15)
+    wins = 0
+    for seed in range(20):
+        seat = seed % 2  # the searcher plays both seats in turn
+        policies = [RandomPolicy(), RandomPolicy()]
+        policies[seat] = SearchPolicy(iterations=150)  # type: ignore[call-overload]
+        record = play_game(rules, policies, random.Random(seed), 1000)
+        assert record.outcome is not None
+        wins += seat in record.outcome.winners
+    assert wins >= 18
+
+
+def test_the_same_seed_plays_the_same_game() -> None:
+    rules = NimRules(stones=21)
+    games = [
+        play_game(
+            rules, [SearchPolicy(iterations=40)] * 2, random.Random(5), 1000, record_actions=True
+        )
+        for _ in range(2)
+    ]
+    assert games[0].actions == games[1].actions
+
+
+@dataclass(frozen=True)
+class Guess:
+    secret: int
+    guess: int | None
+
+
+class GuessRules(NimRules):
+    """Seat 0 guesses a secret bit dealt face down: winning needs the hidden card, which a
+    player that peeks would always match and a fair one matches half the time."""
+
+    num_players = 1
+
+    def initial_state(self, rng: random.Random) -> Guess:  # type: ignore[override]
+        return Guess(rng.randrange(2), None)
+
+    def current_player(self, state: Guess) -> int | None:  # type: ignore[override]
+        return None if state.guess is not None else 0
+
+    def legal_actions(self, state: Guess) -> list[int]:  # type: ignore[override]
+        return [] if state.guess is not None else [0, 1]
+
+    def apply(self, state: Guess, action: int) -> Guess:  # type: ignore[override]
+        return Guess(state.secret, action)
+
+    def is_terminal(self, state: Guess) -> bool:  # type: ignore[override]
+        return state.guess is not None
+
+    def outcome(self, state: Guess) -> Outcome:  # type: ignore[override]
+        return Outcome(
+            frozenset({0}) if state.guess == state.secret else frozenset(), End.LAST_STONE
+        )
+
+    def turns(self, state: Guess) -> int:  # type: ignore[override]
+        return int(state.guess is not None)
+
+    def resample(self, state: Guess, seat: int, rng: random.Random) -> Guess:
+        return Guess(rng.randrange(2), state.guess)
+
+
+def test_search_never_peeks_at_hidden_information() -> None:
+    rules = GuessRules()
+    search = SearchPolicy(iterations=64)
+    wins = sum(
+        play_game(rules, [search], random.Random(seed), 10).outcome.winners == {0}  # type: ignore[union-attr]
+        for seed in range(200)
+    )
+    assert 70 <= wins <= 130  # a fair coin; a peeking player would win all 200
+
+
+def test_terminal_scores_share_a_win() -> None:
+    rules = NimRules(stones=1)
+    assert terminal_scores(rules, Nim(0, 1)) == [1.0, 0.0]
