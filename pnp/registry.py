@@ -15,20 +15,37 @@ from __future__ import annotations
 
 import difflib
 import importlib.metadata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pnp.errors import PnpError, UnknownGameError
 
 if TYPE_CHECKING:
-    from pnp.engines.base import Policy, Rules
+    from pnp.engines.base import Policy, Rules, Table
     from pnp.errors import Location
     from pnp.validate.checks import Findings
 
 ENTRY_POINT_GROUP = "pnp.games"
 
 Tables = Sequence[tuple[str, "Rules[Any, Any]"]]
+Scores = Callable[["Rules[Any, Any]", Any], Sequence[float]]
+"""Each seat's score (0..1) in a position: a finished one (``score``) or not (``evaluate``)."""
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """How the generic search player (pnp.engines.search) plays one game: enough to beat the
+    sensible policy, cheap enough to play hundreds of games."""
+
+    iterations: int = 100
+    """Determinised playouts per decision."""
+    rollout: str = "random"
+    """The policy that plays on below the tree: 'random' or one of the game's policies."""
+    depth: int | None = None
+    """Decisions a playout makes before ``evaluate`` scores it (None: to the end)."""
+    exploration: float = 0.7
+    """UCB1's exploration constant."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +76,26 @@ class Game:
     """Terms printed on components that the rulebook must explain, with where each is used."""
     rulebook_examples: Callable[[Any], dict[str, Any]] | None = None
     """Worked examples the engine computes for the rulebook (``{{ examples.… }}``)."""
+
+    # -- what the shared play checks (pnp.validate.play) need ---------------------------------
+    play_tables: Callable[[Any], Sequence[Table]] | None = None
+    """Every table the content supports (each mode, player count and level), for liveness,
+    coverage and balance."""
+    seat_factors: Callable[[Rules[Any, Any], Any], Mapping[str, Sequence[str]]] | None = None
+    """From a game's first position: a label per seat for each factor ('character': …)."""
+    game_factors: Callable[[Rules[Any, Any], Any], Mapping[str, str]] | None = None
+    """From a game's first position: a label for the whole game per factor ('missions': …)."""
+    coverage_items: Callable[[Any], Mapping[str, Location]] | None = None
+    """Everything of the content that play should exercise ('card:…', 'effect:…',
+    'terrain:…'), each with where content defines it."""
+    covered: Callable[[Rules[Any, Any], Any, Any, Any], Iterable[str]] | None = None
+    """The coverage items one step exercised: ``covered(rules, before, action, after)``."""
+    score: Scores | None = None
+    """Scores of a finished game when winning is not all (a solo draw worth a half)."""
+    evaluate: Scores | None = None
+    """The search player's evaluation hint for positions where a playout stops."""
+    search: SearchSettings = field(default_factory=SearchSettings)
+    """How the strong player plays this game."""
 
     @property
     def module(self) -> str:

@@ -257,3 +257,16 @@ def _dataclass_args(hint: Any) -> list[type]:
     if origin in (tuple, list, frozenset, set, typing.Union, types.UnionType):
         return [cls for arg in typing.get_args(hint) for cls in _dataclass_args(arg)]
     return []
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table a validator plays: a name people read, the rules, and the caps that stop a
+    game which does not end by itself (a cap hit is reported, never hidden)."""
+
+    name: str = field(metadata={"doc": "what reports call it, e.g. 'normal 5p' or 'hard'"})
+    rules: Rules[Any, Any] = field(metadata={"doc": "the rules of the table"})
+    max_steps: int = field(metadata={"doc": "actions after which a game counts as capped"})
+    max_turns: int | None = field(
+        default=None, metadata={"doc": "turns (as the rules count them) after which it is capped"}
+    )

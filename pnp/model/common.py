@@ -96,3 +96,68 @@ class Printable(Protocol):
 
     @property
     def where(self) -> Location: ...
+
+
+@dataclass(frozen=True)
+class Spread:
+    """A promise that no value of one factor wins much more or less than is fair."""
+
+    factor: str = field(
+        metadata=doc(
+            "'seat', a per-seat factor the engine reports (e.g. 'character', 'entry', "
+            "'camp') or a per-game factor (e.g. 'missions')"
+        )
+    )
+    tolerance: float = field(
+        metadata=doc("largest allowed distance from the fair win rate, as a rate (0.1 = 10 points)")
+    )
+    fair: float | None = field(
+        default=None,
+        metadata=doc(
+            "the fair win rate; default 1/players for seat factors, the table's overall win "
+            "rate for game factors"
+        ),
+    )
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Band:
+    """A promise about one table's win rate (a difficulty level's, typically)."""
+
+    table: str = field(metadata=doc("the table (mode, level) the band is for"))
+    min: float = field(metadata=doc("lowest acceptable win rate"))
+    max: float = field(metadata=doc("highest acceptable win rate"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """A promise that each table of a list is harder than the one before it."""
+
+    tables: tuple[str, ...] = field(metadata=doc("the tables from easiest to hardest"))
+    alpha: float = field(
+        default=0.05,
+        metadata=doc("one-sided level of the paired sign test each step must pass"),
+    )
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Balance:
+    """What the design promises about fairness and difficulty, and how hard to look.
+
+    ``pnp validate`` plays ``games`` games per table with ``policy`` and fails when a promise is
+    broken beyond doubt (the 95 % interval lies outside it); a figure outside a promise whose
+    interval still reaches it is a warning that more games are needed.
+    """
+
+    policy: str = field(
+        default="strong",
+        metadata=doc("the policy the promises are made for: strong, sensible or random"),
+    )
+    games: int = field(default=200, metadata=doc("games per table in pnp validate's balance run"))
+    spreads: tuple[Spread, ...] = field(default=(), metadata=doc("fairness promises"))
+    bands: tuple[Band, ...] = field(default=(), metadata=doc("win-rate promises per table"))
+    ladder: Ladder | None = field(default=None, metadata=doc("a difficulty ladder"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
