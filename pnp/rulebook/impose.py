@@ -1,12 +1,27 @@
-"""Saddle-stitch imposition: A5 pages two-up on A4 landscape, in folding order."""
+"""Saddle-stitch imposition: A5 pages two-up on A4 landscape, in folding order.
+
+Each reading-edition page becomes a form XObject that keeps its own resources, and a sheet side
+only places two of them and draws its fold marks with path operators. Merging the pages' content
+streams instead (pypdf's ``merge_page``) renames clashing font resources but left the text of
+every page naming the old ``/F1``: a resource the page does not define, which a print shop's
+preflight rejects. Forms cannot clash, and the source pages are not parsed again.
+"""
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
-from pypdf import PageObject, PdfReader, PdfWriter, Transformation
-from pypdf.generic import DictionaryObject
+from pypdf import PageObject, PdfReader, PdfWriter
+from pypdf.generic import (
+    ArrayObject,
+    ByteStringObject,
+    DecodedStreamObject,
+    DictionaryObject,
+    FloatObject,
+    IndirectObject,
+    NameObject,
+    StreamObject,
+)
 
 from pnp.render.pdf import atomic_output
 from pnp.units import mm
@@ -27,25 +42,37 @@ def booklet_order(pages: int) -> list[tuple[int, int]]:
     return [(left if left <= pages else 0, right if right <= pages else 0) for left, right in sides]
 
 
-def _fold_marks(width: float, height: float) -> PageObject:
+def fold_marks(width: float, height: float) -> bytes:
     """Short dashed ticks at the top and bottom of the fold, outside the page content."""
-    from reportlab.pdfgen.canvas import Canvas
+    x, tick = width / 2, mm(6)
+    return (
+        f"q 0.4 w [2 2] 0 d {x:.2f} {height:.2f} m {x:.2f} {height - tick:.2f} l S "
+        f"{x:.2f} 0 m {x:.2f} {tick:.2f} l S Q\n"
+    ).encode()
 
-    buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=(width, height), invariant=1)
-    canvas.setLineWidth(0.4)
-    canvas.setDash([2, 2])
-    canvas.line(width / 2, height, width / 2, height - mm(6))
-    canvas.line(width / 2, 0, width / 2, mm(6))
-    canvas.save()
-    page = PdfReader(io.BytesIO(buffer.getvalue())).pages[0]
-    # The marks draw no text, but every reportlab canvas lists its default (unembedded)
-    # Helvetica; drop it so the booklet embeds every font it names.
+
+def _page_form(writer: PdfWriter, page: PageObject) -> IndirectObject:
+    """``page`` as a form XObject of ``writer``, with its own resources and bounding box."""
+    form = DecodedStreamObject()
+    contents = page.get_contents()
+    form.set_data(contents.get_data() if contents is not None else b"")
     resources = page["/Resources"].get_object()
-    assert isinstance(resources, DictionaryObject)
-    if "/Font" in resources:
-        del resources["/Font"]
-    return page
+    if not isinstance(resources, DictionaryObject):
+        raise ValueError("a reading-edition page has no resource dictionary")
+    box = page.mediabox
+    form.update(
+        {
+            NameObject("/Type"): NameObject("/XObject"),
+            NameObject("/Subtype"): NameObject("/Form"),
+            NameObject("/BBox"): ArrayObject(
+                FloatObject(value) for value in (box.left, box.bottom, box.right, box.top)
+            ),
+            NameObject("/Resources"): resources.clone(writer),
+        }
+    )
+    compressed: StreamObject = form.flate_encode()
+    # pypdf has no public call that adds an indirect object to a writer.
+    return writer._add_object(compressed)
 
 
 def impose_booklet(source: Path, target: Path) -> int:
@@ -54,17 +81,23 @@ def impose_booklet(source: Path, target: Path) -> int:
     page_w = float(reader.pages[0].mediabox.width)
     page_h = float(reader.pages[0].mediabox.height)
     sheet_w, sheet_h = 2 * page_w, page_h
-    marks = _fold_marks(sheet_w, sheet_h)
     writer = PdfWriter()
+    forms = [_page_form(writer, page) for page in reader.pages]
+    marks = fold_marks(sheet_w, sheet_h)
     order = booklet_order(len(reader.pages))
     for left, right in order:
-        side = PageObject.create_blank_page(width=sheet_w, height=sheet_h)
+        side = PageObject.create_blank_page(writer, width=sheet_w, height=sheet_h)
+        placed = DictionaryObject()
+        drawing = b""
         for number, offset in ((left, 0.0), (right, page_w)):
             if number:
-                side.merge_transformed_page(
-                    reader.pages[number - 1], Transformation().translate(offset, 0)
-                )
-        side.merge_page(marks)
+                name = f"/P{number}"
+                placed[NameObject(name)] = forms[number - 1]
+                drawing += f"q 1 0 0 1 {offset:.2f} 0 cm {name} Do Q\n".encode()
+        content = DecodedStreamObject()
+        content.set_data(drawing + marks)
+        side[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): placed})
+        side[NameObject("/Contents")] = writer._add_object(content.flate_encode())
         writer.add_page(side)
     writer.add_metadata(
         {
@@ -73,8 +106,6 @@ def impose_booklet(source: Path, target: Path) -> int:
         }
     )
     # A fixed file identifier keeps the booklet byte-identical from build to build.
-    from pypdf.generic import ArrayObject, ByteStringObject
-
     identifier = ByteStringObject(b"pnp-booklet-" + source.name.encode()[:20])
     writer._ID = ArrayObject([identifier, identifier])
     with atomic_output(target) as temporary, open(temporary, "wb") as handle:
