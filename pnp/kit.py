@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,12 +9,13 @@ from typing import Any
 
 from pnp.content.loader import LoadedGame
 from pnp.content.prose import render_prose
-from pnp.errors import PnpError, TemplateError
+from pnp.errors import ContentError, Problem, TemplateError
 from pnp.layout.primitives import Face, TextShape
 from pnp.layout.sheets import Flip, plan_card_grid, plan_sheet
+from pnp.layout.sizes import item_size
 from pnp.layout.template import layout_face, load_template
 from pnp.model.common import Product, ProductKind
-from pnp.units import CARD_SIZES_MM, PAPER_SIZES_MM, mm, parse_length
+from pnp.units import PAPER_SIZES_MM, mm
 
 
 @dataclass(frozen=True)
@@ -44,34 +44,6 @@ class KitReport:
     warnings: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     """Files an earlier build wrote that this one no longer makes, removed."""
-
-
-class SizeError(PnpError):
-    pass
-
-
-_SIZE = re.compile(r"^(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)(mm|cm|in)$")
-
-
-def item_size(product: Product) -> tuple[float, float]:
-    """Trim width and height in points of one item of the product."""
-    size = product.size.strip().lower()
-    if size in CARD_SIZES_MM:
-        w, h = CARD_SIZES_MM[size]
-    elif size in PAPER_SIZES_MM:
-        w, h = PAPER_SIZES_MM[size]
-    elif match := _SIZE.match(size):
-        w, h = float(match.group(1)), float(match.group(2))
-        factor = parse_length(f"1{match.group(3)}") / mm(1)
-        w, h = w * factor, h * factor
-    else:
-        known = ", ".join([*CARD_SIZES_MM, *PAPER_SIZES_MM])
-        raise SizeError(
-            f"{product.where}: size: unknown size {product.size!r} "
-            f"(expected one of {known}, or WxHmm)"
-        )
-    w, h = mm(w), mm(h)
-    return (h, w) if product.landscape else (w, h)
 
 
 def paper_size(name: str) -> tuple[float, float]:
@@ -181,9 +153,14 @@ def build_kit(
             width, height = item_size(product)
             # Landscape cards sit turned a quarter in a portrait slot: more fit that way.
             slot_w, slot_h = (height, width) if width > height else (width, height)
-            grid = plan_card_grid(
-                slot_w, slot_h, bleed=bleed, page_width=page_w, page_height=page_h
-            )
+            try:
+                grid = plan_card_grid(
+                    slot_w, slot_h, bleed=bleed, page_width=page_w, page_height=page_h
+                )
+            except ValueError as error:
+                raise ContentError(
+                    [Problem(product.where, f"product {product.id!r}: {error}", game=game.slug)]
+                ) from error
             pages = render_card_sheets(
                 path,
                 [CardRun(front, back, copies) for front, back, copies in item.runs],

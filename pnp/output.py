@@ -3,7 +3,7 @@
 A build records the files it wrote in ``.pnp-build.json`` beside them. The next build into the
 same folder removes what the last one wrote and this one did not (a renamed or dropped
 product), and the hidden temporary files a killed build left (``.<name>-<random>.pdf``, see
-``render.pdf.atomic_output``). Files pnp never wrote are never touched, so ``--out`` may point
+:func:`atomic_output`). Files pnp never wrote are never touched, so ``--out`` may point
 at a folder that holds other things.
 """
 
@@ -15,7 +15,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 MANIFEST = ".pnp-build.json"
@@ -23,6 +23,27 @@ MANIFEST = ".pnp-build.json"
 
 _TEMPORARY = re.compile(r"^\.(?P<stem>.+)-[a-z0-9_]{8}(?P<suffix>\.[a-z0-9]+)$")
 """The name atomic_output gives a file while it is written (mkstemp's 8 random characters)."""
+
+
+@contextlib.contextmanager
+def atomic_output(path: Path) -> Iterator[Path]:
+    """A temporary path next to `path`, renamed over it only if the block succeeds."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(
+        prefix=f".{path.stem}-", suffix=path.suffix, dir=path.parent
+    )
+    os.close(handle)
+    try:
+        yield Path(temporary)
+        # mkstemp makes the file private; a kit is for sharing, so honour the umask instead.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
 
 
 def read_manifest(folder: Path) -> dict[str, object]:

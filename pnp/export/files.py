@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pnp.render.pdf import atomic_output
+from pnp.output import atomic_output
 
 # The earliest time a zip can hold: fixed, so the same content zips to the same bytes.
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)

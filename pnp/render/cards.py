@@ -10,9 +10,10 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.layout.primitives import Face
 from pnp.layout.sheets import CardGrid, Flip, Slot
+from pnp.output import atomic_output
 from pnp.render.draw import DrawReport, colour, draw_face
 from pnp.render.fonts import FontSet
-from pnp.render.pdf import atomic_output, new_canvas
+from pnp.render.pdf import new_canvas
 from pnp.units import mm
 
 CROP_MARK_WIDTH = 0.3  # pt: thin enough to cut on, thick enough to see

@@ -11,9 +11,9 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from pnp.content.prose import render_prose
+from pnp.output import atomic_output
 from pnp.render.draw import colour
 from pnp.render.fonts import FontSet
-from pnp.render.pdf import atomic_output
 from pnp.units import mm
 
 

@@ -9,9 +9,10 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.layout.primitives import Face
 from pnp.layout.sheets import TilePlan
+from pnp.output import atomic_output
 from pnp.render.draw import DrawReport, colour, draw_face
 from pnp.render.fonts import FontSet
-from pnp.render.pdf import atomic_output, new_canvas
+from pnp.render.pdf import new_canvas
 from pnp.units import mm
 
 _ROW_NAMES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"

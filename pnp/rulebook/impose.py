@@ -23,7 +23,7 @@ from pypdf.generic import (
     StreamObject,
 )
 
-from pnp.render.pdf import atomic_output
+from pnp.output import atomic_output
 from pnp.units import mm
 
 

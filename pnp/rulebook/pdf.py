@@ -23,13 +23,14 @@ from reportlab.platypus import (
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnp.content.loader import LoadedGame
-from pnp.kit import collection, item_size, layout_product
+from pnp.kit import collection, layout_product
 from pnp.layout.primitives import Face, TextShape
+from pnp.layout.sizes import item_size
 from pnp.model.common import ProductKind
 from pnp.model.rulebook import Block, BlockKind, Generated, GlossaryEntry, Rulebook, Section
+from pnp.output import atomic_output
 from pnp.render.draw import DrawReport, draw_face
 from pnp.render.fonts import FontSet, prepare_cjk_fonts
-from pnp.render.pdf import atomic_output
 from pnp.render.text import CJKParagraph, to_markup
 from pnp.rulebook.text import context_for, lines_of, render, walk_sections
 from pnp.units import PAPER_SIZES_MM, mm

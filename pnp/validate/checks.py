@@ -18,13 +18,18 @@ from pnp.content.prose import render_prose
 from pnp.content.sandbox import ENVIRONMENT
 from pnp.engines.base import Declaration, field_paths
 from pnp.errors import Location, Problem, TemplateError
+from pnp.layout.sheets import plan_card_grid
+from pnp.layout.sizes import SizeError, item_size
 from pnp.layout.template import template_path
-from pnp.model.common import NOWHERE
+from pnp.model.common import NOWHERE, ProductKind
+from pnp.units import PAPER_SIZES_MM, mm
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_ID_LENGTH = 64
 """Ids become parts of file names (exports, tiles): keep them well under any file system's
 limit."""
+PRINT_PAPERS = ("a4", "letter")
+"""The papers ``pnp build --paper`` prints on."""
 ASSET_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg", ".gif", ".webp")
 
 
@@ -119,6 +124,8 @@ def check_products(findings: Findings, templates_root: Path) -> None:
             findings.error(
                 product.where, f"product {product.id!r} prints nothing: {product.items!r} is empty"
             )
+        if product.kind is ProductKind.CARDS:
+            check_card_fits_paper(findings, product)
         for role, name in (("face", product.face), ("back", product.back)):
             if not name:
                 continue
@@ -134,6 +141,23 @@ def check_products(findings: Findings, templates_root: Path) -> None:
                     f"product {product.id!r}: {role} template {name!r} "
                     f"not found in templates/{suggest(name, known)}",
                 )
+
+
+def check_card_fits_paper(findings: Findings, product: Any) -> None:
+    """A card product fits at least one card on every paper pnp prints on, with the default
+    bleed (boards are tiled, cards are not)."""
+    try:
+        width, height = item_size(product)
+    except SizeError:
+        return  # the size itself is reported where it is read
+    slot_w, slot_h = (height, width) if width > height else (width, height)
+    for paper in PRINT_PAPERS:
+        page_w, page_h = (mm(side) for side in PAPER_SIZES_MM[paper])
+        try:
+            plan_card_grid(slot_w, slot_h, bleed=mm(3), page_width=page_w, page_height=page_h)
+        except ValueError as error:
+            findings.error(product.where, f"product {product.id!r} on {paper}: {error}")
+            return
 
 
 def _strings(value: Any) -> Iterator[tuple[str, Location | None]]:

@@ -10,8 +10,9 @@ from typing import Any
 
 from pnp.content.loader import LoadedGame
 from pnp.errors import Location, TemplateError
-from pnp.rulebook.text import context_for, prose_of, render
-from pnp.validate.checks import Findings
+from pnp.model.rulebook import BlockKind
+from pnp.rulebook.text import context_for, prose_of, render, walk_sections
+from pnp.validate.checks import Findings, suggest
 
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
 # An Arabic number standing on its own (not part of an id like "7-heart" or a word like "A5").
@@ -58,6 +59,7 @@ def check_rulebook(findings: Findings, terms: list[tuple[str, Location]]) -> Non
                 f"rulebook {prose.field}: literal number {number} in "
                 f"the rules; take it from content{hint}",
             )
+    check_figures(findings, rulebook)
     text = "\n".join(rendered)
     for term, where in terms:
         if term not in text:
@@ -65,3 +67,28 @@ def check_rulebook(findings: Findings, terms: list[tuple[str, Location]]) -> Non
                 where,
                 f"rulebook: the term {term!r} appears on cards but the rulebook never explains it",
             )
+
+
+def check_figures(findings: Findings, rulebook: Any) -> None:
+    """Every figure draws an item that exists, from a product that exists."""
+    products = {product.id: product for product in getattr(findings.game.model, "products", ())}
+    for section, _ in walk_sections(rulebook.sections):
+        for block in section.blocks:
+            if block.kind is not BlockKind.FIGURE:
+                continue
+            product = products.get(block.product)
+            if product is None:
+                findings.error(
+                    block.where,
+                    f"rulebook figure: product {block.product!r} does not exist"
+                    f"{suggest(block.product, products)}",
+                )
+                continue
+            items = getattr(findings.game.model, product.items, None)
+            ids = [getattr(item, "id", "") for item in items] if isinstance(items, tuple) else []
+            if block.item not in ids:
+                findings.error(
+                    block.where,
+                    f"rulebook figure: product {block.product!r} has no item {block.item!r}"
+                    f"{suggest(block.item, ids)}",
+                )

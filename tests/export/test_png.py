@@ -12,7 +12,7 @@ from PIL import Image
 
 from pnp.content.loader import LoadedGame
 from pnp.export import PROFILES, export_game
-from pnp.kit import item_size
+from pnp.layout.sizes import item_size
 from pnp.units import to_mm
 
 from ..conftest import TEMPLATES

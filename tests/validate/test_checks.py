@@ -25,3 +25,17 @@ def test_a_product_template_outside_the_templates_folder_is_an_error(content_cop
     )
     problem = only(DEADLINE.validate(content_copy), "lies outside the templates folder")
     assert problem.location.path.endswith("kit.yaml") and problem.location.line > 0
+
+
+def test_a_card_too_large_for_the_paper_is_a_located_error(content_copy: Path) -> None:
+    DEADLINE.edit(content_copy, "kit.yaml", "size: poker", "size: 4x563mm")
+    problem = only(DEADLINE.validate(content_copy), "does not fit on a 210x297 mm page")
+    assert problem.location.path.endswith("kit.yaml")
+    assert "on a4" in problem.message
+
+
+def test_a_rulebook_figure_of_a_missing_card_is_a_located_error(content_copy: Path) -> None:
+    DEADLINE.edit(content_copy, "rulebook.yaml", "item: 7-heart", "item: 7-hearts")
+    problem = only(DEADLINE.validate(content_copy), "has no item '7-hearts'")
+    assert "did you mean '7-heart'" in problem.message
+    assert problem.location.path.endswith("rulebook.yaml")
