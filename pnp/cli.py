@@ -13,7 +13,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -328,6 +328,26 @@ def export(
 )
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--static-only", is_flag=True, help="Skip the simulated checks.")
+@click.option(
+    "--balance",
+    is_flag=True,
+    help="Also check the content's balance: promises (the strong player at scale: slow).",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Processes for simulated play (default: every core, or $PNP_WORKERS).",
+)
+@click.option(
+    "--ray",
+    "ray_address",
+    is_flag=False,
+    flag_value="local",
+    default=None,
+    metavar="ADDRESS",
+    help="Play the balance run on a Ray cluster (no address: a local Ray).",
+)
 @click.pass_obj
 def validate(
     obj: Context,
@@ -336,6 +356,9 @@ def validate(
     simulated_games: int | None,
     seed: int,
     static_only: bool,
+    balance: bool,
+    workers: int | None,
+    ray_address: str | None,
 ) -> None:
     """Check content against each game's rules engine; exit 1 on any problem."""
     from pnp.validate.runner import validate_games
@@ -348,6 +371,10 @@ def validate(
             simulated_games=simulated_games,
             seed=seed,
             simulate=not static_only,
+            balance=balance,
+            workers=workers,
+            use_ray=ray_address is not None,
+            ray_address=None if ray_address in (None, "local") else ray_address,
         )
     except PnpError as error:
         _fail(f"error: {error}")
@@ -413,23 +440,91 @@ def rulebook(obj: Context, game: str, out: Path | None) -> None:
 @main.command()
 @click.argument("game")
 @click.option("--players", type=int, default=None, help="Players (default: every count).")
-@click.option("--games", "games_count", type=int, default=1000, show_default=True)
+@click.option(
+    "--games",
+    "games_count",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Games (default: 1000; with --report, the content's balance.games per table).",
+)
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option(
-    "--policy", type=click.Choice(["random", "sensible"]), default="sensible", show_default=True
+    "--policy",
+    default=None,
+    help="random, strong, or one of the game's own (default: sensible; with --report, the "
+    "policy the content's balance promises are made for).",
+)
+@click.option(
+    "--report",
+    is_flag=True,
+    help="Play every table, print the balance tables and write an HTML report with charts.",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Folder of the HTML report (default: output/<game>/report/).",
+)
+@click.option(
+    "--duel",
+    is_flag=True,
+    help="With --report: also measure the strong player against the sensible policy.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Processes (default: every core, or $PNP_WORKERS).",
+)
+@click.option(
+    "--ray",
+    "ray_address",
+    is_flag=False,
+    flag_value="local",
+    default=None,
+    metavar="ADDRESS",
+    help="With --report: play on a Ray cluster (no address: a local Ray).",
 )
 @click.pass_obj
 def simulate(
-    obj: Context, game: str, players: int | None, games_count: int, seed: int, policy: str
+    obj: Context,
+    game: str,
+    players: int | None,
+    games_count: int | None,
+    seed: int,
+    policy: str | None,
+    report: bool,
+    out: Path | None,
+    duel: bool,
+    workers: int | None,
+    ray_address: str | None,
 ) -> None:
     """Play seeded games with the reference engine and print statistics."""
-    from pnp.validate.simulation import simulate_game
+    from pnp.validate.simulation import report_game, simulate_game
 
     try:
         loaded = obj.checked(game)
-        for line in simulate_game(
-            loaded, players=players, games=games_count, seed=seed, policy=policy
-        ):
+        lines: Iterable[str]
+        if report:
+            lines = report_game(
+                loaded,
+                out or default_output_root() / game / "report",
+                games=games_count,
+                seed=seed,
+                policy=policy,
+                duel=duel,
+                workers=workers,
+                use_ray=ray_address is not None,
+                ray_address=None if ray_address in (None, "local") else ray_address,
+            )
+        else:
+            lines = simulate_game(
+                loaded,
+                players=players,
+                games=games_count or 1000,
+                seed=seed,
+                policy=policy or "sensible",
+            )
+        for line in lines:
             click.echo(line)
     except ContentError as error:
         _report_content_error(error)

@@ -71,6 +71,7 @@ class SearchPolicy:
         rollout_depth: int | None = None,
         evaluate: Evaluation | None = None,
         score: Evaluation | None = None,
+        rollout_limit: int = 5_000,
         name: str = "strong",
     ) -> None:
         self.iterations = iterations
@@ -79,6 +80,9 @@ class SearchPolicy:
         self.rollout_depth = rollout_depth
         self.evaluate = evaluate
         self.score = score
+        self.rollout_limit = rollout_limit
+        """Steps after which a playout stops even without a depth: a position the game can
+        never leave must not hang the search (liveness reports it; search just moves on)."""
         self.name = name
 
     def __repr__(self) -> str:
@@ -110,9 +114,7 @@ class SearchPolicy:
 
     # -- one iteration ------------------------------------------------------------------------
 
-    def _iterate(
-        self, rules: Rules[Any, Any], state: Any, root: _Node, rng: random.Random
-    ) -> None:
+    def _iterate(self, rules: Rules[Any, Any], state: Any, root: _Node, rng: random.Random) -> None:
         node = root
         path: list[tuple[_Node, int]] = []
         expanded = False
@@ -157,8 +159,8 @@ class SearchPolicy:
         return choices[0] if len(choices) == 1 else choices[int(rng.random() * len(choices))]
 
     def _playout(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> list[float]:
-        steps = 0
-        while not rules.is_terminal(state):
+        steps = applied = 0
+        while not rules.is_terminal(state) and applied < self.rollout_limit:
             if self.rollout_depth is not None and steps >= self.rollout_depth:
                 if self.evaluate is not None:
                     return [float(v) for v in self.evaluate(rules, state)]
@@ -169,6 +171,7 @@ class SearchPolicy:
                 action = self.rollout.choose(rules, state, rng)
                 steps += 1
             state = rules.apply(state, action)
+            applied += 1
         if rules.is_terminal(state):
             scorer = self.score if self.score is not None else terminal_scores
             return [float(v) for v in scorer(rules, state)]

@@ -14,8 +14,10 @@ from typing import Any
 
 from pnp.content.loader import LoadedGame, load_game
 from pnp.errors import ContentError, Location, Problem
+from pnp.model.common import Balance
 from pnp.registry import find_game
 from pnp.validate.checks import Findings, check_common
+from pnp.validate.play import check_play, judge_balance
 from pnp.validate.rulebook import check_rulebook
 
 
@@ -67,7 +69,14 @@ def validate_games(
     simulated_games: int | None = None,
     seed: int = 1,
     simulate: bool = True,
+    balance: bool = False,
+    workers: int | None = None,
+    use_ray: bool = False,
+    ray_address: str | None = None,
 ) -> ValidationResult:
+    """Every check of every game in ``slugs``. ``balance`` adds the balance run: the content's
+    ``balance:`` promises checked on ``balance.games`` games per table with the policy they
+    are made for (slow with the strong player; on every core, or on Ray)."""
     result = ValidationResult()
     for slug in slugs:
         try:
@@ -90,5 +99,24 @@ def validate_games(
             result.reports[slug] = report
             if plugin.summarise is not None:
                 result.summaries[slug] = plugin.summarise(report)
+            play = check_play(
+                findings, plugin, game.model, games=simulated_games, seed=seed, workers=workers
+            )
+            report["play"] = play.as_json()
+            result.summaries[slug] += play.lines()
+            promises = getattr(game.model, "balance", None)
+            if balance and isinstance(promises, Balance):
+                balanced = judge_balance(
+                    findings,
+                    plugin,
+                    game.model,
+                    promises,
+                    seed=seed,
+                    workers=workers,
+                    use_ray=use_ray,
+                    ray_address=ray_address,
+                )
+                report["balance"] = balanced.as_json()
+                result.summaries[slug] += balanced.lines()
         result.problems.extend(sorted(findings.problems, key=lambda p: p.location))
     return result

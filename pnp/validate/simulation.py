@@ -3,16 +3,98 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 from pnp.content.loader import LoadedGame
 from pnp.errors import PnpError
-from pnp.registry import find_game
+from pnp.model.common import Balance
+from pnp.registry import Game, find_game
+from pnp.validate.checks import Findings
+from pnp.validate.play import (
+    BalanceRun,
+    HeadToHead,
+    balance_runs,
+    factors_of,
+    game_tables,
+    head_to_head,
+    judge_balance,
+    make_policy,
+)
+from pnp.validate.report import render_report, write_report
+
+GAME_OWN_SUMMARY = ("random", "sensible")
+"""Policies a game's own ``simulation_lines`` summarises; any other goes through the shared
+balance tables."""
+
+
+def _plugin(game: LoadedGame) -> Game:
+    plugin = find_game(game.slug)
+    if plugin is None or plugin.rules is None:
+        raise PnpError(f"game {game.slug!r} has no simulation yet")
+    return plugin
 
 
 def simulate_game(
     game: LoadedGame, *, players: int | None, games: int, seed: int, policy: str
 ) -> Iterator[str]:
-    plugin = find_game(game.slug)
-    if plugin is None or plugin.simulation_lines is None:
-        raise PnpError(f"game {game.slug!r} has no simulation yet")
-    yield from plugin.simulation_lines(game, players=players, games=games, seed=seed, policy=policy)
+    plugin = _plugin(game)
+    make_policy(plugin, policy)  # an unknown name fails here, naming the choices
+    if policy in GAME_OWN_SUMMARY and plugin.simulation_lines is not None:
+        yield from plugin.simulation_lines(
+            game, players=players, games=games, seed=seed, policy=policy
+        )
+        return
+    runs, counts = balance_runs(plugin, game.model, Balance(policy=policy, games=games), seed=seed)
+    if players is not None:
+        runs = {name: played for name, played in runs.items() if counts[name] == players}
+        if not runs:
+            raise PnpError(f"{game.slug}: no table with {players} players")
+    yield from BalanceRun(policy, seed, runs, counts, factors_of(runs, None)).lines()
+
+
+def report_game(
+    game: LoadedGame,
+    out_dir: Path,
+    *,
+    games: int | None,
+    seed: int,
+    policy: str | None,
+    duel: bool = False,
+    workers: int | None = None,
+    use_ray: bool = False,
+    ray_address: str | None = None,
+) -> list[str]:
+    """Play the balance run of every table, check the content's promises, write the HTML
+    report; the lines to print (tables, findings, where the page went)."""
+    plugin = _plugin(game)
+    promises = getattr(game.model, "balance", None)
+    balance = promises if isinstance(promises, Balance) else Balance()
+    if policy is not None:
+        make_policy(plugin, policy)
+    findings = Findings(game)
+    run = judge_balance(
+        findings,
+        plugin,
+        game.model,
+        balance,
+        games=games,
+        seed=seed,
+        policy=policy,
+        workers=workers,
+        use_ray=use_ray,
+        ray_address=ray_address,
+    )
+    duels: list[HeadToHead] = []
+    if duel and "sensible" in plugin.policies:
+        count = games if games is not None else balance.games
+        duels = [
+            head_to_head(plugin, table, count, seed, workers=workers)
+            for table in game_tables(plugin, game.model)
+        ]
+    page = render_report(f"{game.slug}: balance", run, balance, duels)
+    path = write_report(out_dir / f"{game.slug}-balance.html", page)
+    lines = run.lines()
+    lines += [f"strong vs sensible {duel}" for duel in duels]
+    lines += [str(problem) for problem in findings.problems]
+    lines.append(f"report -> {path}")
+    return lines

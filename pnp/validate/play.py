@@ -1,0 +1,736 @@
+"""What only play can show, for every game alike: that games end, that play reaches every
+card and rule of the content, and that the design keeps its promises of fairness.
+
+Everything here works through the shared engine protocol and the hooks a game's package
+names (:class:`pnp.registry.Game`); a game without a hook gets the check that needs it
+skipped, never faked.
+
+- **Liveness** plays every table with every policy (random, the game's own, a passive one and
+  the strong search player). A game that hits its cap is an error carrying the seed and the
+  position's notation; the position is then searched for any way to finish
+  (:func:`find_ending`) and reported as an *endless position* when none exists.
+- **Coverage** collects what each step exercised (``Game.covered``) over the validation run;
+  an item of the content that no game played is an error naming it.
+- **Balance** plays ``balance.games`` games per table with the policy the promises are made
+  for and checks each promise (``balance:`` in content) with 95 % Wilson intervals: outside
+  beyond doubt is an error, outside by the point estimate only is a warning asking for more
+  games. A difficulty ladder is checked with one-sided sign tests on shared seeds.
+
+Games run through :func:`pnp.engines.batch.run_seeds`, so results are the same on one core,
+every core or a Ray cluster.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pnp.engines.base import Policy, RandomPolicy, Rules, Table, play_game
+from pnp.engines.batch import game_seeds, run_on_ray, run_seeds
+from pnp.engines.search import SearchPolicy, terminal_scores
+from pnp.engines.stats import Lengths, Rate, sign_test
+from pnp.errors import Location, PnpError
+from pnp.model.common import Balance
+from pnp.registry import Game
+from pnp.validate.checks import Findings
+
+DEFAULT_MAX_STEPS = 20_000
+"""The step cap of a table a game does not declare (``Game.tables`` only)."""
+ENDING_PLAYOUTS = 24
+"""Random playouts tried from a capped position before searching it exhaustively."""
+ENDING_STATES = 20_000
+"""Distinct positions the exhaustive search of a capped position visits at most."""
+
+
+# -- policies -------------------------------------------------------------------------------
+
+
+def policy_names(game: Game) -> list[str]:
+    """Every policy a game can be played with: random, its own, and the strong player."""
+    return ["random", *sorted(game.policies), "strong"]
+
+
+def make_policy(game: Game, name: str) -> Policy:
+    """The policy ``name`` of ``game``; PnpError naming the choices when there is none."""
+    if name == "random":
+        return RandomPolicy()
+    if name == "strong":
+        settings = game.search
+        return SearchPolicy(
+            iterations=settings.iterations,
+            exploration=settings.exploration,
+            rollout=make_policy(game, settings.rollout),
+            rollout_depth=settings.depth,
+            evaluate=game.evaluate,
+            score=game.score,
+        )
+    factory = game.policies.get(name)
+    if factory is None:
+        choices = ", ".join(policy_names(game))
+        raise PnpError(f"game {game.slug!r} has no policy {name!r} (choose from {choices})")
+    return factory()
+
+
+def game_tables(game: Game, model: Any) -> list[Table]:
+    """The tables play checks use: the game's own list, else its representative tables."""
+    if game.play_tables is not None:
+        return list(game.play_tables(model))
+    if game.tables is not None:
+        return [Table(name, rules, DEFAULT_MAX_STEPS) for name, rules in game.tables(model)]
+    return []
+
+
+# -- one game -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Played:
+    """One game, as the play checks need it (small and picklable, for worker processes)."""
+
+    seed: int
+    winners: frozenset[int]
+    scores: tuple[float, ...]
+    turns: int
+    steps: int
+    capped: bool
+    capped_at: str = ""
+    """The notation of the position where the cap stopped the game."""
+    seat_factors: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    game_factors: tuple[tuple[str, str], ...] = ()
+    covered: frozenset[str] = frozenset()
+
+    def won(self, seat: int) -> bool:
+        return seat in self.winners
+
+    def seat_factor(self, factor: str) -> tuple[str, ...] | None:
+        return dict(self.seat_factors).get(factor)
+
+    def game_factor(self, factor: str) -> str | None:
+        return dict(self.game_factors).get(factor)
+
+
+def play_seed(
+    game: Game,
+    table: Table,
+    seats: Sequence[str],
+    seed: int,
+    *,
+    coverage: bool = False,
+) -> Played:
+    """Play one game of ``table`` from ``seed``, seat ``i`` played by policy ``seats[i]``."""
+    rules = table.rules
+    policies = [make_policy(game, name) for name in seats]
+    rng = random.Random(seed)
+    first = rules.initial_state(rng)
+    covered: set[str] = set()
+    observe = None
+    if coverage and game.covered is not None:
+        covered_by = game.covered
+
+        def observe(before: Any, action: Any, after: Any) -> None:
+            covered.update(covered_by(rules, before, action, after))
+
+    record = play_game(
+        rules,
+        policies,
+        rng,
+        table.max_steps,
+        max_turns=table.max_turns,
+        observe=observe,
+        state=first,
+    )
+    if record.capped:
+        scores: tuple[float, ...] = (0.0,) * rules.num_players
+        winners: frozenset[int] = frozenset()
+    else:
+        assert record.outcome is not None
+        winners = record.outcome.winners
+        scorer = game.score if game.score is not None else terminal_scores
+        scores = tuple(float(value) for value in scorer(rules, record.final_state))
+    seat_factors = game.seat_factors(rules, first) if game.seat_factors is not None else {}
+    game_factors = game.game_factors(rules, first) if game.game_factors is not None else {}
+    return Played(
+        seed=seed,
+        winners=winners,
+        scores=scores,
+        turns=record.turns,
+        steps=record.steps,
+        capped=record.capped,
+        capped_at=rules.notation(record.final_state) if record.capped else "",
+        seat_factors=tuple((name, tuple(labels)) for name, labels in sorted(seat_factors.items())),
+        game_factors=tuple(sorted(game_factors.items())),
+        covered=frozenset(covered),
+    )
+
+
+def play_many(
+    game: Game,
+    table: Table,
+    seats: Sequence[str] | Callable[[int], Sequence[str]],
+    games: int,
+    seed: int,
+    *,
+    coverage: bool = False,
+    workers: int | None = None,
+    ray_address: str | None = None,
+    use_ray: bool = False,
+) -> list[Played]:
+    """``games`` seeded games of one table; ``seats`` may depend on the game's index (to
+    rotate a policy round the table). Identical results on any number of processes."""
+    seeds = game_seeds(seed, games)
+    index = {value: position for position, value in enumerate(seeds)}
+
+    def play(one: int) -> Played:
+        chosen = seats(index[one]) if callable(seats) else seats
+        return play_seed(game, table, chosen, one, coverage=coverage)
+
+    if use_ray:
+        return run_on_ray(play, seeds, address=ray_address)
+    return run_seeds(play, seeds, workers=workers)
+
+
+# -- liveness -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ending:
+    """What the search of a capped position found."""
+
+    verdict: str
+    """'ends' (a continuation finishes), 'endless' (proved: every reachable position was
+    visited and none is finished) or 'unknown' (the search ran out of budget)."""
+    detail: str
+
+
+def find_ending(
+    rules: Rules[Any, Any],
+    state: Any,
+    rng: random.Random,
+    *,
+    playouts: int = ENDING_PLAYOUTS,
+    playout_steps: int = 2_000,
+    max_states: int = ENDING_STATES,
+) -> Ending:
+    """Is there any way to finish the game from ``state``? Random playouts first (cheap, and
+    they usually find one), then an exhaustive search of every position reachable through any
+    action or chance outcome, keyed by notation so repeated positions count once."""
+    for _attempt in range(playouts):
+        current, steps = state, 0
+        while not rules.is_terminal(current) and steps < playout_steps:
+            if rules.is_chance(current):
+                action = rules.sample_chance(current, rng)
+            else:
+                actions = rules.legal_actions(current)
+                action = actions[int(rng.random() * len(actions))]
+            current = rules.apply(current, action)
+            steps += 1
+        if rules.is_terminal(current):
+            return Ending("ends", f"a random continuation ends it in {steps} steps")
+    seen = {rules.notation(state)}
+    frontier = [state]
+    while frontier:
+        current = frontier.pop()
+        for action in rules.legal_actions(current):
+            after = rules.apply(current, action)
+            if rules.is_terminal(after):
+                return Ending("ends", f"a continuation ends it (searched {len(seen)} positions)")
+            key = rules.notation(after)
+            if key not in seen:
+                if len(seen) >= max_states:
+                    return Ending(
+                        "unknown",
+                        f"no ending found in {playouts} random continuations and "
+                        f"{max_states} positions",
+                    )
+                seen.add(key)
+                frontier.append(after)
+    return Ending("endless", f"all {len(seen)} reachable positions visited, none ends the game")
+
+
+@dataclass(frozen=True)
+class TableRun:
+    """The games of one table with one line-up of policies."""
+
+    table: str
+    policy: str
+    played: tuple[Played, ...]
+
+    @property
+    def capped(self) -> list[Played]:
+        return [one for one in self.played if one.capped]
+
+
+def check_liveness(
+    findings: Findings,
+    game: Game,
+    tables: Sequence[Table],
+    runs: Sequence[TableRun],
+    *,
+    seed: int,
+) -> None:
+    """A capped game is an error with its seed and position; the position is searched for an
+    ending, and one without any is reported as an endless position."""
+    by_name = {table.name: table for table in tables}
+    for run in runs:
+        capped = run.capped
+        if not capped:
+            continue
+        table = by_name[run.table]
+        first = capped[0]
+        ending = find_ending(
+            table.rules, table.rules.from_notation(first.capped_at), random.Random(seed)
+        )
+        prefix = "endless position" if ending.verdict == "endless" else "a game did not end"
+        findings.error(
+            None,
+            f"{prefix}: table {run.table!r}, policy {run.policy}: {len(capped)} of "
+            f"{len(run.played)} games hit the cap ({table.max_steps} steps"
+            + (f" or {table.max_turns} turns" if table.max_turns else "")
+            + f"); seed {first.seed} stopped at {first.capped_at!r}; {ending.detail}",
+        )
+
+
+# -- coverage -------------------------------------------------------------------------------
+
+
+def check_coverage(
+    findings: Findings, game: Game, model: Any, runs: Iterable[TableRun]
+) -> tuple[int, int]:
+    """Every coverage item of the content was exercised by some game; returns (covered, all)."""
+    if game.coverage_items is None or game.covered is None:
+        return 0, 0
+    items = game.coverage_items(model)
+    seen: set[str] = set()
+    for run in runs:
+        for one in run.played:
+            seen |= one.covered
+    missing = sorted(set(items) - seen)
+    for item in missing:
+        findings.error(
+            items[item], f"never exercised in simulated play: {item} (no game played it)"
+        )
+    return len(items) - len(missing), len(items)
+
+
+# -- balance --------------------------------------------------------------------------------
+
+
+def seat_rates(played: Sequence[Played], players: int) -> list[Rate]:
+    """Each seat's win rate."""
+    return [Rate(sum(one.won(seat) for one in played), len(played)) for seat in range(players)]
+
+
+def factor_rates(played: Sequence[Played], factor: str, players: int) -> dict[str, Rate]:
+    """Win rate per label of a factor: per seat for seat factors ('seat' is the seat itself),
+    per game for game factors (a solo or cooperative win counts once)."""
+    wins: Counter[str] = Counter()
+    trials: Counter[str] = Counter()
+    for one in played:
+        if factor == "seat":
+            labels: tuple[str, ...] | None = tuple(str(seat) for seat in range(players))
+        else:
+            labels = one.seat_factor(factor)
+        if labels is not None:
+            for seat, label in enumerate(labels):
+                trials[label] += 1
+                wins[label] += one.won(seat)
+            continue
+        label_of_game = one.game_factor(factor)
+        if label_of_game is not None:
+            trials[label_of_game] += 1
+            wins[label_of_game] += bool(one.winners)
+    return {label: Rate(wins[label], trials[label]) for label in sorted(trials, key=label_order)}
+
+
+def label_order(label: str) -> tuple[int, int, str]:
+    """Seat numbers in numeric order (0, 1, 2, …, 10), then other labels alphabetically."""
+    return (0, int(label), "") if label.isdigit() else (1, 0, label)
+
+
+def matchups(played: Sequence[Played], factor: str) -> dict[tuple[str, str], Rate]:
+    """Win rate of a seat labelled ``a`` at a table with an opponent labelled ``b``."""
+    wins: Counter[tuple[str, str]] = Counter()
+    trials: Counter[tuple[str, str]] = Counter()
+    for one in played:
+        labels = one.seat_factor(factor)
+        if labels is None:
+            continue
+        for seat, mine in enumerate(labels):
+            for other, theirs in enumerate(labels):
+                if other != seat:
+                    trials[mine, theirs] += 1
+                    wins[mine, theirs] += one.won(seat)
+    return {pair: Rate(wins[pair], trials[pair]) for pair in sorted(trials)}
+
+
+def _judge(
+    findings: Findings,
+    where: Location,
+    what: str,
+    rate: Rate,
+    low: float,
+    high: float,
+) -> None:
+    interval_low, interval_high = rate.interval
+    promise = f"promised {low:.0%}–{high:.0%}"
+    if interval_high < low or interval_low > high:
+        findings.error(where, f"{what}: {rate} with 95 % interval, {promise}")
+    elif not low <= rate.value <= high:
+        findings.warning(
+            where,
+            f"{what}: {rate}, {promise}; the interval still reaches the promise, play more games",
+        )
+
+
+def check_balance(
+    findings: Findings,
+    balance: Balance,
+    runs: Mapping[str, Sequence[Played]],
+    players: Mapping[str, int],
+) -> None:
+    """Each promise of ``balance`` against the games of each table (``runs`` by table)."""
+    for spread in balance.spreads:
+        for table, played in runs.items():
+            rates = factor_rates(played, spread.factor, players[table])
+            if not rates:
+                continue
+            is_game_factor = all(one.seat_factor(spread.factor) is None for one in played) and (
+                spread.factor != "seat"
+            )
+            if spread.fair is not None:
+                fair = spread.fair
+            elif is_game_factor:
+                fair = sum(bool(one.winners) for one in played) / len(played)
+            else:
+                fair = 1 / players[table]
+            for label, rate in rates.items():
+                _judge(
+                    findings,
+                    spread.where,
+                    f"table {table!r}: {spread.factor} {label} wins",
+                    rate,
+                    max(0.0, fair - spread.tolerance),
+                    min(1.0, fair + spread.tolerance),
+                )
+    for band in balance.bands:
+        banded = runs.get(band.table)
+        if banded is None:
+            findings.error(band.where, f"balance band names unknown table {band.table!r}")
+            continue
+        rate = Rate(sum(bool(one.winners) for one in banded), len(banded))
+        _judge(findings, band.where, f"table {band.table!r} win rate", rate, band.min, band.max)
+    if balance.ladder is not None:
+        check_ladder(
+            findings, balance.ladder.tables, balance.ladder.alpha, runs, balance.ladder.where
+        )
+
+
+def check_ladder(
+    findings: Findings,
+    tables: Sequence[str],
+    alpha: float,
+    runs: Mapping[str, Sequence[Played]],
+    where: Location,
+) -> None:
+    """Each table is harder than the one before it: on shared seeds, games won on the easier
+    table and lost on the harder outnumber the reverse, by a one-sided sign test."""
+    for easier, harder in itertools.pairwise(tables):
+        if easier not in runs or harder not in runs:
+            missing = easier if easier not in runs else harder
+            findings.error(where, f"difficulty ladder names unknown table {missing!r}")
+            continue
+        easy_wins = {one.seed: bool(one.winners) for one in runs[easier]}
+        more = fewer = 0
+        for one in runs[harder]:
+            if one.seed in easy_wins and easy_wins[one.seed] != bool(one.winners):
+                more += easy_wins[one.seed]
+                fewer += bool(one.winners)
+        p = sign_test(more, fewer)
+        if p > alpha:
+            findings.error(
+                where,
+                f"difficulty ladder: {harder!r} is not significantly harder than {easier!r} "
+                f"(won only on {easier!r}: {more} seeds, only on {harder!r}: {fewer}; "
+                f"sign test p = {p:.3f} > {alpha})",
+            )
+
+
+# -- head to head ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """The strong player in one seat against the game's sensible policy in the others,
+    compared on the same seeds with the sensible policy in every seat."""
+
+    table: str
+    challenger: Rate
+    baseline: Rate
+    better: int
+    worse: int
+
+    @property
+    def p_value(self) -> float:
+        return sign_test(self.better, self.worse)
+
+    def __str__(self) -> str:
+        return (
+            f"{self.table}: strong {self.challenger} vs sensible {self.baseline} in the same "
+            f"seat on the same seeds (sign test p = {self.p_value:.3g})"
+        )
+
+
+def head_to_head(
+    game: Game,
+    table: Table,
+    games: int,
+    seed: int,
+    *,
+    challenger: str = "strong",
+    opponent: str = "sensible",
+    workers: int | None = None,
+) -> HeadToHead:
+    """``challenger`` rotates round the table against ``opponent``; each game is paired with
+    the all-``opponent`` game of the same seed, and the challenger's seat is compared."""
+    players = table.rules.num_players
+
+    def lineup(index: int) -> list[str]:
+        seats = [opponent] * players
+        seats[index % players] = challenger
+        return seats
+
+    trial = play_many(game, table, lineup, games, seed, workers=workers)
+    base = play_many(game, table, [opponent] * players, games, seed, workers=workers)
+    won = [one.won(index % players) for index, one in enumerate(trial)]
+    base_won = [one.won(index % players) for index, one in enumerate(base)]
+    return HeadToHead(
+        table=table.name,
+        challenger=Rate(sum(won), games),
+        baseline=Rate(sum(base_won), games),
+        better=sum(a and not b for a, b in zip(won, base_won, strict=True)),
+        worse=sum(b and not a for a, b in zip(won, base_won, strict=True)),
+    )
+
+
+# -- the validation run ---------------------------------------------------------------------
+
+
+@dataclass
+class PlayReport:
+    """What ``pnp validate`` prints and ``--format json`` carries about play."""
+
+    runs: list[TableRun] = field(default_factory=list)
+    coverage: tuple[int, int] = (0, 0)
+
+    def lines(self) -> list[str]:
+        out: list[str] = []
+        grouped: dict[str, list[TableRun]] = defaultdict(list)
+        for run in self.runs:
+            grouped[run.table].append(run)
+        for table, runs in grouped.items():
+            parts = []
+            for run in runs:
+                ended = len(run.played) - len(run.capped)
+                parts.append(f"{run.policy} {ended}/{len(run.played)} ended")
+            out.append(f"{table}: " + ", ".join(parts))
+        done, total = self.coverage
+        if total:
+            out.append(f"coverage: {done}/{total} content items exercised")
+        return out
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "liveness": [
+                {
+                    "table": run.table,
+                    "policy": run.policy,
+                    "games": len(run.played),
+                    "capped": [one.seed for one in run.capped],
+                }
+                for run in self.runs
+            ],
+            "coverage": {"exercised": self.coverage[0], "items": self.coverage[1]},
+        }
+
+
+LIVENESS_GAMES = {"random": 12, "strong": 1}
+"""Games per table and policy in the default run; the game's own policies play
+``Game.default_games // 4`` (at least 8). The strong player is slow, so one game per table
+shows it finishes; the balance run plays it at scale."""
+
+
+def check_play(
+    findings: Findings,
+    game: Game,
+    model: Any,
+    *,
+    games: int | None,
+    seed: int,
+    workers: int | None = None,
+) -> PlayReport:
+    """Liveness and coverage for every table and policy of one game."""
+    report = PlayReport()
+    tables = game_tables(game, model)
+    for table in tables:
+        for name in policy_names(game):
+            count = (
+                games
+                if games is not None
+                else LIVENESS_GAMES.get(name, max(8, game.default_games // 4))
+            )
+            if name == "strong":
+                count = min(count, LIVENESS_GAMES["strong"])
+            seats = [name] * table.rules.num_players
+            played = play_many(
+                game, table, seats, count, seed, coverage=name != "strong", workers=workers
+            )
+            report.runs.append(TableRun(table.name, name, tuple(played)))
+    check_liveness(findings, game, tables, report.runs, seed=seed)
+    report.coverage = check_coverage(findings, game, model, report.runs)
+    return report
+
+
+def balance_runs(
+    game: Game,
+    model: Any,
+    balance: Balance,
+    *,
+    games: int | None = None,
+    seed: int,
+    workers: int | None = None,
+    use_ray: bool = False,
+    ray_address: str | None = None,
+) -> tuple[dict[str, list[Played]], dict[str, int]]:
+    """The games the balance promises are judged on: every table, ``balance.policy`` in every
+    seat, the same seeds on every table (so ladder steps are paired)."""
+    runs: dict[str, list[Played]] = {}
+    players: dict[str, int] = {}
+    count = games if games is not None else balance.games
+    for table in game_tables(game, model):
+        seats = [balance.policy] * table.rules.num_players
+        runs[table.name] = play_many(
+            game,
+            table,
+            seats,
+            count,
+            seed,
+            workers=workers,
+            use_ray=use_ray,
+            ray_address=ray_address,
+        )
+        players[table.name] = table.rules.num_players
+    return runs, players
+
+
+@dataclass(frozen=True)
+class BalanceRun:
+    """The games of a balance run, by table, with what the report needs to present them."""
+
+    policy: str
+    seed: int
+    runs: Mapping[str, Sequence[Played]]
+    players: Mapping[str, int]
+    factors: tuple[str, ...]
+    """The factors the report breaks win rates down by ('seat' first)."""
+
+    def lines(self) -> list[str]:
+        out: list[str] = []
+        for table, played in self.runs.items():
+            lengths = Lengths.of([one.turns for one in played if not one.capped])
+            capped = sum(one.capped for one in played)
+            out.append(
+                f"balance {table} ({self.policy}, {len(played)} games): "
+                f"won {Rate(sum(bool(one.winners) for one in played), len(played))}, "
+                f"turns median {lengths.median:g} longest {lengths.longest}"
+                + (f", {capped} capped" if capped else "")
+            )
+            for factor in self.factors:
+                rates = factor_rates(played, factor, self.players[table])
+                if len(rates) > 1:
+                    shown = "; ".join(f"{label} {rate}" for label, rate in rates.items())
+                    out.append(f"  by {factor}: {shown}")
+        return out
+
+    def as_json(self) -> dict[str, Any]:
+        def rate(value: Rate) -> dict[str, Any]:
+            low, high = value.interval
+            return {
+                "wins": value.successes,
+                "games": value.trials,
+                "rate": round(value.value, 4),
+                "low": round(low, 4),
+                "high": round(high, 4),
+            }
+
+        return {
+            "policy": self.policy,
+            "seed": self.seed,
+            "tables": {
+                table: {
+                    "games": len(played),
+                    "capped": sum(one.capped for one in played),
+                    "won": rate(Rate(sum(bool(one.winners) for one in played), len(played))),
+                    "by": {
+                        factor: {
+                            label: rate(value)
+                            for label, value in factor_rates(
+                                played, factor, self.players[table]
+                            ).items()
+                        }
+                        for factor in self.factors
+                    },
+                }
+                for table, played in self.runs.items()
+            },
+        }
+
+
+def factors_of(runs: Mapping[str, Sequence[Played]], balance: Balance | None) -> tuple[str, ...]:
+    """'seat', then every factor the games report, then any a promise names."""
+    names: list[str] = ["seat"]
+    for played in runs.values():
+        for one in played[:1]:
+            names += [name for name, _ in one.seat_factors] + [name for name, _ in one.game_factors]
+    if balance is not None:
+        names += [spread.factor for spread in balance.spreads]
+    return tuple(dict.fromkeys(names))
+
+
+def judge_balance(
+    findings: Findings,
+    game: Game,
+    model: Any,
+    balance: Balance,
+    *,
+    games: int | None = None,
+    seed: int,
+    policy: str | None = None,
+    workers: int | None = None,
+    use_ray: bool = False,
+    ray_address: str | None = None,
+) -> BalanceRun:
+    """Play the balance run and check every promise of ``balance`` (and that its games end)."""
+    chosen = policy or balance.policy
+    runs, players = balance_runs(
+        game,
+        model,
+        Balance(policy=chosen, games=games if games is not None else balance.games),
+        seed=seed,
+        workers=workers,
+        use_ray=use_ray,
+        ray_address=ray_address,
+    )
+    tables = game_tables(game, model)
+    check_liveness(
+        findings,
+        game,
+        tables,
+        [TableRun(name, chosen, tuple(played)) for name, played in runs.items()],
+        seed=seed,
+    )
+    check_balance(findings, balance, runs, players)
+    return BalanceRun(chosen, seed, runs, players, factors_of(runs, balance))
