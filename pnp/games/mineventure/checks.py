@@ -233,6 +233,7 @@ def _check_tiles(findings: Findings, model: Mineventure) -> None:
             findings.error(
                 tile.where, f"tiles: {tile.id!r} rows have different lengths {sorted(widths)}"
             )
+            continue  # points on a ragged tile cannot be looked up
         unknown = sorted({ch for row in tile.rows for ch in row} - set(codes))
         if unknown:
             findings.error(

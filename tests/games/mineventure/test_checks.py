@@ -238,3 +238,9 @@ def test_rulebook_examples_need_their_cards(content_copy: Path) -> None:
         "defence: 5, copies: 1,",
     )
     only(validate(content_copy), r"rulebook damage\.blocks\[\d+\]\.text: .*no attribute 'area'")
+
+
+def test_a_ragged_map_tile_is_one_located_error_not_a_crash(content_copy: Path) -> None:
+    SEEDING.edit(content_copy, "map.yaml", "VRSFGFFS", "针叶林村")
+    problem = only(SEEDING.validate(content_copy), "rows have different lengths")
+    assert problem.location.path.endswith("map.yaml") and problem.location.line > 0
