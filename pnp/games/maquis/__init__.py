@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from pnp.games.maquis import checks
+from pnp.games.maquis.examples import example_tables, rulebook_examples
 from pnp.games.maquis.model import Maquis
-from pnp.games.maquis.rules import GreedyPolicy, MaquisRules, example_tables, rulebook_examples
+from pnp.games.maquis.policies import GreedyPolicy
+from pnp.games.maquis.rules import MaquisRules
 from pnp.registry import Game
 
 GAME = Game(

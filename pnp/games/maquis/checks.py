@@ -12,15 +12,10 @@ from pnp.engines.base import RandomPolicy
 from pnp.engines.stats import sign_test, wilson
 from pnp.errors import Location, PnpError
 from pnp.games.maquis.model import EffectKind, LocationKind, Maquis, TokenKind
-from pnp.games.maquis.rules import (
-    POLICIES,
-    SLUG,
-    GreedyPolicy,
-    MaquisRules,
-    Result,
-    SimulationReport,
-    simulate,
-)
+from pnp.games.maquis.policies import POLICIES, GreedyPolicy
+from pnp.games.maquis.rules import MaquisRules
+from pnp.games.maquis.simulation import SimulationReport, simulate
+from pnp.games.maquis.state import SLUG, Result
 from pnp.validate.checks import Findings, check_declaration, suggest
 
 DEFAULT_GAMES = 100

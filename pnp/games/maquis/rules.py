@@ -20,24 +20,13 @@ Actions: ``place:<loc>``, ``stay``, ``patrol:<card>`` (chance), ``act:<loc>:<cho
 
 from __future__ import annotations
 
-import enum
 import random
-import statistics
-import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
-from pnp.engines.base import (
-    Declaration,
-    InvariantViolation,
-    Outcome,
-    Policy,
-    RandomPolicy,
-    Rules,
-    play_game,
-)
+from pnp.engines.base import Declaration, InvariantViolation, Outcome
 from pnp.engines.piles import without as _remove
 from pnp.errors import IllegalActionError
 from pnp.games.maquis.model import (
@@ -50,150 +39,45 @@ from pnp.games.maquis.model import (
     MissionStep,
     Reward,
 )
+from pnp.games.maquis.state import (
+    ACTIVE,
+    EMPTY,
+    POLICE,
+    SLUG,
+    SOLDIER,
+    WORKER,
+    Activate,
+    Kill,
+    MaquisAction,
+    MaquisState,
+    PatrolDraw,
+    Place,
+    Result,
+    Return,
+    Stay,
+    Termination,
+)
+from pnp.games.maquis.state import put as _put
 
-SLUG = "maquis"
-
-ROUND_CAP = 200
-"""Simulations stop a game after this many rounds and report it as a cap hit. Only the looping
-day track of the easiest level can run past the day track's length; morale falls on every pass
-over the orange spaces, so a natural game ends long before this."""
-
-
-class Termination(enum.Enum):
-    """Why a game of Maquis ended (the first that applies, in this order)."""
-
-    MORALE = "morale"
-    """Morale reached the fail space: a loss whatever else happened."""
-    MISSIONS = "missions"
-    """The missions needed for a win are done."""
-    ARRESTS = "arrests"
-    """The last worker was arrested."""
-    TIME = "time"
-    """The day marker reached the end space (or the level's last day)."""
-
-
-class Result(enum.Enum):
-    WIN = "win"
-    DRAW = "draw"
-    LOSS = "loss"
-
-
-# -- actions ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Place:
-    """Placement: put a worker from a safe house on an empty space."""
-
-    loc: str
-
-    def __str__(self) -> str:
-        return f"place:{self.loc}"
-
-
-@dataclass(frozen=True, slots=True)
-class Stay:
-    """Placement: no empty space is left, the worker stays home."""
-
-    def __str__(self) -> str:
-        return "stay"
-
-
-@dataclass(frozen=True, slots=True)
-class PatrolDraw:
-    """Chance: the next patrol card."""
-
-    card: str
-
-    def __str__(self) -> str:
-        return f"patrol:{self.card}"
-
-
-@dataclass(frozen=True, slots=True)
-class Activate:
-    """Action phase: the worker on ``loc`` does ``choice`` (``-``: nothing).
-
-    Choices: ``p<i>g<j>`` pay alternative i, take reward j (``d<k>``: airdrop option k);
-    ``b=<tile>`` lay a vacant-house tile; ``c`` collect an airdrop; ``m<slot>.<step>p<i>`` a
-    mission step.
-    """
-
-    loc: str
-    choice: str
-
-    def __str__(self) -> str:
-        return f"act:{self.loc}:{self.choice}"
-
-
-@dataclass(frozen=True, slots=True)
-class Return:
-    """The acting worker walks home (or is arrested)."""
-
-    def __str__(self) -> str:
-        return "home"
-
-
-@dataclass(frozen=True, slots=True)
-class Kill:
-    """Kill the police figure on ``loc``."""
-
-    loc: str
-
-    def __str__(self) -> str:
-        return f"kill:{self.loc}"
-
-
-MaquisAction = Place | Stay | PatrolDraw | Activate | Return | Kill
-
-EMPTY, WORKER, ACTIVE, POLICE, SOLDIER = ".", "R", "A", "P", "S"
-
-
-@dataclass(frozen=True, slots=True)
-class MaquisState:
-    """A position. Spaces are indexed as ``model.locations``; resources as ``model.resources``."""
-
-    phase: str
-    """``place``, ``act`` or ``over``."""
-    day: int
-    morale: int
-    soldiers: int
-    home: int
-    """Workers in safe houses."""
-    cafe: int
-    """Workers still waiting in the café."""
-    board: str
-    """One character per space: ``.`` empty, ``R`` worker, ``A`` worker who acted, ``P``, ``S``."""
-    stock: tuple[int, ...]
-    drops: tuple[tuple[int, ...], ...]
-    """Resources lying on each airdrop zone."""
-    tiles: tuple[str, ...]
-    """The tile on each vacant house, '' for none."""
-    missions: tuple[str, ...]
-    """The mission card at each mission space."""
-    boxes: tuple[tuple[bool, ...], ...]
-    """Filled success boxes of each mission in play."""
-    draw: tuple[int, ...]
-    discard: tuple[int, ...]
-    to_place: int
-    """Workers still to place this round."""
-    patrols_left: int
-    patrols: int
-    """Patrols of this round."""
-    round_soldiers: int
-    """How many of this round's patrols are soldiers (the last ones)."""
-    resistance_next: bool
-    killed: bool
-    active: int
-    """Space of the worker who acted and has not walked home yet; -1 for none."""
-    pending: str
-    rounds: int
-    failed: bool
-    """Morale reached the fail space at some point."""
-    ended: Termination | None = None
+__all__ = [
+    "Activate",
+    "Kill",
+    "MaquisAction",
+    "MaquisRules",
+    "MaquisState",
+    "PatrolDraw",
+    "Place",
+    "Result",
+    "Return",
+    "Stay",
+    "Termination",
+]
 
 
 @dataclass(frozen=True)
-class _Option:
+class Option:
+    """One thing a worker on a space may do: what it pays and what it brings."""
+
     key: str
     pay: dict[str, int]
     reward: Reward | None = None
@@ -201,9 +85,6 @@ class _Option:
     build: str = ""
     collect: int = -1
     mission: tuple[int, int] | None = None
-
-
-_NO_REWARD = Reward()
 
 
 class MaquisRules:
@@ -433,7 +314,7 @@ class MaquisRules:
     def _affords(stock: Sequence[int], cost: Sequence[int]) -> bool:
         return all(have >= need for have, need in zip(stock, cost, strict=True))
 
-    def _action_options(self, s: MaquisState, action: Action, prefix: str = "") -> list[_Option]:
+    def _action_options(self, s: MaquisState, action: Action, prefix: str = "") -> list[Option]:
         options = []
         pays = list(enumerate(action.pay)) or [(-1, {})]
         for i, pay in pays:
@@ -448,9 +329,9 @@ class MaquisRules:
                     if not any(not any(d) for d in s.drops):
                         continue
                     for k, bundle in enumerate(self.level.airdrop):
-                        options.append(_Option(f"{key}d{k}", pay, reward, airdrop=bundle))
+                        options.append(Option(f"{key}d{k}", pay, reward, airdrop=bundle))
                 else:
-                    options.append(_Option(key, pay, reward))
+                    options.append(Option(key, pay, reward))
         return options
 
     def available_steps(self, s: MaquisState, slot: int) -> list[int]:
@@ -479,10 +360,10 @@ class MaquisRules:
     def _step_at(self, slot: int, step: MissionStep) -> int:
         return self.index[step.at] if step.at else self.slots[slot]
 
-    def options(self, s: MaquisState, i: int) -> list[_Option]:
+    def options(self, s: MaquisState, i: int) -> list[Option]:
         """Everything the worker on space ``i`` may do (besides nothing)."""
         loc = self.locs[i]
-        options: list[_Option] = []
+        options: list[Option] = []
         if loc.kind is LocationKind.ACTION and loc.action is not None:
             options.extend(self._action_options(s, loc.action))
         elif loc.kind is LocationKind.VACANT:
@@ -495,11 +376,11 @@ class MaquisRules:
                 used = Counter(t for t in s.tiles if t)
                 for t in self.model.vacant_tiles:
                     if used[t.id] < t.copies:
-                        options.append(_Option(f"b={t.id}", self.s.build_cost, build=t.id))
+                        options.append(Option(f"b={t.id}", self.s.build_cost, build=t.id))
         elif loc.kind is LocationKind.AIRDROP:
             zone = self.zones.index(i)
             if any(s.drops[zone]):
-                options.append(_Option("c", {}, collect=zone))
+                options.append(Option("c", {}, collect=zone))
         for slot, mission_id in enumerate(s.missions):
             mission = self.missions[mission_id]
             for k in self.available_steps(s, slot):
@@ -509,7 +390,7 @@ class MaquisRules:
                 for p, pay in enumerate(step.pay or ({},)):
                     if self._affords(s.stock, self._vector(pay)):
                         options.append(
-                            _Option(f"m{slot}.{k}p{p}", pay, step.gain, mission=(slot, k))
+                            Option(f"m{slot}.{k}p{p}", pay, step.gain, mission=(slot, k))
                         )
         return options
 
@@ -648,7 +529,7 @@ class MaquisRules:
             s = self._reward(s, option, i)
         return s
 
-    def _option_for(self, s: MaquisState, i: int, choice: str) -> _Option:
+    def _option_for(self, s: MaquisState, i: int, choice: str) -> Option:
         rich = replace(s, stock=tuple(self.limit), board=_put(s.board, i, WORKER))
         for option in self.options(rich, i):
             if option.key == choice:
@@ -670,7 +551,7 @@ class MaquisRules:
             stock[k] += min(n, supply[k])
         return replace(s, stock=tuple(stock))
 
-    def _reward(self, s: MaquisState, o: _Option, i: int) -> MaquisState:
+    def _reward(self, s: MaquisState, o: Option, i: int) -> MaquisState:
         if o.reward is not None:
             r = o.reward
             s = self._gain(s, r.resources)
@@ -927,448 +808,3 @@ class MaquisRules:
             problems.append("patrol cards lost or created")
         if problems:
             raise InvariantViolation(f"{'; '.join(problems)} in {self.notation(s)}")
-
-
-def _put(board: str, i: int, c: str) -> str:
-    return board[:i] + c + board[i + 1 :]
-
-
-# -- policies ---------------------------------------------------------------------------
-
-
-class GreedyPolicy:
-    """A sensible player: works towards the missions, weighs rewards against the risk of the
-    walk home, keeps morale off the fail space, and kills a policeman to open a way home.
-
-    Value of the stock: each resource the remaining mission boxes still need (directly, or as
-    money for the smuggler and food for the town hall) is worth much more than a spare one.
-    Placement picks the space whose best affordable option gains most, discounted by the risk
-    of arrest (distance home and patrols still to come); activation does the best option of
-    any worker first, so a worker's new money can pay another's cost in the same round.
-    """
-
-    LOSE_WORKER = 30.0
-
-    def __init__(self) -> None:
-        self._cache: dict[tuple[Any, ...], tuple[float, str]] = {}
-
-    def _distances(self, rules: MaquisRules, s: MaquisState) -> list[int]:
-        """Hops from every space to the nearest safe house, ignoring figures."""
-        starts = [i for i in range(len(rules.locs)) if rules.is_safe_house(s, i)]
-        dist = [99] * len(rules.locs)
-        frontier = list(starts)
-        for i in starts:
-            dist[i] = 0
-        while frontier:
-            nxt = []
-            for i in frontier:
-                for j in rules.adjacent[i]:
-                    if dist[j] > dist[i] + 1:
-                        dist[j] = dist[i] + 1
-                        nxt.append(j)
-            frontier = nxt
-        return dist
-
-    def arrest_risks(self, rules: MaquisRules, s: MaquisState) -> list[float]:
-        """The chance that a worker put on each space now is arrested this round.
-
-        One patrol card from the pile lands on the first empty space it names (or arrests the
-        first worker there when it names no empty space); a worker is lost when a card arrests
-        it or when the space a card lands on cuts every way home. The patrols still to come
-        are taken as independent draws from the pile as it is now.
-        """
-        pile = s.draw or s.discard
-        board = s.board
-        n = len(rules.locs)
-        safe = [i for i in range(n) if rules.is_safe_house(s, i)]
-        landing = {
-            c: next((x for x in rules.card_locs[c] if board[x] == EMPTY and x not in safe), -1)
-            for c in set(pile)
-        }
-        landings = Counter(landing[c] for c in pile if landing[c] >= 0)
-
-        def reach(blocked: int) -> set[int]:
-            seen = set(safe)
-            frontier = list(safe)
-            while frontier:
-                i = frontier.pop()
-                for j in rules.adjacent[i]:
-                    if j not in seen and j != blocked and board[j] not in (POLICE, SOLDIER):
-                        seen.add(j)
-                        frontier.append(j)
-            return seen
-
-        reached = {j: reach(j) for j in landings}
-        base = reach(-1)
-        total = len(pile) or 1
-        k = s.patrols_left
-        risks = [0.0] * n
-        for i in range(n):
-            if board[i] != EMPTY:
-                continue
-            if i not in base:
-                risks[i] = 0.97
-                continue
-            # A card landing elsewhere may cut every way home.
-            bad = sum(m for j, m in landings.items() if j != i and i not in reached[j])
-            # Cards that would have landed here (or named no empty space) go further on with
-            # the worker here, or arrest the first worker they name if nothing is empty.
-            for c in pile:
-                locs = rules.card_locs[c]
-                if i not in locs or landing[c] not in (i, -1):
-                    continue
-                spot = next((x for x in locs if x != i and board[x] == EMPTY and x not in safe), -1)
-                if spot < 0:
-                    bad += next(x for x in locs if x == i or board[x] == WORKER) == i
-                else:
-                    bad += i not in (reached[spot] if spot in reached else reach(spot))
-            p = min(1.0, bad / total)
-            risks[i] = 1 - (1 - p) ** k
-        return risks
-
-    def needs(self, rules: MaquisRules, s: MaquisState) -> list[float]:
-        need = [0.0] * len(rules.res)
-        for slot, mission_id in enumerate(s.missions):
-            mission = rules.missions[mission_id]
-            for k, filled in enumerate(s.boxes[slot]):
-                step = mission.steps[k]
-                if filled or not step.pay:
-                    continue
-                # The alternative closest to what is in stock.
-                pay = min(
-                    step.pay,
-                    key=lambda p: sum(
-                        max(0, n - s.stock[rules.res_index[r]]) for r, n in p.items()
-                    ),
-                )
-                for r, n in pay.items():
-                    need[rules.res_index[r]] += n
-        return need
-
-    def stock_value(self, rules: MaquisRules, need: list[float], stock: Sequence[int]) -> float:
-        """Direct mission needs are worth most; money and food as the way to what is short."""
-        short = [max(0.0, n - h) for n, h in zip(need, stock, strict=True)]
-        derived = [0.0] * len(stock)
-        index = rules.res_index
-        if "money" in index:
-            derived[index["money"]] = 2 * sum(
-                short[index[r]] for r in ("weapons", "explosives") if r in index
-            ) + short[index["medicine"]] / 2 * ("medicine" in index)
-        if "food" in index and "information" in index:
-            derived[index["food"]] = short[index["information"]] / 2
-        value = 0.0
-        for h, n, d in zip(stock, need, derived, strict=True):
-            direct = min(h, n)
-            via = min(h - direct, d)
-            value += 12 * direct + 5 * via + 0.5 * max(0.0, h - direct - via)
-        return value
-
-    def option_value(
-        self, rules: MaquisRules, s: MaquisState, o: _Option, need: list[float]
-    ) -> float:
-        stock = list(s.stock)
-        for r, n in o.pay.items():
-            stock[rules.res_index[r]] -= n
-        before = self.stock_value(rules, need, s.stock)
-        gained = list(stock)
-        supply = rules.supply(s)
-        value = 0.0
-        if o.reward is not None:
-            for r, n in o.reward.resources.items():
-                k = rules.res_index[r]
-                gained[k] += min(n, supply[k])
-            m = o.reward.morale
-            if m:
-                low = s.morale
-                if m > 0:
-                    room = min(m, rules.model.morale.top - low)
-                    value += room * (16 if low <= 3 else 7 if low <= 5 else 1)
-                else:
-                    after = low + m
-                    value += (
-                        -1000 if after <= 0 else -20 if after <= 2 else -6 if after <= 4 else -2
-                    )
-            if o.reward.recruit and s.cafe:
-                value += 22
-        if o.airdrop is not None:
-            for r, n in o.airdrop.items():
-                k = rules.res_index[r]
-                gained[k] += min(n, supply[k])
-        if o.collect >= 0:
-            for k, n in enumerate(s.drops[o.collect]):
-                gained[k] += n
-        if o.build:
-            value += 20 if rules.tiles[o.build].safe_house else 8
-        if o.mission is not None:
-            slot, _ = o.mission
-            value += 60
-            if sum(1 for b in s.boxes[slot] if not b) == 1:
-                value += 60
-            for r, n in o.pay.items():
-                need[rules.res_index[r]] -= n
-        value += self.stock_value(rules, need, gained) - before
-        if o.airdrop is not None:
-            value *= 0.8
-        return value
-
-    def best(
-        self, rules: MaquisRules, s: MaquisState, i: int, need: list[float]
-    ) -> tuple[float, str]:
-        # Between two placements only the board changes, and options do not depend on it.
-        key = (
-            id(rules),
-            i,
-            s.stock,
-            s.morale,
-            s.missions,
-            s.boxes,
-            s.cafe,
-            s.drops,
-            s.tiles,
-            s.day,
-        )
-        cached = self._cache.get(key)
-        if cached is None:
-            if len(self._cache) > 50_000:
-                self._cache.clear()
-            cached = self._cache[key] = self._best(rules, s, i, need)
-        return cached
-
-    def _best(
-        self, rules: MaquisRules, s: MaquisState, i: int, need: list[float]
-    ) -> tuple[float, str]:
-        best_value, best_key = 0.0, "-"
-        for o in rules.options(s, i):
-            v = self.option_value(rules, s, o, list(need))
-            if v > best_value:
-                best_value, best_key = v, o.key
-        return best_value, best_key
-
-    def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
-        assert isinstance(rules, MaquisRules)
-        s: MaquisState = state
-        actions = rules.legal_actions(s)
-        if s.phase == "place":
-            if isinstance(actions[0], Stay):
-                return actions[0]
-            need = self.needs(rules, s)
-            dist = self._distances(rules, s)
-            risks = self.arrest_risks(rules, s)
-            lose = self.LOSE_WORKER - 8.0 * rules.level.arrest_morale * (1 + (s.morale <= 3))
-            best_score, best_action = -1e9, actions[0]
-            for a in actions:
-                i = rules.index[a.loc]
-                value, _ = self.best(rules, s, i, need)
-                risk = risks[i]
-                keep = value if rules.locs[i].shield else value * (1 - risk)
-                score = keep - risk * lose - 0.01 * dist[i]
-                if score > best_score:
-                    best_score, best_action = score, a
-            return best_action
-        # Action phase.
-        if s.active >= 0:
-            if not rules.has_path_home(s, s.active) and s.morale > 1 - rules.s.kill_morale:
-                for a in actions:
-                    if isinstance(a, Kill):
-                        board = _put(s.board, rules.index[a.loc], EMPTY)
-                        if rules.has_path_home(s, s.active, board):
-                            return a
-            return Return()
-        need = self.needs(rules, s)
-        best_value, best_action = -1.0, None
-        for i, c in enumerate(s.board):
-            if c != WORKER:
-                continue
-            value, key = self.best(rules, s, i, need)
-            if value > best_value:
-                best_value, best_action = value, Activate(rules.locs[i].id, key)
-        return best_action if best_action is not None else actions[0]
-
-    def __repr__(self) -> str:
-        return "GreedyPolicy()"
-
-
-# -- simulation ---------------------------------------------------------------------------
-
-
-POLICIES: dict[str, type[Policy]] = {"random": RandomPolicy, "sensible": GreedyPolicy}
-
-
-@dataclass(frozen=True)
-class SimulationReport:
-    """Many games of one difficulty level played by one policy."""
-
-    difficulty: str
-    policy: str
-    games: int
-    seed: int
-    results: dict[Result, int]
-    terminations: dict[Termination, int]
-    """Why games ended, counted over the finished ones."""
-    loss_causes: dict[Termination, int]
-    mean_rounds: float
-    capped_seeds: tuple[int, ...]
-    """Seeds of games stopped by ROUND_CAP: ``random.Random(seed)`` replays one."""
-    seconds: float = field(default=0.0, compare=False)
-    outcomes: tuple[tuple[int, Result | None], ...] = field(default=(), compare=False)
-    """Each game's seed and result (None: stopped by the cap), in play order, so two levels
-    played with the same seed can be compared game by game."""
-
-    def rate(self, result: Result) -> float:
-        finished = self.games - len(self.capped_seeds)
-        return self.results.get(result, 0) / finished if finished else 0.0
-
-    @property
-    def games_per_second(self) -> float:
-        return self.games / self.seconds if self.seconds else 0.0
-
-
-def simulate(
-    model: Maquis,
-    difficulty: str = "normal",
-    games: int = 100,
-    seed: int = 0,
-    policy: Policy | None = None,
-    *,
-    check: bool = False,
-) -> SimulationReport:
-    """Play ``games`` games; game ``i`` uses ``random.Random(s_i)``, ``s_i`` drawn from
-    ``random.Random(seed)`` — the same seeds at every level, so levels are compared on the
-    same deals and patrol draws (common random numbers)."""
-    rules = MaquisRules(model, difficulty=difficulty)
-    chooser = policy if policy is not None else RandomPolicy()
-    seeds = random.Random(seed)
-    results: Counter[Result] = Counter()
-    ends: Counter[Termination] = Counter()
-    losses: Counter[Termination] = Counter()
-    capped: list[int] = []
-    rounds: list[int] = []
-    outcomes: list[tuple[int, Result | None]] = []
-    started = time.perf_counter()
-    for _ in range(games):
-        game_seed = seeds.getrandbits(63)
-        record = play_game(
-            rules,
-            [chooser],
-            random.Random(game_seed),
-            ROUND_CAP * 60,
-            max_turns=ROUND_CAP,
-            invariant=rules.check_invariants if check else None,
-        )
-        rounds.append(record.turns)
-        if record.outcome is None:
-            capped.append(game_seed)
-            outcomes.append((game_seed, None))
-            continue
-        result = rules.result(record.final_state)
-        outcomes.append((game_seed, result))
-        assert isinstance(record.outcome.termination, Termination)
-        results[result] += 1
-        ends[record.outcome.termination] += 1
-        if result is Result.LOSS:
-            losses[record.outcome.termination] += 1
-    return SimulationReport(
-        difficulty=difficulty,
-        policy=repr(chooser),
-        games=games,
-        seed=seed,
-        results=dict(results),
-        terminations=dict(ends),
-        loss_causes=dict(losses),
-        mean_rounds=statistics.fmean(rounds) if rounds else 0.0,
-        capped_seeds=tuple(capped),
-        seconds=time.perf_counter() - started,
-        outcomes=tuple(outcomes),
-    )
-
-
-def example_tables(model: Maquis) -> list[tuple[str, Rules[Any, Any]]]:
-    """Tables the shared contract test plays: the easiest, normal and the hardest level."""
-    return [
-        (level, MaquisRules(model, difficulty=level))
-        for level in ("very-easy", "normal", "very-hard")
-        if level in model.difficulty
-    ]
-
-
-def rulebook_examples(model: Maquis) -> dict[str, dict[str, Any]]:
-    """Worked examples for the rulebook, played out by this engine so prose cannot drift.
-
-    ``patrol``: the first patrol card drawn in three situations on the board (its first space
-    held by a policeman, its second by a resistance worker): with the third space empty, then
-    with a worker there too, then with patrols on all three. ``count``: the patrols of a
-    round at two morale values.
-    """
-    rules = MaquisRules(model, difficulty="normal")
-    start = rules.initial_state(random.Random(0))
-    card = model.patrol_cards[0]
-    first, second, third = (rules.index[x] for x in card.locations)
-    names = [model.location[x].name for x in card.locations]
-
-    def draw(marks: dict[int, str]) -> tuple[MaquisState, MaquisState]:
-        board = EMPTY * len(rules.locs)
-        for i, c in marks.items():
-            board = _put(board, i, c)
-        before = replace(
-            start,
-            board=board,
-            home=0,
-            to_place=0,
-            patrols_left=1,
-            patrols=1 + board.count(POLICE),
-            round_soldiers=0,
-            resistance_next=False,
-        )
-        assert rules.is_chance(before)
-        return before, rules.apply(before, PatrolDraw(card.id))
-
-    def landed(before: MaquisState, after: MaquisState) -> str:
-        spots = [
-            rules.locs[i].name
-            for i, (a, b) in enumerate(zip(before.board, after.board, strict=True))
-            if a != b
-        ]
-        return spots[0] if spots else ""
-
-    b1, a1 = draw({first: POLICE, second: WORKER})
-    b2, a2 = draw({first: POLICE, second: WORKER, third: WORKER})
-    # A worker elsewhere keeps the round going, so the board can be read after the draw.
-    elsewhere = next(
-        i
-        for i, loc in enumerate(rules.locs)
-        if loc.kind is LocationKind.ACTION and i not in (first, second, third)
-    )
-    b3, a3 = draw({first: POLICE, second: SOLDIER, third: POLICE, elsewhere: WORKER})
-    arrested = a2.board[second] != WORKER and b2.board[second] == WORKER
-
-    morale_high = model.morale.top
-    morale_low = 1
-    home = rules.level.workers
-
-    def patrols(morale: int) -> int:
-        s = rules._start_round(replace(start, morale=morale, home=home))
-        return s.patrols
-
-    return {
-        "patrol": {
-            "card": card.name,
-            "spaces": names,
-            "first": names[0],
-            "second": names[1],
-            "third": names[2],
-            "lands": landed(b1, a1),
-            "arrest_at": landed(b2, a2),
-            "arrested": arrested,
-            "workers_left": sum(c == WORKER for c in a2.board),
-            "blocked_placed": a3.board != b3.board,
-        },
-        "count": {
-            "home": home,
-            "high_morale": morale_high,
-            "high_red": model.morale.red_at(morale_high),
-            "high_patrols": patrols(morale_high),
-            "low_morale": morale_low,
-            "low_red": model.morale.red_at(morale_low),
-            "low_patrols": patrols(morale_low),
-        },
-    }

@@ -110,7 +110,7 @@ def test_a_harder_level_that_is_not_harder_fails_the_simulation(content_copy: Pa
 
 def test_the_paired_sign_test_counts_only_seeds_won_at_one_level() -> None:
     from pnp.games.maquis.checks import ladder_step
-    from pnp.games.maquis.rules import Result
+    from pnp.games.maquis.state import Result
 
     win, loss = Result.WIN, Result.LOSS
     easier = ((1, win), (2, win), (3, win), (4, loss), (5, win), (6, None))

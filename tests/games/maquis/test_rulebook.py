@@ -8,7 +8,7 @@ import pdfplumber
 import pytest
 
 from pnp.content.loader import LoadedGame, load_game
-from pnp.games.maquis.rules import rulebook_examples
+from pnp.games.maquis.examples import rulebook_examples
 from pnp.rulebook.build import RulebookFiles, build_rulebook
 from tests.conftest import TEMPLATES
 from tests.rulebook.reading import flat

@@ -11,17 +11,17 @@ from pnp.content.loader import load_game
 from pnp.engines.base import RandomPolicy, play_game
 from pnp.errors import IllegalActionError
 from pnp.games.maquis.model import Maquis
-from pnp.games.maquis.rules import (
+from pnp.games.maquis.policies import GreedyPolicy
+from pnp.games.maquis.rules import MaquisRules
+from pnp.games.maquis.simulation import simulate
+from pnp.games.maquis.state import (
     Activate,
-    GreedyPolicy,
     Kill,
-    MaquisRules,
     PatrolDraw,
     Place,
     Result,
     Return,
     Termination,
-    simulate,
 )
 from tests.conftest import CONTENT
 

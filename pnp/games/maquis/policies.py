@@ -1,0 +1,278 @@
+"""Hand-written Maquis players: the sensible (greedy) policy and the policy registry."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from pnp.engines.base import Policy, RandomPolicy, Rules
+from pnp.games.maquis.rules import MaquisRules, Option
+from pnp.games.maquis.state import (
+    EMPTY,
+    POLICE,
+    SOLDIER,
+    WORKER,
+    Activate,
+    Kill,
+    MaquisState,
+    Return,
+    Stay,
+)
+from pnp.games.maquis.state import put as _put
+
+
+class GreedyPolicy:
+    """A sensible player: works towards the missions, weighs rewards against the risk of the
+    walk home, keeps morale off the fail space, and kills a policeman to open a way home.
+
+    Value of the stock: each resource the remaining mission boxes still need (directly, or as
+    money for the smuggler and food for the town hall) is worth much more than a spare one.
+    Placement picks the space whose best affordable option gains most, discounted by the risk
+    of arrest (distance home and patrols still to come); activation does the best option of
+    any worker first, so a worker's new money can pay another's cost in the same round.
+    """
+
+    LOSE_WORKER = 30.0
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple[Any, ...], tuple[float, str]] = {}
+
+    def _distances(self, rules: MaquisRules, s: MaquisState) -> list[int]:
+        """Hops from every space to the nearest safe house, ignoring figures."""
+        starts = [i for i in range(len(rules.locs)) if rules.is_safe_house(s, i)]
+        dist = [99] * len(rules.locs)
+        frontier = list(starts)
+        for i in starts:
+            dist[i] = 0
+        while frontier:
+            nxt = []
+            for i in frontier:
+                for j in rules.adjacent[i]:
+                    if dist[j] > dist[i] + 1:
+                        dist[j] = dist[i] + 1
+                        nxt.append(j)
+            frontier = nxt
+        return dist
+
+    def arrest_risks(self, rules: MaquisRules, s: MaquisState) -> list[float]:
+        """The chance that a worker put on each space now is arrested this round.
+
+        One patrol card from the pile lands on the first empty space it names (or arrests the
+        first worker there when it names no empty space); a worker is lost when a card arrests
+        it or when the space a card lands on cuts every way home. The patrols still to come
+        are taken as independent draws from the pile as it is now.
+        """
+        pile = s.draw or s.discard
+        board = s.board
+        n = len(rules.locs)
+        safe = [i for i in range(n) if rules.is_safe_house(s, i)]
+        landing = {
+            c: next((x for x in rules.card_locs[c] if board[x] == EMPTY and x not in safe), -1)
+            for c in set(pile)
+        }
+        landings = Counter(landing[c] for c in pile if landing[c] >= 0)
+
+        def reach(blocked: int) -> set[int]:
+            seen = set(safe)
+            frontier = list(safe)
+            while frontier:
+                i = frontier.pop()
+                for j in rules.adjacent[i]:
+                    if j not in seen and j != blocked and board[j] not in (POLICE, SOLDIER):
+                        seen.add(j)
+                        frontier.append(j)
+            return seen
+
+        reached = {j: reach(j) for j in landings}
+        base = reach(-1)
+        total = len(pile) or 1
+        k = s.patrols_left
+        risks = [0.0] * n
+        for i in range(n):
+            if board[i] != EMPTY:
+                continue
+            if i not in base:
+                risks[i] = 0.97
+                continue
+            # A card landing elsewhere may cut every way home.
+            bad = sum(m for j, m in landings.items() if j != i and i not in reached[j])
+            # Cards that would have landed here (or named no empty space) go further on with
+            # the worker here, or arrest the first worker they name if nothing is empty.
+            for c in pile:
+                locs = rules.card_locs[c]
+                if i not in locs or landing[c] not in (i, -1):
+                    continue
+                spot = next((x for x in locs if x != i and board[x] == EMPTY and x not in safe), -1)
+                if spot < 0:
+                    bad += next(x for x in locs if x == i or board[x] == WORKER) == i
+                else:
+                    bad += i not in (reached[spot] if spot in reached else reach(spot))
+            p = min(1.0, bad / total)
+            risks[i] = 1 - (1 - p) ** k
+        return risks
+
+    def needs(self, rules: MaquisRules, s: MaquisState) -> list[float]:
+        need = [0.0] * len(rules.res)
+        for slot, mission_id in enumerate(s.missions):
+            mission = rules.missions[mission_id]
+            for k, filled in enumerate(s.boxes[slot]):
+                step = mission.steps[k]
+                if filled or not step.pay:
+                    continue
+                # The alternative closest to what is in stock.
+                pay = min(
+                    step.pay,
+                    key=lambda p: sum(
+                        max(0, n - s.stock[rules.res_index[r]]) for r, n in p.items()
+                    ),
+                )
+                for r, n in pay.items():
+                    need[rules.res_index[r]] += n
+        return need
+
+    def stock_value(self, rules: MaquisRules, need: list[float], stock: Sequence[int]) -> float:
+        """Direct mission needs are worth most; money and food as the way to what is short."""
+        short = [max(0.0, n - h) for n, h in zip(need, stock, strict=True)]
+        derived = [0.0] * len(stock)
+        index = rules.res_index
+        if "money" in index:
+            derived[index["money"]] = 2 * sum(
+                short[index[r]] for r in ("weapons", "explosives") if r in index
+            ) + short[index["medicine"]] / 2 * ("medicine" in index)
+        if "food" in index and "information" in index:
+            derived[index["food"]] = short[index["information"]] / 2
+        value = 0.0
+        for h, n, d in zip(stock, need, derived, strict=True):
+            direct = min(h, n)
+            via = min(h - direct, d)
+            value += 12 * direct + 5 * via + 0.5 * max(0.0, h - direct - via)
+        return value
+
+    def option_value(
+        self, rules: MaquisRules, s: MaquisState, o: Option, need: list[float]
+    ) -> float:
+        stock = list(s.stock)
+        for r, n in o.pay.items():
+            stock[rules.res_index[r]] -= n
+        before = self.stock_value(rules, need, s.stock)
+        gained = list(stock)
+        supply = rules.supply(s)
+        value = 0.0
+        if o.reward is not None:
+            for r, n in o.reward.resources.items():
+                k = rules.res_index[r]
+                gained[k] += min(n, supply[k])
+            m = o.reward.morale
+            if m:
+                low = s.morale
+                if m > 0:
+                    room = min(m, rules.model.morale.top - low)
+                    value += room * (16 if low <= 3 else 7 if low <= 5 else 1)
+                else:
+                    after = low + m
+                    value += (
+                        -1000 if after <= 0 else -20 if after <= 2 else -6 if after <= 4 else -2
+                    )
+            if o.reward.recruit and s.cafe:
+                value += 22
+        if o.airdrop is not None:
+            for r, n in o.airdrop.items():
+                k = rules.res_index[r]
+                gained[k] += min(n, supply[k])
+        if o.collect >= 0:
+            for k, n in enumerate(s.drops[o.collect]):
+                gained[k] += n
+        if o.build:
+            value += 20 if rules.tiles[o.build].safe_house else 8
+        if o.mission is not None:
+            slot, _ = o.mission
+            value += 60
+            if sum(1 for b in s.boxes[slot] if not b) == 1:
+                value += 60
+            for r, n in o.pay.items():
+                need[rules.res_index[r]] -= n
+        value += self.stock_value(rules, need, gained) - before
+        if o.airdrop is not None:
+            value *= 0.8
+        return value
+
+    def best(
+        self, rules: MaquisRules, s: MaquisState, i: int, need: list[float]
+    ) -> tuple[float, str]:
+        # Between two placements only the board changes, and options do not depend on it.
+        key = (
+            id(rules),
+            i,
+            s.stock,
+            s.morale,
+            s.missions,
+            s.boxes,
+            s.cafe,
+            s.drops,
+            s.tiles,
+            s.day,
+        )
+        cached = self._cache.get(key)
+        if cached is None:
+            if len(self._cache) > 50_000:
+                self._cache.clear()
+            cached = self._cache[key] = self._best(rules, s, i, need)
+        return cached
+
+    def _best(
+        self, rules: MaquisRules, s: MaquisState, i: int, need: list[float]
+    ) -> tuple[float, str]:
+        best_value, best_key = 0.0, "-"
+        for o in rules.options(s, i):
+            v = self.option_value(rules, s, o, list(need))
+            if v > best_value:
+                best_value, best_key = v, o.key
+        return best_value, best_key
+
+    def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
+        assert isinstance(rules, MaquisRules)
+        s: MaquisState = state
+        actions = rules.legal_actions(s)
+        if s.phase == "place":
+            if isinstance(actions[0], Stay):
+                return actions[0]
+            need = self.needs(rules, s)
+            dist = self._distances(rules, s)
+            risks = self.arrest_risks(rules, s)
+            lose = self.LOSE_WORKER - 8.0 * rules.level.arrest_morale * (1 + (s.morale <= 3))
+            best_score, best_action = -1e9, actions[0]
+            for a in actions:
+                i = rules.index[a.loc]
+                value, _ = self.best(rules, s, i, need)
+                risk = risks[i]
+                keep = value if rules.locs[i].shield else value * (1 - risk)
+                score = keep - risk * lose - 0.01 * dist[i]
+                if score > best_score:
+                    best_score, best_action = score, a
+            return best_action
+        # Action phase.
+        if s.active >= 0:
+            if not rules.has_path_home(s, s.active) and s.morale > 1 - rules.s.kill_morale:
+                for a in actions:
+                    if isinstance(a, Kill):
+                        board = _put(s.board, rules.index[a.loc], EMPTY)
+                        if rules.has_path_home(s, s.active, board):
+                            return a
+            return Return()
+        need = self.needs(rules, s)
+        best_value, best_action = -1.0, None
+        for i, c in enumerate(s.board):
+            if c != WORKER:
+                continue
+            value, key = self.best(rules, s, i, need)
+            if value > best_value:
+                best_value, best_action = value, Activate(rules.locs[i].id, key)
+        return best_action if best_action is not None else actions[0]
+
+    def __repr__(self) -> str:
+        return "GreedyPolicy()"
+
+
+POLICIES: dict[str, type[Policy]] = {"random": RandomPolicy, "sensible": GreedyPolicy}
