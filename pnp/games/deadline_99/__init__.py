@@ -1,15 +1,17 @@
-"""Deadline 99 (死线99) as one package: model, rules, policies, checks, examples."""
+"""Deadline 99 (死线99) as one package.
+
+- ``model``: the content's dataclasses; ``rules``: state, actions and transitions;
+- ``policies``: the hand-written players; ``simulation``: seeded batches of games;
+- ``examples``: the example tables and the rulebook's worked examples; ``checks``: validation.
+"""
 
 from __future__ import annotations
 
 from pnp.games.deadline_99 import checks
+from pnp.games.deadline_99.examples import example_tables, rulebook_examples
 from pnp.games.deadline_99.model import Deadline99
-from pnp.games.deadline_99.rules import (
-    Deadline99Rules,
-    SafePolicy,
-    example_tables,
-    rulebook_examples,
-)
+from pnp.games.deadline_99.policies import SafePolicy
+from pnp.games.deadline_99.rules import Deadline99Rules
 from pnp.registry import Game
 
 GAME = Game(

@@ -11,16 +11,31 @@ from pnp.content.loader import LoadedGame
 from pnp.engines.base import RandomPolicy
 from pnp.errors import Location
 from pnp.games.deadline_99.model import Colour, Deadline99, EffectKind, Role
-from pnp.games.deadline_99.rules import (
-    RULE_DECK_SIZE,
-    RULE_RANKS,
-    SLUG,
-    Deadline99Rules,
-    Mode,
-    SafePolicy,
-    simulate,
-)
+from pnp.games.deadline_99.policies import SafePolicy
+from pnp.games.deadline_99.rules import SLUG, Deadline99Rules, Mode
+from pnp.games.deadline_99.simulation import simulate
 from pnp.validate.checks import Findings, check_declaration
+
+RULE_RANKS: dict[str, EffectKind] = {
+    "3": EffectKind.ADD,
+    "4": EffectKind.ADD,
+    "5": EffectKind.ADD,
+    "6": EffectKind.ADD,
+    "7": EffectKind.SWAP_HANDS,
+    "8": EffectKind.REVERSE,
+    "9": EffectKind.ADD,
+    "10": EffectKind.ADD_OR_SUBTRACT,
+    "j": EffectKind.STEAL_RANDOM,
+    "q": EffectKind.ADD_OR_SUBTRACT,
+    "k": EffectKind.SET_TO_CAP,
+    "a": EffectKind.CHOOSE_NEXT,
+}
+"""What the rule post fixes about the ranks (poker decks without jokers and 2s), for the
+validator to check content against. The engine itself never reads this: it plays the model."""
+
+RULE_DECK_SIZE = 96
+"""Deadline 99: two poker decks without jokers and 2s, 2 x 48 playable cards (for the validator;
+the engine deals whatever the model's deck rules make)."""
 
 DEFAULT_GAMES = 200
 """Seeded games per mode and player count in `pnp validate`: enough to see every effect played

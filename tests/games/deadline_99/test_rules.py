@@ -15,17 +15,17 @@ from hypothesis import strategies as st
 from pnp.engines.base import RandomPolicy, field_paths, play_game
 from pnp.errors import IllegalActionError
 from pnp.games.deadline_99.model import Deadline99, EffectKind
+from pnp.games.deadline_99.policies import SafePolicy
 from pnp.games.deadline_99.rules import (
     Deadline99Rules,
     Deadline99State,
     Draw,
     Mode,
     Play,
-    SafePolicy,
     Steal,
     Termination,
-    simulate,
 )
+from pnp.games.deadline_99.simulation import simulate
 from tests.games.deadline_99.conftest import make_deadline_99_model
 
 MODEL = make_deadline_99_model()
