@@ -1,15 +1,20 @@
-"""Dragon Hoard (魔龙宝窟) as one package: model, rules, policies, checks, examples."""
+"""Dragon Hoard (魔龙宝窟) as one package.
+
+- ``model``: the content's dataclasses and the speed-marker arithmetic;
+- ``state``, ``actions``, ``notation``: a position, the moves, and their text;
+- ``rules`` (with ``board``, the effects on the map): the rules engine;
+- ``policies``: the hand-written players; ``simulation`` and ``match``: seeded play and
+  multi-game matches; ``examples``: the contract tables and the rulebook's worked examples;
+- ``checks``: the content validator.
+"""
 
 from __future__ import annotations
 
 from pnp.games.dragon_hoard import checks
+from pnp.games.dragon_hoard.examples import example_tables, rulebook_examples
 from pnp.games.dragon_hoard.model import DragonHoard
-from pnp.games.dragon_hoard.rules import (
-    DragonHoardRules,
-    TreasureHunterPolicy,
-    example_tables,
-    rulebook_examples,
-)
+from pnp.games.dragon_hoard.policies import TreasureHunterPolicy
+from pnp.games.dragon_hoard.rules import DragonHoardRules
 from pnp.registry import Game
 
 GAME = Game(

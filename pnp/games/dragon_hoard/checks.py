@@ -21,12 +21,10 @@ from pnp.games.dragon_hoard.model import (
     SpeedKind,
     TreasureEffect,
 )
-from pnp.games.dragon_hoard.rules import (
-    SLUG,
-    DragonHoardRules,
-    TreasureHunterPolicy,
-    simulate,
-)
+from pnp.games.dragon_hoard.policies import TreasureHunterPolicy
+from pnp.games.dragon_hoard.rules import DragonHoardRules
+from pnp.games.dragon_hoard.simulation import simulate
+from pnp.games.dragon_hoard.state import SLUG
 from pnp.validate.checks import Findings, check_declaration, suggest
 
 DEFAULT_GAMES = 150

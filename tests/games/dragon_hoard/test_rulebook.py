@@ -11,8 +11,8 @@ import pypdf
 import pytest
 
 from pnp.content.loader import LoadedGame, load_game
+from pnp.games.dragon_hoard.examples import rulebook_examples
 from pnp.games.dragon_hoard.model import AI, Rounding, resolution_order
-from pnp.games.dragon_hoard.rules import rulebook_examples
 from pnp.rulebook.build import RulebookFiles, build_rulebook
 from pnp.rulebook.text import walk_sections
 from tests.conftest import CONTENT, TEMPLATES

@@ -11,18 +11,12 @@ import pytest
 from pnp.content.loader import load_game
 from pnp.engines.base import RandomPolicy, play_game
 from pnp.errors import IllegalActionError
+from pnp.games.dragon_hoard.match import score_match
 from pnp.games.dragon_hoard.model import AI, Rounding, SpeedError, SpeedMarker, resolution_order
-from pnp.games.dragon_hoard.rules import (
-    LEFT_LAIR,
-    DragonHoardRules,
-    DragonHoardState,
-    Stage,
-    Status,
-    TreasureHunterPolicy,
-    _copy,
-    score_match,
-    simulate,
-)
+from pnp.games.dragon_hoard.policies import TreasureHunterPolicy
+from pnp.games.dragon_hoard.rules import DragonHoardRules
+from pnp.games.dragon_hoard.simulation import simulate
+from pnp.games.dragon_hoard.state import LEFT_LAIR, DragonHoardState, Stage, Status, _copy
 from pnp.paths import REPOSITORY
 
 MODEL = load_game(REPOSITORY / "content", "dragon-hoard").model

@@ -1,0 +1,274 @@
+"""Dragon Hoard on the map: movement, treasures picked up and dropped, the dragon's attacks,
+advance and trampling, traps and deaths. A mixin of :class:`DragonHoardRules`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pnp.engines.piles import with_card as _insert
+from pnp.engines.piles import without as _remove
+from pnp.games.dragon_hoard.model import (
+    ActionKind,
+    AIEffectKind,
+    Cell,
+    Direction,
+    Lair,
+)
+from pnp.games.dragon_hoard.state import HEART_OUT, LEFT_LAIR, DragonHoardState, Status, _set
+
+_DIRECTIONS = tuple(Direction)
+
+
+class BoardEffects:
+    """What action cards, AI cards and terrain do to the map; the rules set the tables."""
+
+    players: int
+    lair: Lair
+    centre: Cell
+    cards: Any
+    value: list[int]
+    heart: int
+    must_hold: tuple[int, ...]
+    exits: frozenset[Cell]
+    gate_pair: dict[Cell, Cell]
+    traps: dict[str, frozenset[Cell]]
+    ai_effects: Any
+    ai_colour: list[str]
+    sets: list[tuple[int, ...]]
+    _body_cache: dict[Cell, frozenset[Cell]]
+    _area_cache: dict[tuple[int, int, Cell], frozenset[Cell]]
+
+    # -- effects --------------------------------------------------------------------------
+
+    def _resolve_card(
+        self, new: DragonHoardState, seat: int, c: int, direction: Direction | None
+    ) -> None:
+        card = self.cards[c]
+        if card.kind is ActionKind.MOVE:
+            assert card.direction is not None
+            self._move(new, seat, card.direction, card.steps)
+        elif card.kind is ActionKind.SPRINT:
+            if direction is not None:
+                self._move(new, seat, direction, card.steps)
+        elif card.kind is ActionKind.DODGE:
+            new.sideways = _set(new.sideways, seat, True)
+        elif card.kind is ActionKind.GRAB:
+            self._grab(new, seat)
+
+    def landing(self, pos: Cell, dragon: Cell, direction: Direction, steps: int) -> Cell:
+        """Where a move from `pos` ends (before any gate), the dragon on `dragon`; for policies."""
+        body = self.body(dragon)
+        dx, dy = direction.step
+        for _ in range(steps):
+            nxt = (pos[0] + dx, pos[1] + dy)
+            if not self.lair.contains(nxt) or nxt in body:
+                break
+            pos = nxt
+            if pos in self.exits:
+                break
+        return pos
+
+    def _move(self, new: DragonHoardState, seat: int, direction: Direction, steps: int) -> None:
+        # Movement (decision `movement`): cell by cell, stopped by the map's edge and the
+        # dragon's body; treasures on every cell entered are picked up; an exit leaves the lair
+        # at once; a move that ends on a gate teleports to the other gate of its type.
+        pos = new.pawns[seat]
+        if pos is None:
+            return
+        body = self.body(new.dragon)
+        dx, dy = direction.step
+        moved = False
+        for _ in range(steps):
+            nxt = (pos[0] + dx, pos[1] + dy)
+            if not self.lair.contains(nxt) or nxt in body:
+                break
+            pos = nxt
+            moved = True
+            new.pawns = _set(new.pawns, seat, pos)
+            self._pick_up(new, seat, pos)
+            if pos in self.exits and self._may_leave(new, seat):
+                self._leave(new, seat)
+                return
+        if moved and pos in self.gate_pair:
+            pos = self.gate_pair[pos]
+            new.pawns = _set(new.pawns, seat, pos)
+            self._pick_up(new, seat, pos)
+        self._after_move(new, seat)
+
+    def _may_leave(self, state: DragonHoardState, seat: int) -> bool:
+        held = len(state.bags[seat]) + (state.heirlooms[seat] >= 0)
+        return held >= self.must_hold[seat]
+
+    def _leave(self, new: DragonHoardState, seat: int) -> None:
+        if self._holds_heart(new, seat):
+            new.events |= HEART_OUT
+        new.status = _set(new.status, seat, Status.LEFT)
+        new.pawns = _set(new.pawns, seat, None)
+        new.left_order = (*new.left_order, seat)
+        new.events |= LEFT_LAIR
+
+    def _after_move(self, new: DragonHoardState, seat: int) -> None:
+        pos = new.pawns[seat]
+        # Ice-Fire Dragon: the Heart carried out of the dragon's domain starts the countdown.
+        if pos is not None and not self.lair.in_domain(pos) and self._holds_heart(new, seat):
+            new.events |= HEART_OUT
+
+    def _holds_heart(self, state: DragonHoardState, seat: int) -> bool:
+        return self.heart >= 0 and (
+            self.heart in state.bags[seat] or state.heirlooms[seat] == self.heart
+        )
+
+    def _pick_up(self, new: DragonHoardState, seat: int, cell: Cell) -> None:
+        here = [item for item in new.floor if (item[0], item[1]) == cell]
+        if not here:
+            return
+        new.floor = tuple(item for item in new.floor if (item[0], item[1]) != cell)
+        new.bags = _set(new.bags, seat, tuple(sorted((*new.bags[seat], *(t for _, _, t in here)))))
+
+    def _grab(self, new: DragonHoardState, seat: int) -> None:
+        # Grab (decision `grab`): from another pawn on the same or an orthogonally adjacent
+        # cell, the one with the most valuable bag (ties: clockwise from the holder), its most
+        # valuable bag treasure. Heirlooms cannot be grabbed.
+        pos = new.pawns[seat]
+        if pos is None:
+            return
+        best: tuple[int, int] | None = None
+        for k in range(self.players):
+            other = (new.holder + k) % self.players
+            there = new.pawns[other]
+            if other == seat or there is None or not new.bags[other]:
+                continue
+            if abs(there[0] - pos[0]) + abs(there[1] - pos[1]) > 1:
+                continue
+            worth = sum(self.value[t] for t in new.bags[other])
+            if best is None or worth > best[0]:
+                best = (worth, other)
+        if best is None:
+            return
+        victim = best[1]
+        t = max(new.bags[victim], key=lambda code: (self.value[code], -code))
+        new.bags = _set(new.bags, victim, _remove(new.bags[victim], t))
+        new.bags = _set(new.bags, seat, _insert(new.bags[seat], t))
+
+    def _run_ai(self, new: DragonHoardState, c: int) -> None:
+        for effect in self.ai_effects[c]:
+            kind = effect.kind
+            if kind is AIEffectKind.ATTACK:
+                assert effect.area is not None
+                cells = self.area(c, effect, new.dragon)
+                for seat in self._clockwise(new):
+                    pos = new.pawns[seat]
+                    # A sideways character card dodges the dragon's attacks.
+                    if pos in cells and not new.sideways[seat]:
+                        self._kill(new, seat)
+            elif kind is AIEffectKind.ADVANCE:
+                for _ in range(effect.steps):
+                    step = self._advance_step(new)
+                    if step is None:
+                        break
+                    new.dragon = step
+                    self._trample(new)
+            elif kind is AIEffectKind.RETURN:
+                new.dragon = self.centre
+                self._trample(new)
+            elif kind is AIEffectKind.TRAPS:
+                self._spring_traps(new, self.ai_colour[c])
+
+    def area(self, c: int, effect: Any, dragon: Cell) -> frozenset[Cell]:
+        key = (c, self.ai_effects[c].index(effect), dragon)
+        cells = self._area_cache.get(key)
+        if cells is None:
+            cells = self._area_cache[key] = effect.area.cells(self.lair, dragon)
+        return cells
+
+    def body(self, dragon: Cell) -> frozenset[Cell]:
+        cells = self._body_cache.get(dragon)
+        if cells is None:
+            cells = self._body_cache[dragon] = self.lair.dragon_cells(dragon)
+        return cells
+
+    def _advance_step(self, new: DragonHoardState) -> Cell | None:
+        """One step of the dragon toward the nearest pawn, its body staying in the domain."""
+        pawns = [p for p in new.pawns if p is not None]
+        if not pawns:
+            return None
+        x, y = new.dragon
+
+        def gap(centre: Cell) -> int:
+            r = self.lair.dragon_radius
+            return min(
+                max(abs(px - centre[0]) - r, 0) + max(abs(py - centre[1]) - r, 0)
+                for px, py in pawns
+            )
+
+        now = gap(new.dragon)
+        best: tuple[int, Cell] | None = None
+        reach = self.lair.domain_radius - self.lair.dragon_radius
+        for direction in _DIRECTIONS:
+            dx, dy = direction.step
+            to = (x + dx, y + dy)
+            if max(abs(to[0] - self.centre[0]), abs(to[1] - self.centre[1])) > reach:
+                continue
+            distance = gap(to)
+            if distance < now and (best is None or distance < best[0]):
+                best = (distance, to)
+        return None if best is None else best[1]
+
+    def _trample(self, new: DragonHoardState) -> None:
+        # Trampling (decision `trampling`): pawns under the dragon's body are attacked; a
+        # dodging pawn moves instead to the nearest free cell (trying N, E, S, W).
+        body = self.body(new.dragon)
+        for seat in self._clockwise(new):
+            pos = new.pawns[seat]
+            if pos is None or pos not in body:
+                continue
+            if not new.sideways[seat]:
+                self._kill(new, seat)
+                continue
+            for distance in range(1, self.lair.columns + self.lair.rows):
+                spots = [
+                    (pos[0] + d.step[0] * distance, pos[1] + d.step[1] * distance)
+                    for d in _DIRECTIONS
+                ]
+                free = [s for s in spots if self.lair.contains(s) and s not in body]
+                if free:
+                    new.pawns = _set(new.pawns, seat, free[0])
+                    self._after_move(new, seat)
+                    break
+
+    def _spring_traps(self, new: DragonHoardState, colour: str) -> None:
+        cells = self.traps.get(colour, frozenset())
+        for seat in self._clockwise(new):
+            if new.pawns[seat] in cells:
+                # Traps hurt dodging players too (decision `death`).
+                self._kill(new, seat)
+
+    def _kill(self, new: DragonHoardState, seat: int) -> None:
+        # Death: the pawn leaves the map, the bag's treasures drop on its cell; the heirloom
+        # stays. It respawns at its entry teleporter next preparation.
+        self._drop(new, seat, everything=False)
+        new.status = _set(new.status, seat, Status.DEAD)
+        new.pawns = _set(new.pawns, seat, None)
+
+    def _drop(self, new: DragonHoardState, seat: int, everything: bool) -> None:
+        pos = new.pawns[seat]
+        dropped = list(new.bags[seat])
+        if everything and new.heirlooms[seat] >= 0:
+            dropped.append(new.heirlooms[seat])
+            new.heirlooms = _set(new.heirlooms, seat, -1)
+        new.bags = _set(new.bags, seat, ())
+        if pos is not None and dropped:
+            new.floor = tuple(sorted((*new.floor, *((pos[0], pos[1], t) for t in dropped))))
+
+    def _clockwise(self, state: DragonHoardState) -> list[int]:
+        return [(state.holder + k) % self.players for k in range(self.players)]
+
+    def _in_game(self, state: DragonHoardState, seat: int) -> bool:
+        return state.status[seat] in (Status.IN, Status.DEAD)
+
+    def _hand(self, state: DragonHoardState, seat: int) -> tuple[int, ...]:
+        """The seat's action cards still in hand this round."""
+        hand = self.sets[seat]
+        for c in state.used[seat]:
+            hand = _remove(hand, c)
+        return hand

@@ -1,0 +1,120 @@
+"""Dragon Hoard positions: where the round stands, where the pawns are, what each seat holds."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+from pnp.games.dragon_hoard.model import Cell
+
+SLUG = "dragon-hoard"
+
+
+class Mode(enum.Enum):
+    """How a table plays."""
+
+    STANDARD = "standard"
+    """One game on the Ice-Fire Dragon's lair; multi-game matches chain games (`play_match`)."""
+
+
+class Stage(enum.Enum):
+    """Where in the round a state is."""
+
+    PREPARATION = "prep"
+    DRAW = "draw"
+    PLACEMENT = "place"
+    OVER = "over"
+
+
+class Status(enum.Enum):
+    IN = "in"
+    """On the map."""
+    DEAD = "dead"
+    """Killed this round; respawns at the next preparation."""
+    LEFT = "left"
+    """Left the lair: scores, takes no further part."""
+    QUIT = "quit"
+    """Gave up: scores 0, takes no further part."""
+
+
+class Termination(enum.Enum):
+    DECK_EMPTY = "deck_empty"
+    """The AI deck was empty at the end of a round and someone who left scored."""
+    NOBODY_LEFT = "nobody_left"
+    """The deck ran out with no player out of the lair: everyone scores 0, nobody wins."""
+
+
+# Events of a round that start the countdown (bits of DragonHoardState.events).
+LEFT_LAIR, GAVE_UP, HEART_OUT = 1, 2, 4
+# Preparation options a seat has used this round (bits of DragonHoardState.prep).
+PREP_HEIRLOOM, PREP_TREASURE, PREP_CARD = 1, 2, 4
+
+# -- state ------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class DragonHoardState:
+    """A position. AI cards, treasures and action cards are codes into the rules' tables;
+    multisets are sorted tuples. The rules never mutate a state they were given."""
+
+    round: int
+    """The round being played, from 1."""
+    stage: Stage
+    holder: int
+    """Seat holding the hourglass."""
+    actor: int
+    """Seat to act in preparation and placement; -1 otherwise."""
+    status: tuple[Status, ...]
+    pawns: tuple[Cell | None, ...]
+    """Each seat's pawn on the map, None when dead, left or given up."""
+    bags: tuple[tuple[int, ...], ...]
+    """Treasures in each seat's bag (not the heirloom)."""
+    heirlooms: tuple[int, ...]
+    """Each seat's heirloom treasure, -1 for none."""
+    sideways: tuple[bool, ...]
+    """Character card turned sideways (dodging) this round."""
+    used: tuple[tuple[int, ...], ...]
+    """Action cards each seat has played or placed this round (temporarily removed)."""
+    prep: tuple[int, ...]
+    """Preparation options each seat has used this round (PREP_* bits)."""
+    placed: tuple[tuple[int, int], ...]
+    """(seat, action card) on the mat, first placed first."""
+    stopped: tuple[bool, ...]
+    revealed: bool
+    peeker: int
+    """Seat that revealed this round's AI card and peeked at the next; -1 for none."""
+    deck: tuple[int, ...]
+    current: int
+    """This round's AI card, -1 before the draw or once executed."""
+    upcoming: int
+    """Next round's AI card, drawn in advance; -1 for none."""
+    executed: tuple[int, ...]
+    """Executed AI cards, oldest first: the last is the top (the active trap colour)."""
+    removed: tuple[int, ...]
+    """AI cards removed for good (recall cards dropped during the countdown)."""
+    draws_due: int
+    recalls: int
+    """Recall cards drawn so far this game."""
+    recall_round: bool
+    """A recall card was drawn this round."""
+    countdown: bool
+    dragon: Cell
+    floor: tuple[tuple[int, int, int], ...]
+    """Treasures lying on the map: (column, row, treasure), sorted."""
+    discarded: tuple[int, ...]
+    """Treasures whose active effect was used: out of the game."""
+    left_order: tuple[int, ...]
+    """Seats in the order they left the lair."""
+    events: int
+    """Countdown triggers seen this round (LEFT_LAIR, GAVE_UP, HEART_OUT bits)."""
+    turn: int
+    """Rounds completed."""
+
+
+def _copy(s: DragonHoardState) -> DragonHoardState:
+    return DragonHoardState(*(getattr(s, name) for name in DragonHoardState.__slots__))
+
+
+def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return (*values[:index], value, *values[index + 1 :])
