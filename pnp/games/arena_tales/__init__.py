@@ -1,15 +1,13 @@
-"""Arena Tales (斗擂奇谭) as one package: model, rules, policies, checks, examples."""
+"""Arena Tales (斗擂奇谭) as one package: model, state, rules, combat, effects, notation,
+policies, examples, simulation and checks."""
 
 from __future__ import annotations
 
 from pnp.games.arena_tales import checks
+from pnp.games.arena_tales.examples import example_tables, rulebook_examples
 from pnp.games.arena_tales.model import ArenaTales
-from pnp.games.arena_tales.rules import (
-    ArenaTalesRules,
-    SensiblePolicy,
-    example_tables,
-    rulebook_examples,
-)
+from pnp.games.arena_tales.policies import SensiblePolicy
+from pnp.games.arena_tales.rules import ArenaTalesRules
 from pnp.registry import Game
 
 GAME = Game(

@@ -10,19 +10,19 @@ from pnp.content.loader import LoadedGame
 from pnp.engines.base import RandomPolicy
 from pnp.engines.hexgrid import distance
 from pnp.errors import Location, PnpError
+from pnp.games.arena_tales.effects import KEYWORDS
 from pnp.games.arena_tales.model import ArenaTales, CardType, EffectKind, Keyword, Timing
+from pnp.games.arena_tales.policies import SensiblePolicy
 from pnp.games.arena_tales.rules import (
-    KEYWORDS,
     RULE_CHARACTERS,
     RULE_DECK,
     RULE_DIRECTIONS,
     RULE_ORIENTATION_POINTS,
     RULE_PLAYERS,
-    SLUG,
     ArenaTalesRules,
-    SensiblePolicy,
-    simulate,
 )
+from pnp.games.arena_tales.simulation import simulate
+from pnp.games.arena_tales.state import SLUG
 from pnp.validate.checks import Findings, check_declaration, suggest
 
 DEFAULT_GAMES = 30

@@ -85,7 +85,7 @@ def test_a_keyword_without_an_engine_handler_is_an_error(
     content_copy: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from pnp.games.arena_tales import checks
-    from pnp.games.arena_tales import rules as arena_tales
+    from pnp.games.arena_tales import effects as arena_tales
     from pnp.games.arena_tales.model import Keyword
 
     monkeypatch.setattr(checks, "KEYWORDS", arena_tales.KEYWORDS - {Keyword.KNOCKBACK})

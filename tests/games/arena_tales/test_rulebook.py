@@ -10,8 +10,8 @@ import pypdf
 import pytest
 
 from pnp.content.loader import LoadedGame, load_game
+from pnp.games.arena_tales.examples import rulebook_examples
 from pnp.games.arena_tales.model import ArenaTales
-from pnp.games.arena_tales.rules import rulebook_examples
 from pnp.rulebook.build import RulebookFiles, build_rulebook
 from pnp.rulebook.text import context_for, render, walk_sections
 from tests.conftest import CONTENT, TEMPLATES

@@ -8,18 +8,19 @@ import pytest
 
 from pnp.content.loader import load_game
 from pnp.engines.base import RandomPolicy
+from pnp.games.arena_tales.combat import hits
 from pnp.games.arena_tales.model import ArenaTales
-from pnp.games.arena_tales.rules import (
+from pnp.games.arena_tales.policies import SensiblePolicy
+from pnp.games.arena_tales.rules import ArenaTalesRules
+from pnp.games.arena_tales.simulation import simulate
+from pnp.games.arena_tales.state import (
     Absorb,
     ArenaState,
-    ArenaTalesRules,
     Discard,
     Draw,
     Move,
     Play,
-    SensiblePolicy,
     Termination,
-    simulate,
 )
 from tests.conftest import CONTENT
 
@@ -88,9 +89,9 @@ def test_charge_stops_at_the_nearest_obstacle(duel: ArenaTalesRules) -> None:
     # Charge hits only the nearest character or obstacle: the pillar at (1, -2) shields.
     state = position(duel, hands=[("flame-rush",), ("jab",)], places=[(1, 0), (1, -3)])
     code = duel._by_token["flame-rush"]
-    assert duel._hits(state, 0, code, 0) == []
+    assert hits(duel, state, 0, code, 0) == []
     state.seats[1].pos = (1, -1)
-    assert duel._hits(state, 0, code, 0) == [(1, 0, 3)]  # distance 1: falloff 3
+    assert hits(duel, state, 0, code, 0) == [(1, 0, 3)]  # distance 1: falloff 3
 
 
 def test_snipe_hits_only_at_exactly_its_distance_and_lock_needs_a_target(

@@ -1,0 +1,184 @@
+"""Arena Tales combat: who a card hits, the bonuses from the display, 反制, damage with the
+team rule, and the previews the policies read. Functions of the table's rules and a state."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pnp.engines import hexgrid
+from pnp.engines.piles import distinct, without
+from pnp.games.arena_tales.model import CardType, EffectKind, RangeKind, Timing
+from pnp.games.arena_tales.state import (
+    DOWN,
+    PLAY_CARD,
+    PLAY_RANGE,
+    PLAY_TARGET,
+    ArenaState,
+    Mode,
+    Move,
+    Play,
+    Seat,
+    Task,
+    clone_state,
+    writable,
+)
+
+if TYPE_CHECKING:
+    from pnp.games.arena_tales.rules import ArenaTalesRules
+
+
+def range_bonus(rules: ArenaTalesRules, seat: Seat, play: tuple[int, ...] | None) -> int:
+    playing = play[PLAY_CARD] if play else None
+    return (play[PLAY_RANGE] if play else 0) + display_bonus(rules, seat, EffectKind.REACH, playing)
+
+
+def display_bonus(
+    rules: ArenaTalesRules, seat: Seat, kind: EffectKind, playing: int | None = None
+) -> int:
+    """展示中 / 初始天赋 bonuses of the face-up cards in a display. [3]: the card in
+    resolution (``playing``, its latest face-up copy) does not count for itrules."""
+    total = 0
+    entries = seat.display
+    skip = -1
+    if playing is not None:
+        skip = max(
+            (i for i, (c, f) in enumerate(entries) if c == playing and f != DOWN), default=-1
+        )
+    for index, (code, face) in enumerate(entries):
+        if face == DOWN or kind not in rules._has[code]:
+            continue
+        for e in rules.cards[code].effects:
+            if e.kind is kind and e.timing in (Timing.DISPLAYED, Timing.TALENT):
+                if e.timing is Timing.DISPLAYED and index == skip:
+                    continue
+                total += e.amount
+    return total
+
+
+def hits(
+    rules: ArenaTalesRules, s: ArenaState, attacker: int, code: int, range_bonus: int
+) -> list[tuple[int, int, int | None]]:
+    """(seat, direction, charge falloff or None) of every character the card hits."""
+    seat = s.seats[attacker]
+    indiscriminate = EffectKind.INDISCRIMINATE in rules._has[code]
+    team = rules.teams[attacker]
+    where = {st.pos: i for i, st in enumerate(s.seats)}
+    hits: list[tuple[int, int, int | None]] = []
+
+    def hittable(other: int) -> bool:
+        # 无差别伤害: teammates are hit too; never onerules. Otherwise only enemies.
+        return other != attacker and (indiscriminate or rules.teams[other] != team)
+
+    for side, spec in enumerate(rules._ranges[code]):
+        if spec.kind is RangeKind.NONE:
+            continue
+        direction = (seat.facing + side) % 6
+        reach = spec.reach + range_bonus
+        if spec.kind is RangeKind.AREA:
+            for hexagon in hexgrid.ray(seat.pos, direction, reach):
+                other = where.get(hexagon)
+                if other is not None and hittable(other):
+                    hits.append((other, direction, None))
+        elif spec.kind is RangeKind.SNIPE:
+            # Snipe: only the hex at exactly the distance.
+            other = where.get(hexgrid.neighbour(seat.pos, direction, reach))
+            if other is not None and hittable(other):
+                hits.append((other, direction, None))
+        else:
+            # Charge: the nearest character or obstacle only.
+            for distance, hexagon in enumerate(hexgrid.ray(seat.pos, direction, reach), 1):
+                if hexagon in rules.obstacles:
+                    break
+                other = where.get(hexagon)
+                if other is not None:
+                    if hittable(other):
+                        hits.append((other, direction, reach - distance))
+                    break
+    return hits
+
+
+def countered(rules: ArenaTalesRules, s: ArenaState, target: int, base: int) -> bool:
+    """反制 X: a face-up counter of the target nullifies a hit of base damage <= X and is
+    exhausted."""
+    seat = s.seats[target]
+    for index, (code, face) in enumerate(seat.display):
+        if (
+            face != DOWN
+            and EffectKind.COUNTER in rules._has[code]
+            and base <= rules._amount(code, EffectKind.COUNTER)
+        ):
+            own = writable(s, target)
+            own.display = own.display[:index] + own.display[index + 1 :]
+            own.exhausted = (*own.exhausted, code)
+            return True
+    return False
+
+
+def damage(rules: ArenaTalesRules, s: ArenaState, target: int, amount: int) -> list[Task]:
+    """The absorb task of ``amount`` damage to ``target``, with the team rule."""
+    if amount <= 0:
+        return []
+    payer = target
+    if not s.seats[target].life:
+        if rules.mode is Mode.DUEL or s.seats[target].zero_turn == s.turn:
+            return []  # nothing left to take / no damage in the turn life reached 0
+        # Team rule (decided): the first teammate after them with life pays.
+        mates = [
+            (target + k) % rules.players
+            for k in range(1, rules.players)
+            if rules.teams[(target + k) % rules.players] == rules.teams[target]
+        ]
+        payer = next((m for m in mates if s.seats[m].life), -1)
+        if payer < 0:
+            return []
+    # Damage to anyone, oneself included, flips the active player back to 理智.
+    s.dealt = True
+    if not s.seats[s.active].sane:
+        writable(s, s.active).sane = True
+    return [("absorb", payer, amount)]
+
+
+def targets(
+    rules: ArenaTalesRules, s: ArenaState, seat_index: int, code: int, timing: Timing
+) -> list[int]:
+    """Who an 识破 / 耗竭 acts on: the attacker for a response, the characters hit for a
+    damage card, the named enemy for any other card."""
+    if timing is Timing.RESPONSE:
+        return [s.active] if s.active != seat_index else []
+    if rules.cards[code].type is CardType.DAMAGE:
+        return list(s.hits)
+    return [s.play[PLAY_TARGET]] if s.play and s.play[PLAY_TARGET] >= 0 else []
+
+
+def threat(rules: ArenaTalesRules, state: ArenaState, move: Move) -> int:
+    """Enemy damage the best card left in hand could deal after ``move`` (for policies)."""
+    seat = state.seats[state.active]
+    moved = clone_state(state)
+    mover = moved.seats[state.active]
+    mover.pos = hexgrid.neighbour(seat.pos, move.direction)
+    mover.facing = move.facing
+    mover.hand = without(seat.hand, rules._by_token[move.card])
+    best = 0
+    for code in distinct(mover.hand):
+        if rules.cards[code].type is CardType.DAMAGE:
+            best = max(best, preview(rules, moved, Play(rules.tokens[code])))
+    return best
+
+
+def preview(rules: ArenaTalesRules, state: ArenaState, action: Play) -> int:
+    """Enemy damage the play would deal if it resolved now (no bonuses from its own effects)."""
+    code = rules._by_token[action.card]
+    card = rules.cards[code]
+    if card.type is not CardType.DAMAGE:
+        return 0
+    seat = state.seats[state.active]
+    found = hits(rules, state, state.active, code, range_bonus(rules, seat, None))
+    if action.target is not None:
+        found = [h for h in found if h[0] == action.target]
+    base = (card.damage or 0) + display_bonus(rules, seat, EffectKind.DAMAGE_UP)
+    total = 0
+    for target, _, falloff in found:
+        amount = base if falloff is None else max(1, base - falloff)
+        sign = 1 if rules.teams[target] != rules.teams[state.active] else -1
+        total += sign * amount
+    return total

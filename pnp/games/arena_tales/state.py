@@ -1,0 +1,222 @@
+"""Arena Tales (斗擂奇谭): the state of a table and the actions a player or chance takes.
+
+Cards are integer codes into ``ArenaTalesRules.tokens``; piles whose order is chance (deck,
+recycle, life) are sorted multisets, so each card taken from them is a chance outcome.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+SLUG = "arena-tales"
+
+
+class Mode(enum.Enum):
+    DUEL = "duel"
+    """Two players, one against one."""
+    TEAMS = "teams"
+    """Four or six players in two alternating teams; a player at 0 life stays in."""
+
+
+class Termination(enum.Enum):
+    ALL_DOWN = "all_down"
+    """Every player of the losing team is at 0 life."""
+    EXHAUSTED = "exhausted"
+    """A player of the losing team has no card in deck, recycle and life."""
+
+
+# -- actions --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play a card from hand; ``target`` is the seat a lock or targeted card names."""
+
+    card: str
+    target: int | None = None
+
+    def __str__(self) -> str:
+        return f"play:{self.card}" + ("" if self.target is None else f"@{self.target}")
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Discard a card face down to the display, then step one hex; ``facing`` after the step."""
+
+    card: str
+    direction: int
+    facing: int
+
+    def __str__(self) -> str:
+        return f"move:{self.card}:{self.direction}:{self.facing}"
+
+
+@dataclass(frozen=True, slots=True)
+class Stall:
+    """Decided: with no play and no move possible, discard a card without moving."""
+
+    card: str
+
+    def __str__(self) -> str:
+        return f"stall:{self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Choose a card for a pending discard (弃牌 X, maintain, discard to the hand limit)."""
+
+    card: str
+
+    def __str__(self) -> str:
+        return f"discard:{self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Absorb:
+    """Take pending damage with ``face_up`` life cards face up (2 damage each), rest face down."""
+
+    face_up: int
+
+    def __str__(self) -> str:
+        return f"absorb:{self.face_up}"
+
+
+@dataclass(frozen=True, slots=True)
+class Maintain:
+    """维持: keep the card (paying its discards) or let it be exhausted."""
+
+    keep: bool
+
+    def __str__(self) -> str:
+        return "maintain:keep" if self.keep else "maintain:drop"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Chance: the card taken from the pile the task at the head of the queue draws from."""
+
+    card: str
+
+    def __str__(self) -> str:
+        return f"draw:{self.card}"
+
+
+Action = Play | Move | Stall | Discard | Absorb | Maintain | Draw
+
+# Display entry states: face down, face up, face up and maintained through this clean-up.
+DOWN, UP, KEPT = 0, 1, 2
+# Draw destinations.
+TO_HAND, TO_DISPLAY = 0, 1
+
+
+@dataclass(slots=True)
+class Seat:
+    """One player's piece and zones. Cards are codes into ``ArenaTalesRules.tokens``."""
+
+    pos: tuple[int, int]
+    facing: int
+    hand: tuple[int, ...]
+    """Sorted."""
+    deck: tuple[int, ...]
+    """A sorted multiset (its order is chance)."""
+    recycle: tuple[int, ...]
+    """A sorted multiset (face down)."""
+    exhausted: tuple[int, ...]
+    """A face-up stack, last = top."""
+    life: tuple[int, ...]
+    """A sorted multiset (face down)."""
+    display: tuple[tuple[int, int], ...]
+    """(card, DOWN/UP/KEPT) in the order the cards were placed."""
+    sane: bool = True
+    pending: int = 0
+    """Cards this seat draws at the start of its next turn (the previous player's costs)."""
+    zero_turn: int = -1
+    """The turn in which this seat's life reached 0 (-1: life above 0)."""
+    dead_start: bool = False
+    """Life was 0 at the start of this seat's own turn: it cannot heal (team rule)."""
+
+    def copy(self) -> Seat:
+        return Seat(
+            self.pos,
+            self.facing,
+            self.hand,
+            self.deck,
+            self.recycle,
+            self.exhausted,
+            self.life,
+            self.display,
+            self.sane,
+            self.pending,
+            self.zero_turn,
+            self.dead_start,
+        )
+
+
+Task = tuple[Any, ...]
+"""(name, *ints): a step still to resolve; see ``ArenaTalesRules._settle``."""
+
+
+@dataclass(slots=True)
+class ArenaState:
+    seats: tuple[Seat, ...]
+    active: int
+    turn: int
+    queue: tuple[Task, ...] = ()
+    played: int = 0
+    """Cards played this turn."""
+    last_colour: str = ""
+    """Colour of the last card played this turn (for 连击)."""
+    dealt: bool = False
+    """The active player dealt damage this turn."""
+    forced: bool = False
+    """The forced end was triggered by the card in resolution."""
+    play: tuple[int, ...] = ()
+    """The card in resolution: (card, target or -1, damage bonus, range bonus, cost change,
+    combo 0/1)."""
+    hits: tuple[int, ...] = ()
+    """Seats the card in resolution hit."""
+    responses: tuple[tuple[int, int], ...] = ()
+    """Recorded responses (seat, card), resolved at step [6]."""
+    ended: Termination | None = None
+    winners: tuple[int, ...] = ()
+
+
+PLAY_CARD, PLAY_TARGET, PLAY_DAMAGE, PLAY_RANGE, PLAY_COST, PLAY_COMBO = range(6)
+DECISION_TASKS = frozenset({"absorb", "discard", "maintain"})
+CHANCE_TASKS = frozenset({"draw", "lose"})
+
+
+def clone_state(s: ArenaState) -> ArenaState:
+    """A copy whose seats may be written: states already handed out are never touched."""
+    return ArenaState(
+        tuple(seat.copy() for seat in s.seats),
+        s.active,
+        s.turn,
+        s.queue,
+        s.played,
+        s.last_colour,
+        s.dealt,
+        s.forced,
+        s.play,
+        s.hits,
+        s.responses,
+        s.ended,
+        s.winners,
+    )
+
+
+def writable(s: ArenaState, index: int) -> Seat:
+    """Seat ``index`` of a state being built (``clone_state`` copied its seats), to write to."""
+    return s.seats[index]
+
+
+def bump(play: tuple[int, ...], slot: int, by: int) -> tuple[int, ...]:
+    if not play or not by:
+        return play
+    return (*play[:slot], play[slot] + by, *play[slot + 1 :])
+
+
+def split_items(text: str) -> list[str]:
+    return [] if text == "-" else text.split(",")
