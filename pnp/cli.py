@@ -20,17 +20,31 @@ from typing import Any
 import click
 
 from pnp.content.loader import LoadedGame, discover_games, load_game
-from pnp.errors import ContentError, PnpError
+from pnp.errors import ContentError, PnpError, Problem
 from pnp.paths import default_content_root, default_output_root, templates_root_for
 
 
 class Context:
     def __init__(self, content: Path | None) -> None:
-        self.content_root = content or default_content_root()
-        self.templates_root = templates_root_for(self.content_root)
+        self.use_content(content or default_content_root())
+
+    def use_content(self, content: Path) -> None:
+        """Read content from ``content``: a usage error (exit 2) when it is not a folder, so a
+        mistyped path can never make CI check nothing and pass."""
+        if not content.is_dir():
+            raise click.UsageError(f"content folder {str(content)!r} does not exist")
+        self.content_root = content
+        self.templates_root = templates_root_for(content)
 
     def slugs(self, games: tuple[str, ...]) -> list[str]:
-        return list(games) or discover_games(self.content_root)
+        """The games named, or every game of the content folder; finding none is an error."""
+        found = list(games) or discover_games(self.content_root)
+        if not found:
+            raise click.UsageError(
+                f"no games in content folder {str(self.content_root)!r} "
+                "(expected one sub-folder of YAML files per game)"
+            )
+        return found
 
     def load(self, slug: str) -> LoadedGame:
         """The game's content, loaded but not checked (``list``, ``validate``)."""
@@ -79,6 +93,26 @@ def _report_content_error(error: ContentError) -> None:
 
 
 INTERNAL_ERROR = 3
+JSON_FORMAT_VERSION = 1
+"""Version of ``pnp validate --format json``'s shape; it changes only when a key does."""
+
+
+def github_annotation(problem: Problem) -> str:
+    """A GitHub Actions workflow command that marks the problem on the file's line."""
+
+    def escape(text: str, *, prop: bool = False) -> str:
+        text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+        return text.replace(":", "%3A").replace(",", "%2C") if prop else text
+
+    where = problem.location
+    fields = [f"file={escape(where.path, prop=True)}"]
+    if where.line:
+        fields.append(f"line={where.line}")
+    if where.column:
+        fields.append(f"col={where.column}")
+    fields.append(f"title={escape(f'pnp {problem.game}'.strip(), prop=True)}")
+    level = "warning" if problem.severity == "warning" else "error"
+    return f"::{level} {','.join(fields)}::{escape(problem.message)}"
 
 
 class Command(click.Group):
@@ -102,11 +136,32 @@ class Command(click.Group):
             ctx.exit(INTERNAL_ERROR)
 
 
+CONTENT_HELP = "Content tree to read (default: $PNP_CONTENT, else ./content)."
+
+
+def _content_after_command(ctx: click.Context, _: click.Parameter, value: Path | None) -> None:
+    if value is not None:
+        ctx.ensure_object(Context).use_content(value)
+
+
+def content_option(command: Any) -> Any:
+    """``--content`` accepted after the subcommand as well (``pnp validate --content X``)."""
+    return click.option(
+        "--content",
+        type=click.Path(path_type=Path, file_okay=False),
+        expose_value=False,
+        is_eager=True,
+        callback=_content_after_command,
+        help=CONTENT_HELP,
+    )(command)
+
+
 @click.group(cls=Command)
 @click.option(
     "--content",
     type=click.Path(path_type=Path, file_okay=False),
-    help="Content tree to read (default: ./content).",
+    envvar="PNP_CONTENT",
+    help=CONTENT_HELP,
 )
 @click.version_option(package_name="pnp")
 @click.pass_context
@@ -116,6 +171,7 @@ def main(ctx: click.Context, content: Path | None) -> None:
 
 
 @main.command("list")
+@content_option
 @click.pass_obj
 def list_command(obj: Context) -> None:
     """Show the games and the components of their kits, with counts."""
@@ -136,17 +192,18 @@ def list_command(obj: Context) -> None:
 
 
 @main.command()
+@content_option
 @click.argument("games", nargs=-1)
 @click.option(
     "--out",
     type=click.Path(path_type=Path, file_okay=False),
-    help="Output folder (default: output/<game>/).",
+    help="Output root (default: output/); each kit goes to <root>/<game>/.",
 )
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
 @click.option(
     "--bleed",
     "bleed_mm",
-    type=float,
+    type=click.FloatRange(0, 10),
     default=3.0,
     show_default=True,
     help="Bleed in mm around each card.",
@@ -213,9 +270,7 @@ def build(
         with failures.for_game(slug):
             started = time.perf_counter()
             game = obj.checked(slug)
-            out_dir = (
-                (out / slug) if out and len(slugs) > 1 else (out or default_output_root() / slug)
-            )
+            out_dir = (out or default_output_root()) / slug
             report = build_game(game, out_dir, obj.templates_root, options)
             elapsed = time.perf_counter() - started
             pages = sum(f.pages for f in report.files)
@@ -260,6 +315,7 @@ def _export(
 
 
 @main.command()
+@content_option
 @click.argument("games", nargs=-1, required=True)
 @click.option(
     "--format",
@@ -272,9 +328,10 @@ def _export(
 )
 @click.option(
     "--profile",
+    type=click.Choice(["default", "makeplayingcards", "thegamecrafter"]),
     default="default",
     show_default=True,
-    help="Print-shop profile for png: default, makeplayingcards, thegamecrafter.",
+    help="Print-shop profile for png.",
 )
 @click.option(
     "--base-url",
@@ -311,18 +368,20 @@ def export(
 
 
 @main.command()
+@content_option
 @click.argument("games", nargs=-1)
 @click.option(
     "--format",
     "output_format",
-    type=click.Choice(["text", "json"]),
+    type=click.Choice(["text", "json", "github"]),
     default="text",
     show_default=True,
+    help="text for people, json for tools (see README), github for workflow annotations.",
 )
 @click.option(
     "--games",
     "simulated_games",
-    type=int,
+    type=click.IntRange(min=1),
     default=None,
     help="Simulated games per configuration (default: each game's own).",
 )
@@ -381,6 +440,7 @@ def validate(
     errors = [p for p in result.problems if p.severity == "error"]
     if output_format == "json":
         payload: dict[str, Any] = {
+            "format_version": JSON_FORMAT_VERSION,
             "ok": not errors,
             "problems": [
                 {
@@ -396,9 +456,13 @@ def validate(
             "reports": result.reports,
         }
         click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+    elif output_format == "github":
+        for problem in result.problems:
+            click.echo(github_annotation(problem))
     else:
         for problem in result.problems:
-            click.echo(str(problem))
+            prefix = "warning: " if problem.severity == "warning" else ""
+            click.echo(f"{prefix}{problem}")
         for slug, lines in result.summaries.items():
             for line in lines:
                 click.echo(f"{slug}: {line}", err=True)
@@ -413,11 +477,12 @@ def validate(
 
 
 @main.command()
+@content_option
 @click.argument("game")
 @click.option(
     "--out",
     type=click.Path(path_type=Path, file_okay=False),
-    help="Output folder (default: output/<game>/).",
+    help="Output root (default: output/); the rulebook goes to <root>/<game>/.",
 )
 @click.pass_obj
 def rulebook(obj: Context, game: str, out: Path | None) -> None:
@@ -426,7 +491,7 @@ def rulebook(obj: Context, game: str, out: Path | None) -> None:
 
     try:
         loaded = obj.checked(game)
-        files = build_rulebook(loaded, out or default_output_root() / game, obj.templates_root)
+        files = build_rulebook(loaded, (out or default_output_root()) / game, obj.templates_root)
     except ContentError as error:
         _report_content_error(error)
     except PnpError as error:
@@ -438,6 +503,7 @@ def rulebook(obj: Context, game: str, out: Path | None) -> None:
 
 
 @main.command()
+@content_option
 @click.argument("game")
 @click.option("--players", type=int, default=None, help="Players (default: every count).")
 @click.option(
@@ -451,8 +517,8 @@ def rulebook(obj: Context, game: str, out: Path | None) -> None:
 @click.option(
     "--policy",
     default=None,
-    help="random, strong, or one of the game's own (default: sensible; with --report, the "
-    "policy the content's balance promises are made for).",
+    help="random, strong (strong:N: N playouts a decision), or one of the game's own "
+    "(default: sensible; with --report, the policy the content's balance promises are made for).",
 )
 @click.option(
     "--report",
@@ -462,7 +528,7 @@ def rulebook(obj: Context, game: str, out: Path | None) -> None:
 @click.option(
     "--out",
     type=click.Path(path_type=Path, file_okay=False),
-    help="Folder of the HTML report (default: output/<game>/report/).",
+    help="Output root (default: output/); the report goes to <root>/<game>/report/.",
 )
 @click.option(
     "--duel",
@@ -507,7 +573,7 @@ def simulate(
         if report:
             lines = report_game(
                 loaded,
-                out or default_output_root() / game / "report",
+                (out or default_output_root()) / game / "report",
                 games=games_count,
                 seed=seed,
                 policy=policy,

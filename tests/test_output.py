@@ -12,8 +12,10 @@ from pnp.output import MANIFEST, read_manifest, sha256_of
 
 
 def build(content: Path, out: Path) -> str:
+    """Build deadline-99 into the kit folder ``out`` (``--out`` names the root above it)."""
+    assert out.name == "deadline-99"
     result = CliRunner().invoke(
-        main, ["--content", str(content), "build", "deadline-99", "--out", str(out)]
+        main, ["--content", str(content), "build", "deadline-99", "--out", str(out.parent)]
     )
     assert result.exit_code == 0, result.stderr
     return result.stdout
@@ -22,7 +24,7 @@ def build(content: Path, out: Path) -> str:
 def test_the_next_build_removes_what_a_killed_build_left(
     content_copy: Path, tmp_path: Path
 ) -> None:
-    out = tmp_path / "kit"
+    out = tmp_path / "deadline-99"
     out.mkdir()
     leftovers = [
         out / ".deadline-99-rulebook-k3x9_abc.pdf",
@@ -39,7 +41,7 @@ def test_the_next_build_removes_what_a_killed_build_left(
 
 
 def test_a_renamed_product_leaves_no_stale_pdf(content_copy: Path, tmp_path: Path) -> None:
-    out = tmp_path / "kit"
+    out = tmp_path / "deadline-99"
     build(content_copy, out)
     (out / "my-notes.pdf").write_bytes(b"%PDF-1.4 mine")
     old = out / "deadline-99-count-tracker.pdf"
@@ -59,7 +61,7 @@ def test_a_renamed_product_leaves_no_stale_pdf(content_copy: Path, tmp_path: Pat
 def test_the_manifest_records_every_file_with_its_digest(tmp_path: Path) -> None:
     from tests.conftest import CONTENT
 
-    out = tmp_path / "kit"
+    out = tmp_path / "deadline-99"
     build(CONTENT, out)
     files = read_manifest(out)["files"]
     assert isinstance(files, dict)

@@ -54,19 +54,37 @@ def policy_names(game: Game) -> list[str]:
     return ["random", *sorted(game.policies), "strong"]
 
 
+def search_budget(name: str) -> int | None:
+    """The iterations a strong-player name asks for: ``strong:400`` -> 400, ``strong`` -> 0
+    (the game's own setting); None when the name is not the strong player's."""
+    base, _, budget = name.partition(":")
+    if base != "strong":
+        return None
+    if not budget:
+        return 0
+    if not budget.isdigit() or int(budget) < 1:
+        raise PnpError(f"policy {name!r}: expected 'strong' or 'strong:N' with N >= 1 iterations")
+    return int(budget)
+
+
 def make_policy(game: Game, name: str) -> Policy:
-    """The policy ``name`` of ``game``; PnpError naming the choices when there is none."""
+    """The policy ``name`` of ``game``; PnpError naming the choices when there is none.
+
+    ``strong`` is the search player with the game's settings; ``strong:N`` the same player with
+    ``N`` playouts per decision (cheaper for a quick run, stronger for a careful one)."""
     if name == "random":
         return RandomPolicy()
-    if name == "strong":
+    budget = search_budget(name)
+    if budget is not None:
         settings = game.search
         return SearchPolicy(
-            iterations=settings.iterations,
+            iterations=budget or settings.iterations,
             exploration=settings.exploration,
             rollout=make_policy(game, settings.rollout),
             rollout_depth=settings.depth,
             evaluate=game.evaluate,
             score=game.score,
+            name=name,
         )
     factory = game.policies.get(name)
     if factory is None:
@@ -561,6 +579,10 @@ LIVENESS_GAMES = {"random": 12, "strong": 1}
 """Games per table and policy in the default run; the game's own policies play
 ``Game.default_games // 4`` (at least 8). The strong player is slow, so one game per table
 shows it finishes; the balance run plays it at scale."""
+LIVENESS_SEARCH = 8
+"""Playouts per decision of the search player in the default run. A full-strength game costs
+minutes for the long games (arena-tales: ~1 s a decision at 100 playouts, 300 decisions), and
+the default run is what CI runs on every change; ``--balance`` plays at full strength."""
 
 
 def check_play(
@@ -584,9 +606,16 @@ def check_play(
             )
             if name == "strong":
                 count = min(count, LIVENESS_GAMES["strong"])
+                name = f"strong:{min(LIVENESS_SEARCH, game.search.iterations)}"
             seats = [name] * table.rules.num_players
             played = play_many(
-                game, table, seats, count, seed, coverage=name != "strong", workers=workers
+                game,
+                table,
+                seats,
+                count,
+                seed,
+                coverage=search_budget(name) is None,
+                workers=workers,
             )
             report.runs.append(TableRun(table.name, name, tuple(played)))
     check_liveness(findings, game, tables, report.runs, seed=seed)
