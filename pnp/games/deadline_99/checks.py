@@ -10,7 +10,7 @@ from typing import Any
 from pnp.content.loader import LoadedGame
 from pnp.engines.base import RandomPolicy
 from pnp.errors import Location
-from pnp.games.deadline_99.model import Colour, Deadline99, EffectKind, Role
+from pnp.games.deadline_99.model import Camp, Colour, Deadline99, EffectKind, Role
 from pnp.games.deadline_99.policies import SafePolicy
 from pnp.games.deadline_99.rules import SLUG, Deadline99Rules, Mode
 from pnp.games.deadline_99.simulation import simulate
@@ -216,6 +216,17 @@ def _check_camp_mode(findings: Findings, model: Deadline99) -> None:
             findings.error(
                 setup.where, f"camp_mode: setup for {players} must deal one red and one black king"
             )
+    # Camp mode: a king out ends the game and the living free agents win with the other camp;
+    # each king's card tells its holder so, naming the free agents' card.
+    agents = [identity.name for identity in camp.identities if identity.camp is Camp.FREE]
+    for identity in camp.identities:
+        missing = [name for name in agents if name not in identity.text]
+        if identity.role is Role.KING and missing:
+            findings.error(
+                identity.where,
+                f"camp_mode: king card {identity.id!r} must say that living free agents "
+                f"({', '.join(repr(name) for name in missing)}) also win when it falls",
+            )
     for setup in camp.setups:
         if setup.players not in camp.players:
             findings.error(
@@ -272,7 +283,9 @@ def configurations(model: Deadline99) -> list[tuple[Mode, bool, int]]:
         tables.append((Mode.NORMAL, False, players))
         tables.append((Mode.NORMAL, True, players))
         if players in model.camp_mode.players:
+            # Decision camp-with-angel-death: camp mode takes the variant too.
             tables.append((Mode.CAMP, False, players))
+            tables.append((Mode.CAMP, True, players))
     return tables
 
 

@@ -20,6 +20,10 @@ def example_tables(model: Deadline99) -> list[tuple[str, Deadline99Rules]]:
         (f"normal-{largest}p", Deadline99Rules(model, largest)),
         (f"camp-{camp + 1}p", Deadline99Rules(model, camp + 1, Mode.CAMP)),
         (f"angel-death-{camp + 1}p", Deadline99Rules(model, camp + 1, angel_death=True)),
+        (
+            f"camp+angel-death-{camp + 1}p",
+            Deadline99Rules(model, camp + 1, Mode.CAMP, angel_death=True),
+        ),
     ]
 
 

@@ -178,3 +178,20 @@ def test_a_card_term_the_rulebook_never_explains(content_copy: Path) -> None:
     edit(content_copy, "cards.yaml", "name: 掉头", "name: 回马枪")
     problem = only(validate(content_copy), r"term '回马枪' appears on cards but the rulebook")
     assert problem.location.path.endswith("cards.yaml")
+
+
+def test_a_king_card_that_forgets_the_free_agents(content_copy: Path) -> None:
+    # Issue 13: camp mode pays the living free agents when a king falls; the king's card must
+    # say so, and the validator holds every king card to it.
+    edit(
+        content_copy,
+        "camp.yaml",
+        "text: 立即亮出身份。你出局时游戏结束：黑方全体（包括已出局的）与仍在场上的自由人获胜。",
+        "text: 立即亮出身份。你倒下，黑方全体获胜。",
+    )
+    problem = only(
+        validate(content_copy),
+        r"king card 'red-king' must say that living free agents \('自由人'\) also win",
+    )
+    assert problem.location.path.endswith("camp.yaml")
+    assert problem.location.line == line_of(content_copy, "camp.yaml", "id: red-king")

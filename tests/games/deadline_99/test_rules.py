@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import math
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pnp.content.loader import LoadedGame
 from pnp.engines.base import RandomPolicy, field_paths, play_game
 from pnp.errors import IllegalActionError
-from pnp.games.deadline_99.model import Deadline99, EffectKind
+from pnp.games.deadline_99.checks import configurations, simulation_lines
+from pnp.games.deadline_99.examples import example_tables
+from pnp.games.deadline_99.model import Camp, Deadline99, EffectKind, Role
 from pnp.games.deadline_99.policies import SafePolicy
 from pnp.games.deadline_99.rules import (
     Deadline99Rules,
@@ -32,6 +36,7 @@ MODEL = make_deadline_99_model()
 THREE = Deadline99Rules(MODEL, 3)
 FOUR = Deadline99Rules(MODEL, 4)
 ANGEL = Deadline99Rules(MODEL, 3, angel_death=True)
+LOADED = LoadedGame("deadline-99", MODEL, Path("content/deadline-99"), "content/deadline-99", ())
 
 
 def run(rules: Deadline99Rules, position: str, *actions: str) -> Deadline99State:
@@ -260,6 +265,46 @@ def test_camp_king_starting_a_turn_without_cards_ends_the_game() -> None:
     state = run(CAMP5, f"3h/-/5s/6s/7s 0 + 0 - - 20 6h - {IDS5}", "3h", "draw:6h")
     assert CAMP5.is_terminal(state)
     assert CAMP5.outcome(state).winners == frozenset({0, 2, 4})
+
+
+def test_king_card_says_living_free_agents_also_win(deadline_99: LoadedGame) -> None:
+    # Issue 13. Camp mode: when any king is out the game ends, and every player of the other
+    # camp (out or not) *and every free agent still in play* wins. The engine pays the living
+    # free agent; each king's identity card must say so too, or a king reads only half of
+    # what their fall means.
+    model: Deadline99 = deadline_99.model
+    rules = Deadline99Rules(model, 5, Mode.CAMP)
+    state = run(rules, f"9s/4s/5s/x/6s 95 + 0 - - 20 6h - {IDS5}", "9s")
+    assert rules.outcome(state).winners == frozenset({1, 3, 4})  # 4 is the living free agent
+    agents = [i.name for i in model.camp_mode.identities if i.camp is Camp.FREE]
+    kings = [i for i in model.camp_mode.identities if i.role is Role.KING]
+    assert agents and len(kings) == 2
+    for king in kings:
+        assert all(name in king.text for name in agents), king
+
+
+CAMP5_AD = Deadline99Rules(MODEL, 5, Mode.CAMP, angel_death=True)
+
+
+def test_a_king_who_plays_death_ends_a_camp_game() -> None:
+    # Issue 13, decision camp-with-angel-death: the post offers Angel and Death as a rule any
+    # table may add, so camp mode takes it too. Death puts whoever plays it out at once, and a
+    # king out ends a camp game: here the black king plays it and red wins, the red minister
+    # too (out), with the living free agent.
+    state = run(CAMP5_AD, f"3h/4s,death/5s/x/6s 10 + 1 - - 20 6h - {IDS5}", "death")
+    assert CAMP5_AD.outcome(state).termination is Termination.KING_OUT
+    assert CAMP5_AD.outcome(state).winners == frozenset({0, 2, 4})
+
+
+def test_camp_mode_with_angel_and_death_is_a_simulated_table() -> None:
+    # Issue 13: camp mode combines with Angel and Death, so validate and simulate play that
+    # table for every camp-mode player count, and the shared contract test plays one.
+    tables = configurations(MODEL)
+    assert {p for mode, ad, p in tables if mode is Mode.CAMP and ad} == set(MODEL.camp_mode.players)
+    names = [name for name, _ in example_tables(MODEL)]
+    assert any(name.startswith("camp+angel-death") for name in names)
+    lines = simulation_lines(LOADED, players=5, games=3, seed=1, policy="sensible")
+    assert any("camp+angel-death" in line and "5 players" in line for line in lines)
 
 
 def test_camp_identities_follow_the_setup() -> None:
