@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from pnp.content.loader import LoadedGame
@@ -270,7 +271,7 @@ def _check_variant(findings: Findings, model: Deadline99) -> None:
             )
 
 
-def _suggest(name: str, known: dict[str, Any]) -> str:
+def _suggest(name: str, known: Mapping[str, object]) -> str:
     from pnp.validate.checks import suggest
 
     return suggest(name, known)

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Any
 
 from pnp.games.deadline_99.model import Deadline99, EffectKind
 from pnp.games.deadline_99.rules import Deadline99Rules, Deadline99State, Mode, Play
+
+Example = int | str | bool
+"""One value a worked example quotes: a count, a card's label, whether its player is out."""
 
 
 def example_tables(model: Deadline99) -> list[tuple[str, Deadline99Rules]]:
@@ -27,7 +29,7 @@ def example_tables(model: Deadline99) -> list[tuple[str, Deadline99Rules]]:
     ]
 
 
-def rulebook_examples(model: Deadline99) -> dict[str, dict[str, Any]]:
+def rulebook_examples(model: Deadline99) -> dict[str, dict[str, Example]]:
     """Worked examples for the rulebook, played out by this engine so prose cannot drift.
 
     Each example seats the smallest table, gives seat 0 a chosen hand at a chosen count and

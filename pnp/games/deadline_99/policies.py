@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from pnp.engines.base import Rules
 from pnp.games.deadline_99.model import EffectKind, Role
-from pnp.games.deadline_99.rules import Deadline99Rules, Play
+from pnp.games.deadline_99.rules import Deadline99Rules, Deadline99State, Play
 
 
 class SafePolicy:
@@ -32,7 +32,7 @@ class SafePolicy:
         EffectKind.ELIMINATE_SELF: 6,
     }
 
-    def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
+    def choose(self, rules: Rules[Any, Any], state: Deadline99State, rng: random.Random) -> Play:
         assert isinstance(rules, Deadline99Rules)
         actions = [a for a in rules.legal_actions(state) if isinstance(a, Play)]
         safe = [a for a in actions if not rules.eliminates(state, a)]

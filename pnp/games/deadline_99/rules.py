@@ -1,24 +1,30 @@
 """Deadline 99 (死线99 / 99死) as a plain rules library: every number comes from the model.
 
 The rules of the post (shared/seeds/001_e55f82889eed5107.txt), and what this engine decides
-where the post is open (each decision is cited where the code encodes it):
+where the post is open. Each reading beyond the post is a decision of
+content/deadline-99/game.yaml (``decisions:``, printed in the rulebook), named here by its id:
 
 - Seats are 0..n-1; clockwise is +1 (seat 0 -> 1). Seat 0 takes the first turn.
 - A turn: play one card to the discards, resolve it, then draw ``effect.draw`` cards (the model
-  gives J and 7 a draw of 0, the Angel 2). An empty draw pile takes the discards as a new draw
-  pile; with both empty, the draw is skipped.
-- Every card in hand is a legal play: a player whose every card would bust must still play one.
-  A card that would take the count above the cap eliminates its player: the count stays, the
-  whole hand and the card itself go to the discards, and no card is drawn.
-- A subtraction stops at the floor (``settings.count_floor``). K sets the count to the cap and
-  never eliminates. A may name any living player, the player themself included; play then goes
-  on from that player in the same direction. J names another living player holding cards (with
-  none, J is played for no effect). 7 names any other living player, even one with no cards.
+  gives J and 7 a draw of 0, the Angel 2 in all: ``angel-draws-in-all``). A draw that finds the
+  draw pile empty takes the discards, the card just played included, as a new draw pile
+  (``reshuffle-when-drawing``); with both empty the rest of the draw is skipped
+  (``no-cards-to-draw``).
+- Every card in hand is a legal play, and a player whose every card would bust must still play
+  one (``any-card-may-be-played``). A card that would take the count above the cap eliminates
+  its player: the count stays, the whole hand and the card itself go to the discards, and no
+  card is drawn (``bust-card-discarded``).
+- A subtraction stops at the floor (``count-floor``). K sets the count to the cap and never
+  eliminates. A may name any living player, the player themself included (``ace-may-choose-
+  self``); play then goes on from that player in the same direction. J names another living
+  player holding cards (with none, J is played for no effect); 7 names any other living player,
+  even one with no cards (``steal-and-swap-targets``).
 - A player who starts a turn with no cards is out. Normal mode: the last player standing wins.
 - Camp mode: any king out ends the game; every player of the other camp (out or not) and every
   surviving free agent wins. Both kings are alive until the game ends, so it cannot end by a
-  last player standing when the setup deals both kings; if a setup dealt fewer, the survivor
-  wins with every player of their camp (a free agent alone).
+  last player standing when the setup deals both kings (``camp-last-standing``); if a setup
+  dealt fewer, the survivor wins with every player of their camp (a free agent alone). Camp mode
+  combines with Angel and Death; a king who plays Death ends it (``camp-with-angel-death``).
 
 Chance is explicit (see ``pnp.engines.base``): a draw is the chance outcome ``Draw(card)`` and a
 J's random card is ``Steal(card)``. The draw pile is kept as a multiset and every draw picks a
@@ -33,9 +39,9 @@ import enum
 import random
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pnp.engines.base import Declaration, InvariantViolation, Outcome
 from pnp.engines.piles import distinct as _distinct
@@ -43,6 +49,9 @@ from pnp.engines.piles import with_card as _insert
 from pnp.engines.piles import without as _remove
 from pnp.errors import IllegalActionError
 from pnp.games.deadline_99.model import Camp, Deadline99, Effect, EffectKind, Identity, Role
+
+if TYPE_CHECKING:
+    from pnp.games.deadline_99.examples import Example
 
 SLUG = "deadline-99"
 
@@ -532,10 +541,11 @@ class Deadline99Rules:
             return
         if new.pending_draws and not new.draw_pile:
             if new.discard:
-                # Deadline 99: an empty draw pile takes the shuffled discards.
+                # Deadline 99 (decided, reshuffle-when-drawing): a draw that finds the draw
+                # pile empty takes the shuffled discards.
                 new.draw_pile, new.discard = new.discard, ()
             else:
-                # Deadline 99 (decided): with both piles empty there is nothing to draw.
+                # Deadline 99 (decided, no-cards-to-draw): with both piles empty, no draw.
                 new.pending_draws = 0
         if not new.pending_draws:
             self._advance(new, new.seat)
@@ -769,7 +779,7 @@ class Deadline99Rules:
             return Steal(card)
         return Play.from_text(text)
 
-    def _seat(self, text: str, fail: Any) -> int:
+    def _seat(self, text: str, fail: Callable[[str], ValueError]) -> int:
         if not text.isdigit() or int(text) >= self.players:
             raise fail(f"seat must be 0..{self.players - 1}, got {text!r}")
         return int(text)
@@ -810,7 +820,7 @@ def _copy(s: Deadline99State) -> Deadline99State:
     )
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> Callable[[Deadline99], dict[str, dict[str, Example]]]:
     # rulebook_examples moved to examples.py; tests/rulebook still imports it from here.
     if name == "rulebook_examples":
         from pnp.games.deadline_99.examples import rulebook_examples

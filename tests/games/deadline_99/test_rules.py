@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import pnp.games.deadline_99.rules as rules_module
 from pnp.content.loader import LoadedGame
 from pnp.engines.base import RandomPolicy, field_paths, play_game
 from pnp.errors import IllegalActionError
@@ -483,3 +485,13 @@ def test_simulate_reports_and_is_reproducible() -> None:
     assert report.mean_turns > 0 and report.max_turns >= report.median_turns
     assert set(report.effects_played) == set(EffectKind)
     assert len(report.win_rate_by_seat) == 5
+
+
+def test_every_decision_the_engine_cites_is_printed(deadline_99: LoadedGame) -> None:
+    # Issue 13: a reading the engine makes beyond the post lives in content's decisions (the
+    # rulebook prints them), never only in a code comment; the engine's docstring names each.
+    cited = set(re.findall(r"``([a-z]+(?:-\s*[a-z]+)+)``", rules_module.__doc__ or ""))
+    cited = {re.sub(r"-\s+", "-", c) for c in cited}
+    decided = {d.id for d in deadline_99.model.decisions}
+    assert cited and cited <= decided, cited - decided
+    assert decided - {"decks-by-players"} <= cited, decided - cited
