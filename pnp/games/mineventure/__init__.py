@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 from pnp.games.mineventure import checks
+from pnp.games.mineventure.examples import example_tables, rulebook_examples
 from pnp.games.mineventure.model import Mineventure
-from pnp.games.mineventure.rules import (
-    MineventureRules,
-    SensiblePolicy,
-    example_tables,
-    rulebook_examples,
-)
+from pnp.games.mineventure.policies import SensiblePolicy
+from pnp.games.mineventure.rules import MineventureRules
 from pnp.registry import Game
 
 GAME = Game(

@@ -25,14 +25,10 @@ from pnp.games.mineventure.model import (
     Slot,
     Zone,
 )
-from pnp.games.mineventure.rules import (
-    SLUG,
-    MineventureRules,
-    Mode,
-    SensiblePolicy,
-    Termination,
-    simulate,
-)
+from pnp.games.mineventure.policies import SensiblePolicy
+from pnp.games.mineventure.rules import MineventureRules
+from pnp.games.mineventure.simulation import simulate
+from pnp.games.mineventure.state import SLUG, Mode, Termination
 from pnp.validate.checks import Findings, check_declaration, suggest
 
 DEFAULT_GAMES = 10

@@ -12,8 +12,8 @@ import pypdf
 import pytest
 
 from pnp.content.loader import LoadedGame, load_game
+from pnp.games.mineventure.examples import rulebook_examples
 from pnp.games.mineventure.model import Mineventure
-from pnp.games.mineventure.rules import rulebook_examples
 from pnp.rulebook.build import RulebookFiles, build_rulebook
 from pnp.rulebook.text import context_for, render, walk_sections
 from pnp.units import POINTS_PER_MM

@@ -10,16 +10,17 @@ from pnp.content.loader import load_game
 from pnp.engines.base import RandomPolicy, play_game
 from pnp.errors import IllegalActionError
 from pnp.games.mineventure.model import DamageType, Mineventure
-from pnp.games.mineventure.rules import (
+from pnp.games.mineventure.policies import SensiblePolicy
+from pnp.games.mineventure.rules import MineventureRules
+from pnp.games.mineventure.simulation import simulate
+from pnp.games.mineventure.state import (
     DRAGON,
     TURN_CAP,
     Act,
-    MineventureRules,
     MineventureState,
     Mode,
-    SensiblePolicy,
     Termination,
-    _clone,
+    clone,
 )
 from pnp.paths import REPOSITORY
 
@@ -53,7 +54,7 @@ def started(rules: MineventureRules, seed: int = 0) -> MineventureState:
 
 def bare(rules: MineventureRules, **seats: dict[str, object]) -> MineventureState:
     """A started game with every seat stripped of its cards, then given what the test says."""
-    state = _clone(started(rules))
+    state = clone(started(rules))
     # Everyone plays Alex (a movement bonus only), so no ability blurs the numbers under test.
     alex = next(i for i, c in enumerate(rules.model.characters) if c.id == "alex")
     for p in state.players:
@@ -101,7 +102,7 @@ def test_spawns_are_chosen_counter_clockwise_from_seat_0(model: Mineventure) -> 
 def test_a_move_uses_the_whole_roll_in_two_directions_never_opposite(
     rules: MineventureRules,
 ) -> None:
-    state = _clone(started(rules))
+    state = clone(started(rules))
     state.phase, state.roll = "move", 5
     moves = rules.legal_actions(state)
     assert moves
@@ -130,7 +131,7 @@ def test_a_later_arrival_on_an_occupied_cell_gets_no_tile_reward(rules: Minevent
     assert (after.players[0].x, after.players[0].y) == forest
     assert after.phase == "decision" and not after.queue  # no draw
     other.x = other.y = 0
-    after = rules.apply(_clone(state), Act("move", "E2"))
+    after = rules.apply(clone(state), Act("move", "E2"))
     assert rules.is_chance(after)  # alone there: draw the tile's card
 
 
@@ -184,7 +185,7 @@ def test_fleeing_needs_the_roll_minus_1_to_beat_the_opponents_range(
 
 
 def _round_for(state: MineventureState, seat: int) -> MineventureState:
-    new = _clone(state)
+    new = clone(state)
     assert new.combat is not None
     new.combat.declared = ("strike:main",) if seat == new.combat.defender else ()
     return new
@@ -246,7 +247,7 @@ def test_buff_slots_take_their_classes_and_the_oldest_is_replaced(
 
 
 def _end_round(rules: MineventureRules, state: MineventureState) -> MineventureState:
-    new = _clone(state)
+    new = clone(state)
     rules._end_round(new)
     return new
 
@@ -366,7 +367,5 @@ def test_a_kill_after_a_draw_card_in_combat_finishes_the_draw_first(
 ) -> None:
     # Regression: a pickaxe used in combat queues a draw; the defender then died and the
     # loot choice must let that draw (and its keep choice) finish before the turn moves on.
-    from pnp.games.mineventure.rules import simulate
-
     report = simulate(model, 3, Mode.MAP_24, games=8, seed=7, check=True)
     assert report.ended_by_cap == 0 and sum(report.terminations.values()) == 8

@@ -1,0 +1,474 @@
+"""The table a MineVenture game plays on: its map and card table, the numbers derived from a
+seat's cards and buffs, the card piles, damage, healing, buffs and deaths.
+
+`Board` holds no turn flow; `CombatRules` (combat.py) and `MineventureRules` (rules.py) build on it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pnp.engines.piles import with_card as _insert
+from pnp.engines.piles import without as _remove
+from pnp.games.mineventure.model import (
+    DamageType,
+    EffectKind,
+    Equipment,
+    Event,
+    Food,
+    ItemKind,
+    Mineventure,
+    Partner,
+    Rounding,
+    Slot,
+    Target,
+    Trait,
+)
+from pnp.games.mineventure.state import DRAGON, SLUG, Act, MineventureState, Mode, Termination
+
+IMPLEMENTED = frozenset(EffectKind)
+"""Every effect kind of the model has a handler here (the validator checks content uses all)."""
+
+
+def halved(amount: int, rounding: Rounding | None) -> int:
+    """Halve with the card's rounding mark: ↑ rounds up, ↓ rounds down."""
+    return (amount + 1) // 2 if rounding is Rounding.UP else amount // 2
+
+
+class Board:
+    """One table's map, cards and the rules every phase shares."""
+
+    slug = SLUG
+
+    def __init__(self, model: Mineventure, players: int, mode: Mode | str | None = None) -> None:
+        self.model = model
+        self.players = players
+        s = model.settings
+        self.settings = s
+        if players not in model.info.players:
+            raise ValueError(f"{SLUG} plays with {model.info.players} players, not {players}")
+        if mode is None:
+            candidates = [a for a in model.assemblies if players in a.players]
+            if not candidates:
+                raise ValueError(f"no map is for {players} players")
+            assembly = candidates[0]
+        else:
+            wanted = mode.value if isinstance(mode, Mode) else mode
+            found = [a for a in model.assemblies if a.id == wanted]
+            if not found:
+                raise ValueError(f"no map {wanted!r}")
+            assembly = found[0]
+            if players not in assembly.players:
+                raise ValueError(f"map {assembly.id} is for {assembly.players} players")
+        self.assembly = assembly
+        self.size = assembly.size
+        self.terrain: dict[tuple[int, int], Any] = {
+            (x, y): t for x, y, t in model.assembly_cells(assembly)
+        }
+        self.spawns = tuple(model.assembly_spawns(assembly))
+        dragons = model.assembly_dragons(assembly)
+        if len(dragons) != 1:
+            raise ValueError(f"map {assembly.id} has {len(dragons)} dragons, needs 1")
+        self.dragon_at = dragons[0]
+        if len(self.spawns) < players:
+            raise ValueError(f"map {assembly.id} has {len(self.spawns)} spawn points")
+        if s.max_hp % s.hp_per_heart:
+            raise ValueError(f"max_hp {s.max_hp} is not a whole number of hearts")
+        if s.kill_equipment not in (0, 1):
+            raise ValueError("a killer takes 0 or 1 equipment card")
+        if s.rounds_per_day < 1:
+            raise ValueError("a day needs at least one round")
+        if len(model.characters) < players:
+            raise ValueError(f"{len(model.characters)} characters cannot seat {players}")
+
+        # The card table: every card of every deck; a card's token is its id.
+        self.decks = [deck.id for deck in model.decks]
+        self.deck_index = {deck_id: i for i, deck_id in enumerate(self.decks)}
+        self.cards: list[Any] = []
+        self.card_deck: list[int] = []
+        start: list[list[int]] = [[] for _ in self.decks]
+        for collection in (model.equipment, model.partners, model.events, model.items, model.food):
+            for card in collection:
+                deck_id = model.deck_of(card)
+                if deck_id not in self.deck_index:
+                    raise ValueError(f"card {card.id!r} belongs to unknown deck {deck_id!r}")
+                code = len(self.cards)
+                self.cards.append(card)
+                self.card_deck.append(self.deck_index[deck_id])
+                start[self.deck_index[deck_id]].extend([code] * card.copies)
+        self.tokens = [card.id for card in self.cards]
+        self.by_token = {token: code for code, token in enumerate(self.tokens)}
+        if len(self.by_token) != len(self.tokens):
+            raise ValueError("card ids are not unique across the decks")
+        self._start = tuple((tuple(sorted(cards)), (), ()) for cards in start)
+        for deck_id, need in (("equipment", s.opening_equipment), ("item", s.opening_items)):
+            if deck_id not in self.deck_index:
+                raise ValueError(f"setup draws from deck {deck_id!r}, which does not exist")
+            if len(start[self.deck_index[deck_id]]) < need * players:
+                raise ValueError(f"deck {deck_id!r} cannot deal {need} to {players} players")
+        self.buffs = list(model.buffs)
+        self.buff_index = {buff.id: i for i, buff in enumerate(model.buffs)}
+        self.slots = [tuple(slot.accepts) for slot in model.buff_slots]
+        self.legendary = self.deck_index.get("legendary", -1)
+        self.event_deck = self.deck_index.get("event", -1)
+        self._last: tuple[object, list[Act]] = (None, [])
+        self.story_cards = [
+            code
+            for code, card in enumerate(self.cards)
+            if isinstance(card, Event) and card.effect.kind is EffectKind.STORY
+        ]
+
+    # -- derived numbers -------------------------------------------------------------------
+
+    def _effects(self, state: MineventureState, seat: int) -> list[Any]:
+        """Every effect working on a seat: character ability, partner, buffs in slots."""
+        p = state.players[seat]
+        out = [self.model.characters[p.character].ability]
+        if p.partner >= 0:
+            out.append(self.cards[p.partner].effect)
+        for entry in p.buffs:
+            if entry is not None:
+                out.append(self.buffs[entry[0]].effect)
+        return out
+
+    def _bonus(self, state: MineventureState, seat: int, kind: EffectKind) -> int:
+        return sum(e.amount for e in self._effects(state, seat) if e.kind is kind)
+
+    def _has(self, state: MineventureState, seat: int, kind: EffectKind) -> Any:
+        return next((e for e in self._effects(state, seat) if e.kind is kind), None)
+
+    def hand_limit(self, state: MineventureState, seat: int) -> int:
+        return self.settings.hand_limit + self._bonus(state, seat, EffectKind.PACK)
+
+    def weapon_range(self, state: MineventureState, seat: int, slot: str) -> int:
+        """Range of one weapon slot with its enchants; -1 when it cannot attack."""
+        p = state.players[seat]
+        code = p.main if slot == "main" else p.sub
+        if code < 0 or self.cards[code].damage <= 0:
+            return -1
+        enchants = p.main_ench if slot == "main" else p.sub_ench
+        extra = sum(
+            self.cards[e].effect.amount
+            for e in enchants
+            if self.cards[e].effect.kind is EffectKind.EXTEND_RANGE
+        )
+        return self.cards[code].range + extra
+
+    def attack_range(self, state: MineventureState, seat: int) -> int:
+        """The larger weapon range, or the bare-handed one (decision attack-range)."""
+        if seat == DRAGON:
+            return self.model.dragon.range
+        best = max(self.weapon_range(state, seat, "main"), self.weapon_range(state, seat, "sub"))
+        base = best if best >= 0 else self.settings.unarmed_range
+        return base + self._bonus(state, seat, EffectKind.GLOWING)
+
+    def reach(self, state: MineventureState, seat: int, target: int) -> int:
+        """How far `seat` can attack `target`: a glowing target is seen from further away."""
+        glow = self._bonus(state, target, EffectKind.GLOWING) if target != DRAGON else 0
+        return self.attack_range(state, seat) + glow
+
+    def position(self, state: MineventureState, seat: int) -> tuple[int, int]:
+        if seat == DRAGON:
+            return self.dragon_at
+        p = state.players[seat]
+        return (p.x, p.y)
+
+    def distance(self, state: MineventureState, a: int, b: int) -> int:
+        """Manhattan distance: the sum of the X and Y distances (the post's ambush rule)."""
+        (ax, ay), (bx, by) = self.position(state, a), self.position(state, b)
+        return abs(ax - bx) + abs(ay - by)
+
+    def living(self, state: MineventureState) -> list[int]:
+        return [seat for seat, p in enumerate(state.players) if p.alive]
+
+    # -- card piles --------------------------------------------------------------------------
+
+    def _take(self, new: MineventureState, deck: int, code: int) -> None:
+        pile, bottom, discard = new.piles[deck]
+        if pile:
+            pile = _remove(pile, code)
+        elif bottom:
+            bottom = bottom[1:]
+        else:
+            # A hand deck ran out: its discards become the new pile (decision hand-decks).
+            pile, discard = _remove(discard, code), ()
+        piles = list(new.piles)
+        piles[deck] = (pile, bottom, discard)
+        new.piles = tuple(piles)
+
+    def _put_back(self, new: MineventureState, code: int) -> None:
+        """A card leaves play: field cards to their deck's bottom, hand cards to its discards."""
+        deck = self.card_deck[code]
+        pile, bottom, discard = new.piles[deck]
+        if self._is_field(code):
+            bottom = (*bottom, code)
+        else:
+            discard = _insert(discard, code)
+        piles = list(new.piles)
+        piles[deck] = (pile, bottom, discard)
+        new.piles = tuple(piles)
+
+    def _is_field(self, code: int) -> bool:
+        return isinstance(self.cards[code], (Equipment, Partner, Event))
+
+    def _equip(
+        self,
+        new: MineventureState,
+        seat: int,
+        code: int,
+        durability: int = -1,
+        enchants: tuple[int, ...] = (),
+    ) -> None:
+        """Equip a card; the old one in its slot leaves play (new equipment replaces old)."""
+        card: Equipment = self.cards[code]
+        p = new.players[seat]
+        dur = card.durability if durability < 0 else durability
+        if card.slot is Slot.ARMOUR:
+            if p.armour >= 0:
+                self._put_back(new, p.armour)
+            self._set(new, seat, armour=code)
+        elif card.slot is Slot.MAIN_WEAPON:
+            self._drop_weapon(new, seat, "main")
+            self._set(new, seat, main=code, main_dur=dur, main_ench=enchants)
+        else:
+            self._drop_weapon(new, seat, "sub")
+            self._set(new, seat, sub=code, sub_dur=dur, sub_ench=enchants)
+
+    def _drop_weapon(self, new: MineventureState, seat: int, slot: str) -> None:
+        p = new.players[seat]
+        code = p.main if slot == "main" else p.sub
+        if code < 0:
+            return
+        # Decision broken-weapon: the weapon to its deck's bottom, its books to the discards.
+        self._put_back(new, code)
+        for book in p.main_ench if slot == "main" else p.sub_ench:
+            self._put_back(new, book)
+        if slot == "main":
+            self._set(new, seat, main=-1, main_dur=0, main_ench=())
+        else:
+            self._set(new, seat, sub=-1, sub_dur=0, sub_ench=())
+
+    # -- effects --------------------------------------------------------------------------
+
+    def _repair(self, new: MineventureState, seat: int, amount: int) -> None:
+        p = new.players[seat]
+        # Repair the weapon that has lost the most durability.
+        options = [
+            (self.cards[code].durability - dur, slot)
+            for slot, code, dur in (("main", p.main, p.main_dur), ("sub", p.sub, p.sub_dur))
+            if code >= 0
+        ]
+        if not options:
+            return
+        _, slot = max(options)
+        if slot == "main":
+            self._set(new, seat, main_dur=p.main_dur + amount)
+        else:
+            self._set(new, seat, sub_dur=p.sub_dur + amount)
+
+    def give_buff(self, new: MineventureState, seat: int, buff: int) -> None:
+        """Put a buff in a slot (decision buff-slots): the same buff refreshes; else the first
+        free slot that takes its class; else it replaces the oldest buff among those slots."""
+        b = self.buffs[buff]
+        p = new.players[seat]
+        buffs = list(p.buffs)
+        new.stamp += 1
+        entry = (buff, b.rounds, new.stamp)
+        same = [i for i, e in enumerate(buffs) if e is not None and e[0] == buff]
+        fitting = [i for i, accepts in enumerate(self.slots) if b.cls in accepts]
+        if same:
+            buffs[same[0]] = entry
+        elif not fitting:
+            return
+        else:
+            free = [i for i in fitting if buffs[i] is None]
+            index = free[0] if free else min(fitting, key=lambda i: buffs[i][2])  # type: ignore[index]
+            buffs[index] = entry
+        self._set(new, seat, buffs=tuple(buffs))
+
+    def _heal(self, new: MineventureState, seat: int, amount: int) -> None:
+        p = new.players[seat]
+        if p.alive:
+            self._set(new, seat, hp=min(self.settings.max_hp, p.hp + amount))
+
+    def _true_damage(self, new: MineventureState, seat: int, amount: int) -> None:
+        """True damage has no source: never reduced or blocked."""
+        self._set(new, seat, hp=new.players[seat].hp - amount)
+        self._deaths(new, killer=None)
+
+    def damage_taken(
+        self,
+        state: MineventureState,
+        seat: int,
+        amount: int,
+        types: tuple[DamageType, ...],
+        blocking: bool,
+    ) -> int:
+        """What one hit of `amount` `types` takes from `seat` (decision damage-order)."""
+        if DamageType.TRUE in types:
+            return amount
+        if seat == DRAGON:
+            if DamageType.PHYSICAL in types:
+                amount -= self.model.dragon.defence
+            return max(0, amount)
+        p = state.players[seat]
+        armour = self.cards[p.armour] if p.armour >= 0 else None
+        # Area damage: cancelled by the matching blast-proof trait; a shield cannot block it.
+        if DamageType.AREA in types and armour is not None and Trait.BLAST_PROOF in armour.traits:
+            return 0
+        if DamageType.PIERCING in types:
+            # Piercing: armour and buffs do not reduce it, but a raised shield blocks it.
+            return 0 if blocking and DamageType.AREA not in types else amount
+        if DamageType.PHYSICAL in types:
+            amount -= (armour.defence if armour else 0) + self._bonus(state, seat, EffectKind.GUARD)
+            amount = max(0, amount)
+            halve = self._has(state, seat, EffectKind.HALVE_TAKEN)
+            if halve is not None:
+                amount = halved(amount, halve.rounding)
+        return max(0, amount)
+
+    def _hit(
+        self,
+        new: MineventureState,
+        seat: int,
+        amount: int,
+        types: tuple[DamageType, ...],
+        blocking: bool,
+    ) -> int:
+        taken = self.damage_taken(new, seat, amount, types, blocking)
+        if seat == DRAGON:
+            new.dragon_hp -= taken
+        else:
+            self._set(new, seat, hp=new.players[seat].hp - taken)
+        return taken
+
+    def _overworld(self, state: MineventureState, seat: int) -> bool:
+        return bool(self.terrain[self.position(state, seat)].overworld)
+
+    # -- hand cards -----------------------------------------------------------------------
+
+    def playable(self, state: MineventureState, seat: int, code: int, in_combat: bool) -> list[str]:
+        """The arguments a hand card can be played with ('' for none); [] if it cannot."""
+        card = self.cards[code]
+        p = state.players[seat]
+        if isinstance(card, Food):
+            return [""]
+        effect = card.effect
+        # Map-corner icon: only on a cell bearing the same icon (decision map-icons).
+        if card.icon and self.terrain[(p.x, p.y)].icon != card.icon:
+            return []
+        if card.kind is ItemKind.ENCHANT:
+            if in_combat:
+                return []
+            return [
+                slot
+                for slot, weapon, enchants in (
+                    ("main", p.main, p.main_ench),
+                    ("sub", p.sub, p.sub_ench),
+                )
+                if weapon >= 0
+                and self.cards[weapon].weapon_kind == card.weapon_kind
+                and code not in enchants
+            ]
+        kind = effect.kind
+        if kind is EffectKind.REVIVE:
+            return []
+        if kind is EffectKind.DAMAGE:
+            return [""] if in_combat else []
+        if kind is EffectKind.REPAIR and p.main < 0 and p.sub < 0:
+            return []
+        if effect.target is Target.OTHER:
+            if in_combat:
+                return ["foe"]
+            # Potions for others: a player within attack range (decision potion-targets).
+            return [
+                str(s)
+                for s in self.living(state)
+                if s != seat and self.distance(state, seat, s) <= self.reach(state, seat, s)
+            ]
+        return [""]
+
+    def _deaths(self, new: MineventureState, killer: dict[int, int] | None) -> list[int]:
+        """Everyone at 0 HP or below dies (a totem in hand saves once)."""
+        dead = []
+        for seat, p in enumerate(new.players):
+            if not p.alive or p.hp > 0:
+                continue
+            totem = next(
+                (
+                    c
+                    for c in p.hand
+                    if getattr(self.cards[c], "effect", None) is not None
+                    and self.cards[c].effect.kind is EffectKind.REVIVE
+                ),
+                None,
+            )
+            if totem is not None:
+                self._set(
+                    new, seat, hp=self.cards[totem].effect.amount, hand=_remove(p.hand, totem)
+                )
+                self._put_back(new, totem)
+                continue
+            dead.append(seat)
+        for seat in dead:
+            self._set(new, seat, alive=False)
+        for seat in dead:
+            p = new.players[seat]
+            winner = killer.get(seat) if killer else None
+            if winner is not None and winner != DRAGON and new.players[winner].alive:
+                # A kill: the whole hand and one equipment card of the victim's.
+                self._set(
+                    new, winner, hand=tuple(sorted(new.players[winner].hand + p.hand)), killed=True
+                )
+                self._set(new, seat, hand=())
+                if self.settings.kill_equipment and any(
+                    code >= 0 for code in (p.main, p.sub, p.armour)
+                ):
+                    new.loot = (winner, seat)
+                    new.phase = "loot"
+                    continue
+            self._clear(new, seat)
+        return dead
+
+    def _clear(self, new: MineventureState, seat: int) -> None:
+        p = new.players[seat]
+        for code in p.hand:
+            self._put_back(new, code)
+        for code in (p.armour, p.partner):
+            if code >= 0:
+                self._put_back(new, code)
+        self._drop_weapon(new, seat, "main")
+        self._drop_weapon(new, seat, "sub")
+        self._set(new, seat, hand=(), armour=-1, partner=-1, buffs=(None,) * len(self.slots))
+
+    def _check_end(self, new: MineventureState) -> bool:
+        if new.ended:
+            return True
+        living = self.living(new)
+        if new.dragon_hp <= 0:
+            new.ended = Termination.DRAGON_SLAIN.value
+            new.winners = tuple(s for s in living if new.players[s].hit_dragon)
+        elif len(living) == 1:
+            new.ended = Termination.LAST_STANDING.value
+            new.winners = tuple(living)
+        elif not living:
+            new.ended = Termination.ALL_DEAD.value
+            new.winners = ()
+        else:
+            return False
+        if new.loot[1] >= 0:
+            self._clear(new, new.loot[1])
+            new.loot = (-1, -1)
+        if new.drawn >= 0:
+            self._put_back(new, new.drawn)
+            new.drawn = new.drawn_by = -1
+        new.phase = "over"
+        new.combat = None
+        new.queue = ()
+        return True
+
+    def _set(self, new: MineventureState, seat: int, **changes: Any) -> None:
+        """Change a seat's fields; `new` owns its Player copies (see clone)."""
+        player = new.players[seat]
+        for name, value in changes.items():
+            setattr(player, name, value)

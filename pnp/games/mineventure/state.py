@@ -1,0 +1,185 @@
+"""MineVenture positions: the state of a table, its seats and combat, actions, and the
+constants every part of the rules shares."""
+
+from __future__ import annotations
+
+import copy
+import enum
+from dataclasses import dataclass, fields
+from typing import Any
+
+SLUG = "mineventure"
+
+TURN_CAP = 300
+"""Rounds after which a simulation stops a game and reports a cap hit. The story event comes
+into play by day `story_day` at the latest and then bleeds every overworld player each round,
+so natural games end far sooner; a cap hit means a stuck policy or an engine bug."""
+
+DRAGON = -1
+"""The dragon's seat number in combat and in action arguments ('dragon' in text)."""
+
+DIRECTIONS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
+
+
+class Mode(enum.Enum):
+    """The map a table plays on."""
+
+    MAP_24 = "map-24"
+    MAP_32 = "map-32"
+
+
+class Termination(enum.Enum):
+    DRAGON_SLAIN = "dragon_slain"
+    """The Ender Dragon fell: every living player who damaged it wins."""
+    LAST_STANDING = "last_standing"
+    """Only one player is left alive."""
+    ALL_DEAD = "all_dead"
+    """The last players died together: nobody wins (decision everyone-dead)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """Any action: ``kind`` plus up to two arguments; its text is ``kind:a@b``."""
+
+    kind: str
+    a: str = ""
+    b: str = ""
+
+    def __str__(self) -> str:
+        text = self.kind
+        if self.a:
+            text += f":{self.a}"
+        if self.b:
+            text += f"@{self.b}"
+        return text
+
+    @classmethod
+    def parse(cls, text: str) -> Act:
+        kind, _, rest = text.partition(":")
+        a, _, b = rest.partition("@")
+        if not kind or not kind.isalpha() or (b and not a):
+            raise ValueError(f"invalid {SLUG} action {text!r}")
+        return cls(kind, a, b)
+
+
+# -- state -------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Player:
+    """One seat. Every field is an int, a tuple or None, so a shallow copy is a real copy."""
+
+    x: int = -1
+    y: int = -1
+    hp: int = 0
+    alive: bool = True
+    character: int = 0
+    main: int = -1
+    main_dur: int = 0
+    main_ench: tuple[int, ...] = ()
+    sub: int = -1
+    sub_dur: int = 0
+    sub_ench: tuple[int, ...] = ()
+    armour: int = -1
+    partner: int = -1
+    buffs: tuple[tuple[int, int, int] | None, ...] = ()
+    """Per buff slot: (buff index, rounds left (0: lasting), stamp of when it came) or None."""
+    hand: tuple[int, ...] = ()
+    killed: bool = False
+    """Killed a player this round (exempt from the story damage)."""
+    fled: bool = False
+    """Tried to flee this round (once per round)."""
+    skip: bool = False
+    """Fled as a defender this round: goes straight to the end phase on their turn."""
+    hit_dragon: bool = False
+
+
+@dataclass(slots=True)
+class Combat:
+    attacker: int
+    defender: int  # DRAGON for the dragon
+    round: int = 1
+    ambush: bool = False
+    declared: tuple[str, ...] = ()
+    """Declarations of this round so far: attacker's first, then the defender's."""
+    fleeing: int = -2
+    """The seat whose flee roll is due (a chance step); -2 when none."""
+    on_path: bool = False
+
+
+@dataclass(slots=True)
+class MineventureState:
+    players: tuple[Player, ...]
+    piles: tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
+    """Per deck (model order): (draw pile as a sorted multiset, ordered bottom, discard)."""
+    phase: str
+    seat: int
+    round: int = 0
+    day: int = 0
+    night: bool = False
+    story: int = -1
+    dragon_hp: int = 0
+    roll: int = 0
+    queue: tuple[tuple[int, int, str], ...] = ()
+    """Draws due: (seat, deck index, why: 'open', 'land', 'card')."""
+    spawn_order: tuple[int, ...] = ()
+    drawn: int = -1
+    """A field card drawn and waiting for keep or return."""
+    drawn_by: int = -1
+    """The seat that drew it and chooses."""
+    resume: str = ""
+    """The phase to go to when the draws and choices in progress are done."""
+    combat: Combat | None = None
+    loot: tuple[int, int] = (-1, -1)
+    """(killer, victim) while the killer picks an equipment card."""
+    stamp: int = 0
+    ended: str = ""
+    winners: tuple[int, ...] = ()
+
+
+_PLAYER_FIELDS = tuple(f.name for f in fields(Player))
+_STATE_FIELDS = tuple(f.name for f in fields(MineventureState))
+
+
+def copy_player(p: Player) -> Player:
+    return Player(*[getattr(p, name) for name in _PLAYER_FIELDS])
+
+
+def clone(state: MineventureState) -> MineventureState:
+    """A copy the rules may change: every field is immutable except the players and combat."""
+    new = MineventureState(*[getattr(state, name) for name in _STATE_FIELDS])
+    new.players = tuple(copy_player(p) for p in state.players)
+    if state.combat is not None:
+        new.combat = copy.copy(state.combat)
+    return new
+
+
+def encode(state: MineventureState) -> list[Any]:
+    """The state as JSON-ready data (json writes tuples as arrays)."""
+    out: list[Any] = [getattr(state, name) for name in _STATE_FIELDS]
+    out[0] = [[getattr(p, name) for name in _PLAYER_FIELDS] for p in state.players]
+    combat = state.combat
+    if combat is not None:
+        out[_STATE_FIELDS.index("combat")] = [getattr(combat, f.name) for f in fields(Combat)]
+    return out
+
+
+def _tuples(value: Any) -> Any:
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+def decode(data: list[Any]) -> MineventureState:
+    names = [f.name for f in fields(MineventureState)]
+    if len(data) != len(names):
+        raise ValueError(f"expected {len(names)} fields, got {len(data)}")
+    values = dict(zip(names, data, strict=True))
+    values["players"] = tuple(Player(*[_tuples(v) for v in p]) for p in values["players"])
+    values["piles"] = tuple(tuple(tuple(part) for part in deck) for deck in values["piles"])
+    values["queue"] = _tuples(values["queue"])
+    values["spawn_order"] = _tuples(values["spawn_order"])
+    values["loot"] = _tuples(values["loot"])
+    values["winners"] = _tuples(values["winners"])
+    if values["combat"] is not None:
+        values["combat"] = Combat(*[_tuples(v) for v in values["combat"]])
+    return MineventureState(**values)
