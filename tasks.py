@@ -76,6 +76,7 @@ def main(argv: list[str]) -> int:
         return run(str(_bin("python")), "-m", "benchmarks.fuzz", *rest)
     for step in (
         (str(_bin("ruff")), "check", "pnp", "tests", "benchmarks", "tasks.py"),
+        (str(_bin("mypy")),),  # --strict over pnp/, as configured in pyproject.toml
         (str(_bin("pnp")), "validate"),
     ):
         print(

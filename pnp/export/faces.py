@@ -70,19 +70,24 @@ class Rasteriser:
     warnings: set[str] = field(default_factory=set)
     _cache: dict[tuple[object, ...], Image.Image] = field(default_factory=dict)
 
-    def render(self, faces: Sequence[Face], dpi: float) -> list[Image.Image]:
-        """One RGB image per face, each `round(size_in_inches * dpi)` pixels a side."""
-        wanted = [(*face_key(face), dpi) for face in faces]
+    def render(
+        self, faces: Sequence[Face], dpi: float, size: tuple[int, int] | None = None
+    ) -> list[Image.Image]:
+        """One RGB image per face, each `round(size_in_inches * dpi)` pixels a side, or
+        exactly `size` pixels (a shop's published size), the face stretched to fill it."""
+        wanted = [(*face_key(face), dpi, size) for face in faces]
         missing: dict[tuple[object, ...], Face] = {}
         for key, face in zip(wanted, faces, strict=True):
             if key not in self._cache and key not in missing:
                 missing[key] = face
         if missing:
-            images = self._rasterise(list(missing.values()), dpi)
+            images = self._rasterise(list(missing.values()), dpi, size)
             self._cache.update(zip(missing, images, strict=True))
         return [self._cache[key] for key in wanted]
 
-    def _rasterise(self, faces: list[Face], dpi: float) -> list[Image.Image]:
+    def _rasterise(
+        self, faces: list[Face], dpi: float, size: tuple[int, int] | None
+    ) -> list[Image.Image]:
         import pypdfium2
 
         from pnp.render.draw import DrawReport, draw_face
@@ -97,7 +102,7 @@ class Rasteriser:
         scale = dpi / POINTS_PER_INCH
         for face in faces:
             full_w, full_h = face.width + 2 * face.bleed, face.height + 2 * face.bleed
-            px_w, px_h = pixel_size(full_w, dpi), pixel_size(full_h, dpi)
+            px_w, px_h = size or (pixel_size(full_w, dpi), pixel_size(full_h, dpi))
             # pdfium makes ceil(page size x scale) pixels. A page a hair under the wanted
             # pixel count gives exactly round(), and the face is stretched by at most half
             # a pixel so its bleed still reaches every edge.

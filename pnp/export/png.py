@@ -21,11 +21,10 @@ from pnp.export.faces import (
     ExportProduct,
     collect,
     face_key,
-    pixel_size,
     png_bytes,
 )
 from pnp.export.files import json_text, write_json, write_zip
-from pnp.export.profiles import ShopProfile
+from pnp.export.profiles import ShopProfile, UnsupportedSizeError
 from pnp.layout.primitives import Face
 from pnp.units import to_mm
 
@@ -85,9 +84,14 @@ def export_png(
     for product in laid_out:
         if not product.is_cards:
             continue  # boards and aids print as PDFs at true size; shops take cards here
+        try:
+            size = profile.image_size(to_mm(product.width), to_mm(product.height))
+        except UnsupportedSizeError as error:
+            report.warnings.append(f"{product.product.id}: not exported: {error}")
+            continue
         pairs = pair_cards(product)
         faces = [pair.front for pair in pairs] + [pair.back for pair in pairs if pair.back]
-        images = iter(rasteriser.render(faces, profile.dpi))
+        images = iter(rasteriser.render(faces, profile.dpi, (size.width_px, size.height_px)))
         fronts = {pair.number: next(images) for pair in pairs}
         backs = {pair.number: next(images) for pair in pairs if pair.back}
         encoded: dict[int, bytes] = {}  # a back shared by many cards is encoded once
@@ -117,15 +121,14 @@ def export_png(
                         "back": back_name,
                     }
                 )
-        full_w = product.width + 2 * pixel_bleed(pairs)
-        full_h = product.height + 2 * pixel_bleed(pairs)
         deck = {
             "product": product.product.id,
             "title": product.product.title,
             "zip": f"{game.slug}-{product.product.id}.zip",
             "trim_mm": [round(to_mm(product.width), 3), round(to_mm(product.height), 3)],
             "bleed_mm": round(profile.bleed_mm, 3),
-            "pixels": [pixel_size(full_w, profile.dpi), pixel_size(full_h, profile.dpi)],
+            "pixels": [size.width_px, size.height_px],
+            "shop_product": str(size.product) if size.product else None,
             "images": len(entries),
             "cards_total": sum(card["copies"] for card in cards),
             "shared_back": len({face_key(p.back) for p in pairs if p.back}) == 1 and len(pairs) > 1,
@@ -142,10 +145,6 @@ def export_png(
     report.files.append(manifest)
     report.warnings.extend(sorted(rasteriser.warnings))
     return report
-
-
-def pixel_bleed(pairs: list[CardPair]) -> float:
-    return pairs[0].front.bleed if pairs else 0.0
 
 
 def _header(game: LoadedGame, profile: ShopProfile) -> dict[str, Any]:

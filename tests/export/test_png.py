@@ -12,6 +12,7 @@ from PIL import Image
 
 from pnp.content.loader import LoadedGame
 from pnp.export import PROFILES, export_game
+from pnp.export.profiles import UnsupportedSizeError
 from pnp.layout.sizes import item_size
 from pnp.units import to_mm
 
@@ -62,22 +63,70 @@ def test_pixel_sizes_come_from_trim_and_the_default_3_mm_bleed(
     assert expected_pixels(63, 3) == 815 and expected_pixels(88, 3) == 1110
 
 
-@pytest.mark.parametrize("profile", ["makeplayingcards", "thegamecrafter"])
-def test_shop_profiles_size_images_with_their_own_bleed(
-    deadline_99: LoadedGame, tmp_path: Path, profile: str
+@pytest.mark.parametrize(
+    ("profile", "pixels"), [("makeplayingcards", (822, 1122)), ("thegamecrafter", (825, 1125))]
+)
+def test_shop_profiles_give_the_shops_published_poker_size(
+    deadline_99: LoadedGame, tmp_path: Path, profile: str, pixels: tuple[int, int]
 ) -> None:
+    # Our 63x88 mm cards are the shops' 2.5x3.5 in poker cards: the upload must be the
+    # shop's own pixel size, not one computed from our slightly smaller trim.
     export_game(
         deadline_99, "png", tmp_path, TEMPLATES, profile=profile, products=["variant-cards"]
     )
     folder = tmp_path / "export" / "png" / profile
-    assert _check_sizes(folder, deadline_99, PROFILES[profile].bleed_mm) == 4
+    sizes = set()
+    with zipfile.ZipFile(folder / "deadline-99-variant-cards.zip") as archive:
+        for name in archive.namelist():
+            if name.endswith(".png"):
+                sizes.add(Image.open(io.BytesIO(archive.read(name))).size)
+    assert sizes == {pixels}
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["decks"][0]["shop_product"].startswith("poker")
 
 
-def test_makeplayingcards_bleed_is_36_px_and_the_game_crafter_s_is_an_eighth_inch() -> None:
-    assert PROFILES["makeplayingcards"].bleed_mm / 25.4 * 300 == pytest.approx(36)
-    assert PROFILES["thegamecrafter"].bleed_mm == pytest.approx(25.4 / 8)
-    # A 2.5 x 3.5 in poker card at 1/8 in bleed is The Game Crafter's 825 x 1125 px.
-    assert expected_pixels(63.5, 25.4 / 8) == 825 and expected_pixels(88.9, 25.4 / 8) == 1125
+@pytest.mark.parametrize(
+    ("profile", "trim", "pixels"),
+    [
+        ("thegamecrafter", (88, 63), (1125, 825)),  # landscape poker keeps its orientation
+        ("thegamecrafter", (70, 120), (900, 1500)),  # tarot
+        ("makeplayingcards", (70, 120), (897, 1497)),
+        ("makeplayingcards", (57, 89), (747, 1122)),  # bridge
+    ],
+)
+def test_a_card_near_a_shop_product_gets_that_product_s_size(
+    profile: str, trim: tuple[float, float], pixels: tuple[int, int]
+) -> None:
+    size = PROFILES[profile].image_size(*trim)
+    assert (size.width_px, size.height_px) == pixels
+
+
+def test_a_size_the_shop_does_not_print_is_refused_naming_the_nearest() -> None:
+    with pytest.raises(UnsupportedSizeError) as caught:
+        PROFILES["thegamecrafter"].image_size(44, 68)  # mini euro: not the 1.75x2.5 in mini
+    assert "44x68 mm" in str(caught.value) and "nearest: mini (1.75x2.5 in)" in str(caught.value)
+
+
+def test_the_default_profile_sizes_from_our_trim() -> None:
+    size = PROFILES["default"].image_size(44, 68)
+    assert (size.width_px, size.height_px) == (expected_pixels(44, 3), expected_pixels(68, 3))
+
+
+def test_an_export_skips_a_product_the_shop_cannot_print_with_a_warning(
+    tmp_path: Path,
+) -> None:
+    from pnp.content.loader import load_game
+
+    from ..conftest import CONTENT
+
+    game = load_game(CONTENT, "dragon-hoard")  # its action cards are mini euro (44x68 mm)
+    mini = [p.id for p in game.model.products if p.size == "mini-euro"]
+    assert mini
+    report = export_game(
+        game, "png", tmp_path, TEMPLATES, profile="thegamecrafter", products=mini[:1]
+    )
+    assert any("not exported" in w and "nearest" in w for w in report.warnings)
+    assert not list((tmp_path / "export" / "png" / "thegamecrafter").glob("*.zip"))
 
 
 def test_each_front_has_its_back_with_the_same_number(exported: Path) -> None:
