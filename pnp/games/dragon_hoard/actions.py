@@ -30,13 +30,16 @@ class UseTreasure:
 
 @dataclass(frozen=True, slots=True)
 class PrepCard:
-    """Preparation: play a preparation-phase action card, resolved at once."""
+    """Preparation: play a preparation-phase action card, resolved at once; a sprint names its
+    direction, and its distance when more than one is possible (decision `move-distance`)."""
 
     card: str
     direction: Direction | None = None
+    steps: int | None = None
 
     def __str__(self) -> str:
-        return f"prep:{self.card}" + (f">{self.direction.value}" if self.direction else "")
+        text = f"prep:{self.card}" + (f">{self.direction.value}" if self.direction else "")
+        return text + (f"/{self.steps}" if self.steps is not None else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +75,24 @@ class Reveal:
 
 
 @dataclass(frozen=True, slots=True)
+class Wait:
+    """Placement: not yet; the next seat clockwise that may still place decides."""
+
+    def __str__(self) -> str:
+        return "wait"
+
+
+@dataclass(frozen=True, slots=True)
+class Walk:
+    """Resolution: the move card being resolved goes this many cells (at most the card's)."""
+
+    steps: int
+
+    def __str__(self) -> str:
+        return f"walk:{self.steps}"
+
+
+@dataclass(frozen=True, slots=True)
 class Stop:
     """Placement: this seat places nothing more this round."""
 
@@ -89,31 +110,52 @@ class DrawAI:
         return f"ai:{self.card}"
 
 
-Action = Heirloom | UseTreasure | PrepCard | GiveUp | Done | Place | Reveal | Stop | DrawAI
-_GIVE_UP, _DONE, _REVEAL, _STOP = GiveUp(), Done(), Reveal(), Stop()
+Action = (
+    Heirloom | UseTreasure | PrepCard | GiveUp | Done | Place | Reveal | Wait | Stop | Walk | DrawAI
+)
+_GIVE_UP, _DONE, _REVEAL, _WAIT, _STOP = GiveUp(), Done(), Reveal(), Wait(), Stop()
 
-_ACTION_TYPES = frozenset({Heirloom, UseTreasure, PrepCard, GiveUp, Done, Place, Reveal, Stop})
+_ACTION_TYPES = frozenset(
+    {Heirloom, UseTreasure, PrepCard, GiveUp, Done, Place, Reveal, Wait, Stop, Walk}
+)
 
 
 def parse_action(text: str) -> Action:
-    """Read ``done``, ``give-up``, ``reveal``, ``stop``, ``heirloom:gold``,
-    ``use:dragon-diamond@gate-a1``, ``prep:sprint>n``, ``place:move-n`` or ``ai:pounce``."""
-    simple = {"done": _DONE, "give-up": _GIVE_UP, "reveal": _REVEAL, "stop": _STOP}
+    """Read ``done``, ``give-up``, ``reveal``, ``wait``, ``stop``, ``heirloom:gold``,
+    ``use:dragon-diamond@gate-a1``, ``prep:sprint>n`` (``prep:sprint>n/1``), ``place:move-n``,
+    ``walk:1`` or ``ai:pounce``; ValueError quoting the text otherwise."""
+    simple: dict[str, Action] = {
+        "done": _DONE,
+        "give-up": _GIVE_UP,
+        "reveal": _REVEAL,
+        "wait": _WAIT,
+        "stop": _STOP,
+    }
     if text in simple:
         return simple[text]
     kind, _, rest = text.partition(":")
     if not rest:
         raise ValueError(f"invalid action: {text!r}")
-    if kind == "heirloom":
-        return Heirloom(rest)
-    if kind == "use":
-        treasure, _, gate = rest.partition("@")
-        return UseTreasure(treasure, gate or None)
-    if kind == "prep":
-        card, _, direction = rest.partition(">")
-        return PrepCard(card, Direction(direction) if direction else None)
-    if kind == "place":
-        return Place(rest)
-    if kind == "ai":
-        return DrawAI(rest)
+    try:
+        if kind == "heirloom":
+            return Heirloom(rest)
+        if kind == "use":
+            treasure, _, gate = rest.partition("@")
+            return UseTreasure(treasure, gate or None)
+        if kind == "prep":
+            card, _, tail = rest.partition(">")
+            direction, _, steps = tail.partition("/")
+            return PrepCard(
+                card,
+                Direction(direction) if direction else None,
+                int(steps) if steps else None,
+            )
+        if kind == "place":
+            return Place(rest)
+        if kind == "walk":
+            return Walk(int(rest))
+        if kind == "ai":
+            return DrawAI(rest)
+    except ValueError:
+        raise ValueError(f"invalid action: {text!r}") from None
     raise ValueError(f"invalid action: {text!r}")

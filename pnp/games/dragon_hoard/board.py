@@ -41,15 +41,22 @@ class BoardEffects:
     # -- effects --------------------------------------------------------------------------
 
     def _resolve_card(
-        self, new: DragonHoardState, seat: int, c: int, direction: Direction | None
+        self,
+        new: DragonHoardState,
+        seat: int,
+        c: int,
+        direction: Direction | None,
+        steps: int | None = None,
     ) -> None:
+        """Resolve action card `c` of `seat`; a move goes `steps` cells (default: the card's,
+        as far as the way allows)."""
         card = self.cards[c]
         if card.kind is ActionKind.MOVE:
             assert card.direction is not None
-            self._move(new, seat, card.direction, card.steps)
+            self._move(new, seat, card.direction, card.steps if steps is None else steps)
         elif card.kind is ActionKind.SPRINT:
             if direction is not None:
-                self._move(new, seat, direction, card.steps)
+                self._move(new, seat, direction, card.steps if steps is None else steps)
         elif card.kind is ActionKind.DODGE:
             new.sideways = _set(new.sideways, seat, True)
         elif card.kind is ActionKind.GRAB:
@@ -67,6 +74,28 @@ class BoardEffects:
             if pos in self.exits:
                 break
         return pos
+
+    def _path(
+        self, state: DragonHoardState, seat: int, direction: Direction, steps: int
+    ) -> list[Cell]:
+        """The cells a move of at most `steps` would enter, in order: it stops at the map's
+        edge, the dragon's body, or an exit the seat may leave by. Its length is how many
+        distinct distances the move offers (decision `move-distance`)."""
+        pos = state.pawns[seat]
+        if pos is None:
+            return []
+        body = self.body(state.dragon)
+        dx, dy = direction.step
+        cells: list[Cell] = []
+        for _ in range(steps):
+            nxt = (pos[0] + dx, pos[1] + dy)
+            if not self.lair.contains(nxt) or nxt in body:
+                break
+            pos = nxt
+            cells.append(pos)
+            if pos in self.exits and self._may_leave(state, seat):
+                break
+        return cells
 
     def _move(self, new: DragonHoardState, seat: int, direction: Direction, steps: int) -> None:
         # Movement (decision `movement`): cell by cell, stopped by the map's edge and the

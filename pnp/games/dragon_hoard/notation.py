@@ -32,6 +32,8 @@ def format_position(rules: DragonHoardRules, state: DragonHoardState) -> str:
         "used": [[ac[c] for c in used] for used in state.used],
         "prep": list(state.prep),
         "placed": [[s, ac[c]] for s, c in state.placed],
+        "queue": [[s, ai[c] if s < 0 else ac[c]] for s, c in state.queue],
+        "waited": state.waited,
         "stopped": list(state.stopped),
         "revealed": state.revealed,
         "peeker": state.peeker,
@@ -99,6 +101,8 @@ def parse_position(rules: DragonHoardRules, text: str) -> DragonHoardState:
             used=tuple(tuple(sorted(ac[c] for c in u)) for u in per_seat(data["used"])),
             prep=tuple(int(p) for p in per_seat(data["prep"])),
             placed=tuple((int(s), ac[c]) for s, c in data["placed"]),
+            queue=tuple((int(s), ai[c] if int(s) < 0 else ac[c]) for s, c in data["queue"]),
+            waited=int(data["waited"]),
             stopped=tuple(bool(b) for b in per_seat(data["stopped"])),
             revealed=bool(data["revealed"]),
             peeker=int(data["peeker"]),
@@ -124,6 +128,9 @@ def parse_position(rules: DragonHoardRules, text: str) -> DragonHoardState:
         if str(error).startswith("invalid"):
             raise
         raise fail(str(error)) from None
-    if state.stage in (Stage.PREPARATION, Stage.PLACEMENT) and not 0 <= state.actor < n:
+    if (
+        state.stage in (Stage.PREPARATION, Stage.PLACEMENT, Stage.RESOLUTION)
+        and not 0 <= state.actor < n
+    ):
         raise fail(f"seat to act must be 0..{n - 1}, got {state.actor}")
     return state

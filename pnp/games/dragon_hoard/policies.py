@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from pnp.engines.base import Rules
-from pnp.games.dragon_hoard.actions import _DONE, _STOP, Action, Heirloom, Place
+from pnp.games.dragon_hoard.actions import _DONE, _STOP, _WAIT, Action, Heirloom, Place, Walk
 from pnp.games.dragon_hoard.model import ActionKind, Cell
 from pnp.games.dragon_hoard.rules import DragonHoardRules
 from pnp.games.dragon_hoard.state import Stage
@@ -23,8 +23,9 @@ class TreasureHunterPolicy:
     move cards that bring it closest, and dodges when no move helps. It never gives up.
     """
 
-    def __init__(self, greed: int = 10) -> None:
+    def __init__(self, greed: int = 10, patience: float = 0.2) -> None:
         self.greed = greed
+        self.patience = patience
 
     def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
         assert isinstance(rules, DragonHoardRules)
@@ -32,20 +33,20 @@ class TreasureHunterPolicy:
         seat = state.actor
         if state.stage is Stage.PREPARATION:
             return self._prepare(rules, state, seat, actions)
+        if state.stage is Stage.RESOLUTION:
+            return self._walk(rules, state, seat, actions)
         placed = sum(1 for s, _ in state.placed if s == seat)
         pos = state.pawns[seat]
         if pos is None:
             return _STOP
-        carried = sum(rules.value[t] for t in (*state.bags[seat], state.heirlooms[seat]) if t >= 0)
-        heading_out = (
-            state.countdown or carried >= self.greed or not state.floor
-        ) and rules._may_leave(state, seat)
+        if placed == 0 and _WAIT in actions and rng.random() < self.patience:
+            return _WAIT  # let the others go first this time
+        targets = self._targets(rules, state, seat)
         # Where the pawn will stand after the cards it already placed this round.
         for s, c in state.placed:
             card = rules.cards[c]
             if s == seat and card.kind is ActionKind.MOVE and card.direction is not None:
                 pos = rules.landing(pos, state.dragon, card.direction, card.steps)
-        targets = rules.exits if heading_out else {(x, y) for x, y, _ in state.floor} or rules.exits
         distances = _walking(rules, state.dragon, targets)
         best, best_distance = None, distances.get(pos, 999)
         candidates = list(actions)
@@ -67,6 +68,33 @@ class TreasureHunterPolicy:
             return dodge
         return _STOP
 
+    def _targets(self, rules: DragonHoardRules, state: Any, seat: int) -> frozenset[Cell]:
+        """Treasures on the floor, or the exits once it carries enough or the end is near."""
+        carried = sum(rules.value[t] for t in (*state.bags[seat], state.heirlooms[seat]) if t >= 0)
+        heading_out = (
+            state.countdown or carried >= self.greed or not state.floor
+        ) and rules._may_leave(state, seat)
+        if heading_out or not state.floor:
+            return rules.exits
+        return frozenset((x, y) for x, y, _ in state.floor)
+
+    def _walk(
+        self, rules: DragonHoardRules, state: Any, seat: int, actions: list[Action]
+    ) -> Action:
+        """How far the move card being resolved goes: closest to the target, then farthest."""
+        _, c = state.queue[0]
+        direction = rules.cards[c].direction
+        pos = state.pawns[seat]
+        distances = _walking(rules, state.dragon, self._targets(rules, state, seat))
+        walks = [a for a in actions if type(a) is Walk]
+        return min(
+            walks,
+            key=lambda a: (
+                distances.get(rules.landing(pos, state.dragon, direction, a.steps), 999),
+                -a.steps,
+            ),
+        )
+
     def _prepare(
         self, rules: DragonHoardRules, state: Any, seat: int, actions: list[Action]
     ) -> Action:
@@ -82,7 +110,7 @@ class TreasureHunterPolicy:
         return _DONE
 
     def __repr__(self) -> str:
-        return f"TreasureHunterPolicy(greed={self.greed})"
+        return f"TreasureHunterPolicy(greed={self.greed}, patience={self.patience})"
 
 
 _WALK_CACHE: dict[tuple[int, Cell, frozenset[Cell]], dict[Cell, int]] = {}

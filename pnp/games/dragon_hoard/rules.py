@@ -39,6 +39,7 @@ from pnp.games.dragon_hoard.actions import (
     _GIVE_UP,
     _REVEAL,
     _STOP,
+    _WAIT,
     Action,
     Done,
     DrawAI,
@@ -49,6 +50,8 @@ from pnp.games.dragon_hoard.actions import (
     Reveal,
     Stop,
     UseTreasure,
+    Wait,
+    Walk,
     parse_action,
 )
 from pnp.games.dragon_hoard.board import _DIRECTIONS, BoardEffects
@@ -67,6 +70,7 @@ from pnp.games.dragon_hoard.model import (
 )
 from pnp.games.dragon_hoard.notation import format_position, parse_position
 from pnp.games.dragon_hoard.state import (
+    AI_ITEM,
     GAVE_UP,
     PREP_CARD,
     PREP_HEIRLOOM,
@@ -212,6 +216,8 @@ class DragonHoardRules(BoardEffects):
             used=((),) * n,
             prep=(0,) * n,
             placed=(),
+            queue=(),
+            waited=0,
             stopped=(False,) * n,
             revealed=False,
             peeker=-1,
@@ -234,7 +240,7 @@ class DragonHoardRules(BoardEffects):
         return state
 
     def current_player(self, state: DragonHoardState) -> int | None:
-        if state.stage in (Stage.PREPARATION, Stage.PLACEMENT):
+        if state.stage in (Stage.PREPARATION, Stage.PLACEMENT, Stage.RESOLUTION):
             return state.actor
         return None
 
@@ -254,6 +260,8 @@ class DragonHoardRules(BoardEffects):
             return self._prep_actions(state, state.actor)
         if state.stage is Stage.PLACEMENT:
             return self._place_actions(state, state.actor)
+        if state.stage is Stage.RESOLUTION:
+            return self._walk_actions(state)
         return []
 
     def chance_outcomes(self, state: DragonHoardState) -> list[tuple[Action, float]]:
@@ -283,8 +291,11 @@ class DragonHoardRules(BoardEffects):
         seat = state.actor
         if state.stage is Stage.PREPARATION:
             self._prepare(new, seat, action)
-        else:
+        elif state.stage is Stage.PLACEMENT:
             self._place(new, seat, action)
+        else:
+            assert type(action) is Walk
+            self._walk(new, seat, action.steps)
         return new
 
     def outcome(self, state: DragonHoardState) -> Outcome:
@@ -293,7 +304,8 @@ class DragonHoardRules(BoardEffects):
         winner = self.winner(state)
         if winner is None:
             return Outcome(frozenset(), Termination.NOBODY_LEFT)
-        return Outcome(frozenset({winner}), Termination.DECK_EMPTY)
+        why = Termination.DECK_EMPTY if not state.deck else Termination.EVERYONE_OUT
+        return Outcome(frozenset({winner}), why)
 
     def declares(self) -> Declaration:
         return Declaration(
@@ -372,8 +384,15 @@ class DragonHoardRules(BoardEffects):
                     continue
                 card = self.cards[c]
                 if card.kind is ActionKind.SPRINT:
-                    # A sprint's direction is chosen when it is played.
-                    actions.extend(PrepCard(card.id, d) for d in _DIRECTIONS)
+                    # A sprint's direction is chosen when it is played, and its distance
+                    # (at most the card's) when more than one is possible.
+                    pos = state.pawns[seat]
+                    for d in _DIRECTIONS:
+                        reach = 0 if pos is None else len(self._path(state, seat, d, card.steps))
+                        if reach <= 1:
+                            actions.append(PrepCard(card.id, d))
+                        else:
+                            actions.extend(PrepCard(card.id, d, k) for k in range(1, reach + 1))
                 else:
                     actions.append(PrepCard(card.id))
         actions.append(_GIVE_UP)
@@ -425,11 +444,19 @@ class DragonHoardRules(BoardEffects):
         new.used = _set(new.used, seat, _insert(new.used[seat], c))
         new.prep = _set(new.prep, seat, new.prep[seat] | PREP_CARD)
         # A preparation-phase card resolves at once.
-        self._resolve_card(new, seat, c, action.direction)
+        self._resolve_card(new, seat, c, action.direction, action.steps)
+        if new.status[seat] is not Status.IN:
+            self._next_preparer(new, seat)  # it walked out of the lair: nothing more to do
 
     def _next_preparer(self, new: DragonHoardState, seat: int) -> None:
         nxt = self._next_seat(new, seat, lambda s: new.status[s] is Status.IN, new.holder)
-        if nxt is None:
+        if not any(self._in_game(new, s) for s in range(self.players)):
+            # Decision `everyone-out`: the last players gave up; nothing is left to play.
+            new.countdown = new.countdown or bool(new.events)
+            new.actor = -1
+            new.turn += 1
+            new.stage = Stage.OVER
+        elif nxt is None:
             self._start_draw(new)
         else:
             new.actor = nxt
@@ -491,6 +518,7 @@ class DragonHoardRules(BoardEffects):
 
     def _start_placement(self, new: DragonHoardState) -> None:
         new.stage = Stage.PLACEMENT
+        new.waited = 0
         first = new.holder if self._placing(new, new.holder) else None
         if first is None:
             first = self._next_seat(new, new.holder, lambda s: self._placing(new, s), new.holder)
@@ -501,6 +529,10 @@ class DragonHoardRules(BoardEffects):
 
     def _place_actions(self, state: DragonHoardState, seat: int) -> list[Action]:
         actions: list[Action] = [_STOP]
+        if any(self._placing(state, s) for s in range(self.players) if s != seat):
+            # Decision `placement-order`: the race is played as decisions; waiting hands the
+            # initiative on, so any order of the mat can happen.
+            actions.append(_WAIT)
         if not state.revealed and not any(s == seat for s, _ in state.placed):
             # Reveal-and-peek: only a player who has placed nothing may reveal.
             actions.append(_REVEAL)
@@ -510,11 +542,21 @@ class DragonHoardRules(BoardEffects):
         return actions
 
     def _place(self, new: DragonHoardState, seat: int, action: Action) -> None:
+        # Placement is a real-time race (decision `placement-order`): the seat to act places
+        # (and keeps the initiative: it may place again at once), reveals, waits (the next seat
+        # that may still place decides) or stops. When every seat that may still place has
+        # waited in a row, the hourglass has run out.
         if type(action) is Reveal:
             new.revealed = True
             new.peeker = seat
+            new.waited = 0
             return  # the same seat acts again: it may now place
-        if type(action) is Stop:
+        if type(action) is Wait:
+            new.waited += 1
+            if new.waited >= sum(self._placing(new, s) for s in range(self.players)):
+                self._resolve(new)
+                return
+        elif type(action) is Stop:
             new.stopped = _set(new.stopped, seat, True)
         else:
             assert type(action) is Place
@@ -522,6 +564,9 @@ class DragonHoardRules(BoardEffects):
             # At most `cards_per_round` cards per player: legal_actions offers no more.
             new.placed = (*new.placed, (seat, c))
             new.used = _set(new.used, seat, _insert(new.used[seat], c))
+            new.waited = 0
+            if self._placing(new, seat):
+                return
         nxt = self._next_seat(new, seat, lambda s: self._placing(new, s), seat)
         if nxt is None and self._placing(new, seat):
             nxt = seat
@@ -532,27 +577,75 @@ class DragonHoardRules(BoardEffects):
 
     # -- resolution and cleanup -----------------------------------------------------------
 
+    def counted(self, state: DragonHoardState) -> tuple[tuple[int, int], ...]:
+        """The mat without the cards over each seat's limit: the post removes those (the later
+        placed) before any effect, so they neither resolve nor count (decision `excess-cards`)."""
+        seen = [0] * self.players
+        kept = []
+        for seat, c in state.placed:
+            seen[seat] += 1
+            if seen[seat] <= self.limit:
+                kept.append((seat, c))
+        return tuple(kept)
+
     def resolution(self, state: DragonHoardState) -> list[tuple[int, int] | str]:
-        """This round's resolution order: placed (seat, card) pairs with `AI` where the AI
+        """This round's resolution order: the counted (seat, card) pairs with `AI` where the AI
         card falls (see :func:`pnp.games.dragon_hoard.model.resolution_order`)."""
         marker = self.ai_markers[state.current]
-        return resolution_order(marker, state.placed, self.players, self.rounding)
+        return resolution_order(marker, self.counted(state), self.players, self.rounding)
 
     def _resolve(self, new: DragonHoardState) -> None:
         new.actor = -1
+        new.waited = 0
         # Resolution: the stack turned over, first placed first; the AI card at its speed.
         # ☆ counts the players at the start of the game (self.players), whoever has left.
-        for item in self.resolution(new):
-            if item == AI:
-                self._run_ai(new, new.current)
-                new.executed = (*new.executed, new.current)
+        new.queue = tuple(
+            (AI_ITEM, new.current) if item == AI else item  # type: ignore[misc]
+            for item in self.resolution(new)
+        )
+        self._run_queue(new)
+
+    def _run_queue(self, new: DragonHoardState) -> None:
+        """Resolve the queue in order until a move card's owner has a distance to choose."""
+        while new.queue:
+            seat, c = new.queue[0]
+            if seat == AI_ITEM:
+                new.queue = new.queue[1:]
+                self._run_ai(new, c)
+                new.executed = (*new.executed, c)
                 new.current = -1
+                continue
+            # A dead or departed player's card is cancelled (it still counted above).
+            if new.status[seat] is Status.IN:
+                card = self.cards[c]
+                if card.kind is ActionKind.MOVE and card.direction is not None:
+                    reach = len(self._path(new, seat, card.direction, card.steps))
+                    if reach > 1:
+                        # Decision `move-distance`: "at most N", the owner chooses now.
+                        new.stage = Stage.RESOLUTION
+                        new.actor = seat
+                        return
+                new.queue = new.queue[1:]
+                self._resolve_card(new, seat, c, None)
             else:
-                seat, c = item  # type: ignore[misc]
-                # A dead or departed player's card is cancelled (it still counted above).
-                if new.status[seat] is Status.IN:
-                    self._resolve_card(new, seat, c, None)
+                new.queue = new.queue[1:]
+        new.actor = -1
         self._cleanup(new)
+
+    def _walk_actions(self, state: DragonHoardState) -> list[Action]:
+        seat, c = state.queue[0]
+        direction = self.cards[c].direction
+        assert direction is not None
+        reach = len(self._path(state, seat, direction, self.cards[c].steps))
+        return [Walk(k) for k in range(1, reach + 1)]
+
+    def _walk(self, new: DragonHoardState, seat: int, steps: int) -> None:
+        _, c = new.queue[0]
+        new.queue = new.queue[1:]
+        direction = self.cards[c].direction
+        assert direction is not None
+        self._move(new, seat, direction, steps)
+        self._run_queue(new)
 
     def _cleanup(self, new: DragonHoardState) -> None:
         # Cleanup, in order: player cards, AI cards (neither has cleanup effects in this
@@ -580,9 +673,12 @@ class DragonHoardRules(BoardEffects):
         new.used = ((),) * n
         new.sideways = (False,) * n
         new.turn += 1
-        # The game ends when the AI deck is empty at the end of a round.
-        if not new.deck:
+        new.queue = ()
+        # The game ends when the AI deck is empty at the end of a round, or (decision
+        # `everyone-out`) when every player has left the lair or given up.
+        if not new.deck or not any(self._in_game(new, s) for s in range(n)):
             new.stage = Stage.OVER
+            new.actor = -1
             return
         self._next_round(new)
 
@@ -656,13 +752,14 @@ class DragonHoardRules(BoardEffects):
                 problems.append(f"seat {seat} is {status.value} with pawn {pos}")
             if pos is not None and (pos in body or not self.lair.contains(pos)):
                 problems.append(f"seat {seat}'s pawn on {pos} is under the dragon or off the map")
-            placed = sum(1 for s, _ in state.placed if s == seat)
-            if placed > self.limit:
-                problems.append(f"seat {seat} placed {placed} cards (limit {self.limit})")
         if not self.lair.in_domain(state.dragon) or not all(self.lair.in_domain(c) for c in body):
             problems.append(f"the dragon on {state.dragon} left its domain")
-        if state.stage is Stage.OVER and state.deck:
+        in_game = any(self._in_game(state, s) for s in range(self.players))
+        if state.stage is Stage.OVER and state.deck and in_game:
             problems.append("the game ended with AI cards in the deck")
+        if state.stage is not Stage.OVER and not in_game:
+            # Decision `everyone-out`: no round is played with nobody in the lair.
+            problems.append("the game goes on with nobody in the lair")
         return problems
 
     def check_invariants(self, state: DragonHoardState) -> None:

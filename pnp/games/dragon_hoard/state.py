@@ -24,6 +24,8 @@ class Stage(enum.Enum):
     PREPARATION = "prep"
     DRAW = "draw"
     PLACEMENT = "place"
+    RESOLUTION = "resolve"
+    """A move card's owner chooses how far it goes (decision `move-distance`)."""
     OVER = "over"
 
 
@@ -42,13 +44,18 @@ class Termination(enum.Enum):
     DECK_EMPTY = "deck_empty"
     """The AI deck was empty at the end of a round and someone who left scored."""
     NOBODY_LEFT = "nobody_left"
-    """The deck ran out with no player out of the lair: everyone scores 0, nobody wins."""
+    """The game ended with no player out of the lair: everyone scores 0, nobody wins."""
+    EVERYONE_OUT = "everyone_out"
+    """Every player left the lair or gave up: the game ended at that round's end with AI cards
+    still in the deck (decision `everyone-out`), and someone who left scored."""
 
 
 # Events of a round that start the countdown (bits of DragonHoardState.events).
 LEFT_LAIR, GAVE_UP, HEART_OUT = 1, 2, 4
 # Preparation options a seat has used this round (bits of DragonHoardState.prep).
 PREP_HEIRLOOM, PREP_TREASURE, PREP_CARD = 1, 2, 4
+# The seat of the AI card's item in DragonHoardState.queue.
+AI_ITEM = -1
 
 # -- state ------------------------------------------------------------------------------------
 
@@ -80,6 +87,11 @@ class DragonHoardState:
     """Preparation options each seat has used this round (PREP_* bits)."""
     placed: tuple[tuple[int, int], ...]
     """(seat, action card) on the mat, first placed first."""
+    queue: tuple[tuple[int, int], ...]
+    """What is left to resolve this round, in order: (seat, action card), or (AI_ITEM, AI card)
+    where the AI card falls; empty outside resolution."""
+    waited: int
+    """Placement decisions in a row that were waits (no card placed or AI card revealed)."""
     stopped: tuple[bool, ...]
     revealed: bool
     peeker: int

@@ -116,6 +116,14 @@ def placement(
     return s
 
 
+def resolve(rules: DragonHoardRules, state: DragonHoardState) -> DragonHoardState:
+    """End placement with `stop` and walk every move card its full length."""
+    state = rules.apply(state, rules.parse_action("stop"))
+    while state.stage is Stage.RESOLUTION:
+        state = rules.apply(state, max(rules.legal_actions(state), key=str))
+    return state
+
+
 def test_a_cancelled_card_still_counts_for_the_speed() -> None:
     rules = DragonHoardRules(MODEL, 2)
     # Seat 0 leaves the lair with its first card (exit [0, 12]); its second card is cancelled
@@ -128,7 +136,7 @@ def test_a_cancelled_card_still_counts_for_the_speed() -> None:
         pawns=((2, 12), (6, 2)),
     )
     assert rules.resolution(state).index(AI) == 2
-    after = rules.apply(state, rules.parse_action("stop"))
+    after = resolve(rules, state)
     assert after.status[0] is Status.LEFT
     # Seat 1 died (and respawned on its entry teleporter for the next round).
     assert after.pawns[1] == rules.entries[1]
@@ -141,7 +149,7 @@ def test_a_dead_players_card_is_cancelled() -> None:
     # Tail-sweep (speed 0): seat 1 at (6, 8) is in the ring and dies before its move south,
     # which would have picked up the gold at (6, 10).
     state = placement(rules, "tail-sweep", [(1, "move-s"), (0, "move-e")], pawns=((0, 6), (6, 8)))
-    after = rules.apply(state, rules.parse_action("stop"))
+    after = resolve(rules, state)
     gold = rules.treasure_ids.index("gold")
     assert (6, 10, gold) in after.floor and after.bags[1] == ()
     assert after.pawns[0] == (2, 6) and after.bags[0] == (gold,)
@@ -158,7 +166,7 @@ def test_dodging_players_survive_an_attack_but_not_a_trap() -> None:
         [(0, "dodge"), (1, "dodge")],
         pawns=((6, 4), (6, 3)),  # seat 1 on the fire trap at (6, 3)
     )
-    after = rules.apply(state, rules.parse_action("stop"))
+    after = resolve(rules, state)
     assert after.pawns[0] == (6, 4)  # in the ring, but sideways
     assert after.pawns[1] == rules.entries[1]  # the trap ignores dodging: dead, respawned
 
@@ -179,7 +187,7 @@ def test_death_drops_the_bag_but_keeps_the_heirloom() -> None:
         floor=tuple(floor),
     )
     rules.check_invariants(state)
-    after = rules.apply(state, rules.parse_action("stop"))
+    after = resolve(rules, state)
     assert after.bags[0] == () and after.heirlooms[0] == crown
     assert (6, 8, gold) in after.floor
 
@@ -197,7 +205,7 @@ def test_leaving_starts_the_countdown_and_scores() -> None:
         bags=((gem,), ()),
         floor=tuple(floor),
     )
-    after = rules.apply(state, rules.parse_action("stop"))
+    after = resolve(rules, state)
     # The exit at [0, 12]: seat 0 left the lair; the countdown starts at this round's cleanup.
     assert after.status[0] is Status.LEFT and after.left_order == (0,)
     assert after.countdown
@@ -208,7 +216,7 @@ def test_the_third_recall_card_starts_the_countdown_and_drops_recall_cards() -> 
     rules = DragonHoardRules(MODEL, 2)
     state = placement(rules, "return-nest", [], recalls=3, recall_round=True)
     assert not state.countdown
-    after = rules.apply(state, rules.parse_action("stop"))
+    after = resolve(rules, state)
     assert after.countdown
     # Recall drawn inside the countdown: the reshuffle removes every recall card in it.
     assert after.removed and all(rules.ai_recall[c] for c in after.removed)
@@ -220,7 +228,7 @@ def test_the_third_recall_card_starts_the_countdown_and_drops_recall_cards() -> 
 def test_a_recall_outside_the_countdown_reshuffles_everything_back() -> None:
     rules = DragonHoardRules(MODEL, 2)
     state = placement(rules, "return-nest", [], recalls=1, recall_round=True)
-    after = rules.apply(state, rules.parse_action("stop"))
+    after = resolve(rules, state)
     assert not after.countdown and after.removed == ()
     assert rules._ai_by_id["return-nest"] in after.deck  # executed pile shuffled back
     assert len(after.deck) == len(rules._deck) - 1  # all but next round's card, set aside
@@ -233,7 +241,7 @@ def test_the_heart_leaving_the_domain_starts_the_countdown() -> None:
     state = placement(
         rules, "prowl", [(0, "move-s")], pawns=((6, 9), (0, 6)), bags=((heart,), ()), floor=floor
     )
-    after = rules.apply(state, rules.parse_action("stop"))
+    after = resolve(rules, state)
     assert after.pawns[0] == (6, 11) and after.countdown
 
 
@@ -274,7 +282,7 @@ def test_placement_allows_two_cards_and_reveal_only_before_placing() -> None:
     assert s.revealed and s.peeker == 1 and s.actor == 1  # revealing, then placing, is fine
     with pytest.raises(IllegalActionError, match=r"^illegal action Reveal\(\) in "):
         rules.apply(s, rules.parse_action("reveal"))
-    s = rules.apply(s, rules.parse_action("stop"))
+    s = resolve(rules, s)
     # Seat 0 has placed its two cards: placement is over and the round resolved.
     assert s.turn == 1 and s.stage is Stage.PREPARATION
 
