@@ -87,6 +87,10 @@ class Option:
     mission: tuple[int, int] | None = None
 
 
+START_DAY = 0
+"""The day marker's place at the start: beside day 1, before the track (the post's setup)."""
+
+
 class MaquisRules:
     """The rules of Maquis at one difficulty level: ``Rules[MaquisState, MaquisAction]``."""
 
@@ -183,9 +187,11 @@ class MaquisRules:
         # Maquis setup: 2 random missions at the 2 exits, in random order.
         ids = sorted(self.missions)
         dealt = rng.sample(ids, min(self.s.missions_in_play, len(self.slots), len(ids)))
+        # Setup: the day marker starts beside day 1 (decision day-marker-beside-day-one);
+        # the first upkeep moves it onto day 1.
         state = MaquisState(
             phase="place",
-            day=1,
+            day=START_DAY,
             morale=self.model.morale.start,
             soldiers=self.model.soldiers.start,
             home=self.level.workers,
@@ -305,10 +311,35 @@ class MaquisRules:
             s.phase != "act"
             or s.killed
             or s.soldiers + self.s.kill_soldiers > self.model.soldiers.spaces
-            or not self._affords(s.stock, self.kill_cost)
+            or not self._affords(self._with_hand(s), self.kill_cost)
         ):
             return []
         return [i for i, c in enumerate(s.board) if c == POLICE]
+
+    def in_hand(self, s: MaquisState) -> tuple[int, ...]:
+        """Resources the acting worker gained this round and carries until he gets home.
+
+        The post lets a worker use a weapon gained this round at once, between acting and
+        walking home (decision kill-with-the-weapon-in-hand): his reward counts for a kill
+        before it reaches the stock. Only what the supply can give is in his hand.
+        """
+        hand = [0] * len(self.res)
+        if s.active < 0 or s.pending in ("", "-"):
+            return tuple(hand)
+        option = self._option_for(s, s.active, s.pending)
+        if option.reward is not None:
+            supply = self.supply(s)
+            for r, n in option.reward.resources.items():
+                k = self.res_index[r]
+                hand[k] += min(n, supply[k])
+        if option.collect >= 0:
+            for k, n in enumerate(s.drops[option.collect]):
+                hand[k] += n
+        spent = s.spent or (0,) * len(self.res)
+        return tuple(max(0, h - x) for h, x in zip(hand, spent, strict=True))
+
+    def _with_hand(self, s: MaquisState) -> tuple[int, ...]:
+        return tuple(a + b for a, b in zip(s.stock, self.in_hand(s), strict=True))
 
     @staticmethod
     def _affords(stock: Sequence[int], cost: Sequence[int]) -> bool:
@@ -425,14 +456,23 @@ class MaquisRules:
         elif isinstance(action, Return):
             s = self._walk_home(s)
         elif isinstance(action, Kill):
-            # Kill police: pay, remove the figure, soldier track +1, morale −1.
+            # Kill police: pay, remove the figure, soldier track +1, morale −1. The acting
+            # worker's new weapon pays first (decision kill-with-the-weapon-in-hand): it is
+            # spent and does not come home; the stock pays the rest.
             i = self.index[action.loc]
-            stock = tuple(h - c for h, c in zip(s.stock, self.kill_cost, strict=True))
+            hand = self.in_hand(s)
+            from_hand = tuple(min(h, c) for h, c in zip(hand, self.kill_cost, strict=True))
+            stock = tuple(
+                h - c + f for h, c, f in zip(s.stock, self.kill_cost, from_hand, strict=True)
+            )
+            spent = s.spent or (0,) * len(self.res)
+            spent = tuple(a + b for a, b in zip(spent, from_hand, strict=True))
             s = self._morale(
                 replace(
                     s,
                     board=_put(s.board, i, EMPTY),
                     stock=stock,
+                    spent=spent if any(spent) else (),
                     soldiers=s.soldiers + self.s.kill_soldiers,
                     killed=True,
                 ),
@@ -521,12 +561,14 @@ class MaquisRules:
             # Re-derive the chosen option; payment is already made, so look it up unpaid.
             option = self._option_for(s, i, choice)
         home = self.has_path_home(s, i)
-        s = replace(s, board=_put(s.board, i, EMPTY), active=-1, pending="")
+        spent = s.spent
+        s = replace(s, board=_put(s.board, i, EMPTY), active=-1, pending="", spent=())
         # Arrested: removed for good (very hard: morale too).
         s = replace(s, home=s.home + 1) if home else self._morale(s, self.level.arrest_morale)
         if option is not None and (home or self.locs[i].shield):
-            # The reward only comes home with the worker, or stays on a star-shield space.
-            s = self._reward(s, option, i)
+            # The reward only comes home with the worker, or stays on a star-shield space;
+            # what he spent on a kill on the way is not in it any more.
+            s = self._reward(s, option, i, spent)
         return s
 
     def _option_for(self, s: MaquisState, i: int, choice: str) -> Option:
@@ -551,10 +593,13 @@ class MaquisRules:
             stock[k] += min(n, supply[k])
         return replace(s, stock=tuple(stock))
 
-    def _reward(self, s: MaquisState, o: Option, i: int) -> MaquisState:
+    def _reward(
+        self, s: MaquisState, o: Option, i: int, spent: tuple[int, ...] = ()
+    ) -> MaquisState:
+        used = dict(zip(self.res, spent, strict=True)) if spent else {}
         if o.reward is not None:
             r = o.reward
-            s = self._gain(s, r.resources)
+            s = self._gain(s, {k: n - used.get(k, 0) for k, n in r.resources.items()})
             s = self._morale(s, r.morale)
             if r.recruit:
                 n = min(r.recruit, s.cafe)
@@ -572,7 +617,11 @@ class MaquisRules:
             tiles[self.vacant.index(i)] = o.build
             s = replace(s, tiles=tuple(tiles))
         if o.collect >= 0:
-            drop = s.drops[o.collect]
+            # Tokens of the drop spent on a kill went back to the supply.
+            drop = tuple(
+                max(0, n - used.get(r, 0))
+                for n, r in zip(s.drops[o.collect], self.res, strict=True)
+            )
             drops = list(s.drops)
             drops[o.collect] = (0,) * len(self.res)
             s = replace(
@@ -613,14 +662,16 @@ class MaquisRules:
         time_up = False
         if day > days.days:
             if self.level.loop:
-                day = 1  # very easy: the day track loops
+                day = START_DAY  # very easy: back beside day 1, as at the start
             else:
-                time_up = True
+                time_up = True  # the End space
+        # The harder levels end on reaching their last day: that space is their End space
+        # (decision harder-end-day), and entering the End space costs no morale.
+        if self.level.end_day and day >= self.level.end_day:
+            time_up = True
         s = replace(s, board=board, day=day, rounds=s.rounds + 1)
         if not time_up and self.level.morale_drop in days.marks(day):
             s = self._morale(s, -1)
-        if self.level.end_day and day >= self.level.end_day:
-            time_up = True
         ended = None
         if s.failed:
             ended = Termination.MORALE
@@ -687,7 +738,8 @@ class MaquisRules:
                 f"{s.to_place},{s.patrols_left},{s.patrols},{s.round_soldiers},"
                 f"{'r' if s.resistance_next else 'p'}",
                 f"{'k' if s.killed else '-'},"
-                f"{self.locs[s.active].id if s.active >= 0 else '-'},{s.pending or '.'}",
+                f"{self.locs[s.active].id if s.active >= 0 else '-'},{s.pending or '.'}"
+                + (f",{'.'.join(map(str, s.spent))}" if s.spent else ""),
                 str(s.rounds),
                 "F" if s.failed else "-",
                 s.ended.value if s.ended else "-",
@@ -734,7 +786,13 @@ class MaquisRules:
             ):
                 raise fail("bad tiles")
             to_place, left, patrols, rsold, nxt = place.split(",")
-            killed, active, pending = act.split(",")
+            # A fourth item, when present, is what the acting worker spent from his hand.
+            killed, active, pending, *spent = act.split(",")
+            if len(spent) > 1:
+                raise fail(f"bad action field {act!r}")
+            spent_hand = tuple(int(x) for x in spent[0].split(".")) if spent else ()
+            if spent_hand and (len(spent_hand) != len(self.res) or not any(spent_hand)):
+                raise fail(f"bad spent resources {spent[0]!r}")
             return MaquisState(
                 phase=phase,
                 day=int(day),
@@ -761,6 +819,7 @@ class MaquisRules:
                 rounds=int(rounds),
                 failed=failed == "F",
                 ended=None if ended == "-" else Termination(ended),
+                spent=spent_hand,
             )
         except (KeyError, ValueError) as error:
             if isinstance(error, ValueError) and str(error).startswith("invalid"):
@@ -804,6 +863,10 @@ class MaquisRules:
         police = s.board.count(POLICE) + s.board.count(SOLDIER)
         if police > s.patrols:
             problems.append(f"{police} patrol figures for {s.patrols} patrols")
+        if s.spent and (s.active < 0 or len(s.spent) != len(self.res)):
+            problems.append(f"spent {s.spent} without an acting worker")
+        if not START_DAY <= s.day <= self.model.days.days + 1:
+            problems.append(f"day {s.day}")
         if sorted(s.draw + s.discard) != list(self.deck):
             problems.append("patrol cards lost or created")
         if problems:

@@ -145,6 +145,9 @@ class MaquisState:
     failed: bool
     """Morale reached the fail space at some point."""
     ended: Termination | None = None
+    spent: tuple[int, ...] = ()
+    """Resources of the acting worker's reward already spent on a kill before he got home
+    (decision kill-with-the-weapon-in-hand); ``()`` when none."""
 
 
 def put(board: str, i: int, c: str) -> str:

@@ -45,8 +45,9 @@ def board(rules: MaquisRules, **figures: str) -> str:
 
 def test_setup_follows_the_level(rules: MaquisRules, model: Maquis) -> None:
     s = rules.initial_state(random.Random(1))
-    # Setup: 3 workers home, 2 in the café, morale and soldiers at their start, day 1.
-    assert (s.home, s.cafe, s.day) == (3, 2, 1)
+    # Setup: 3 workers home, 2 in the café, morale and soldiers at their start, the day
+    # marker beside day 1 (day 0).
+    assert (s.home, s.cafe, s.day) == (3, 2, 0)
     assert s.morale == model.morale.start and s.soldiers == model.soldiers.start
     assert len(set(s.missions)) == model.settings.missions_in_play
     # Patrols = max(workers in safe houses, red number): morale 6 shows red 3.
@@ -173,7 +174,8 @@ def test_very_easy_loops_the_day_track(model: Maquis) -> None:
     rules = MaquisRules(model, difficulty="very-easy")
     s = replace(act_state(rules, square="R"), day=model.days.days)
     s = rules.apply(rules.apply(s, Activate("square", "-")), Return())
-    assert s.ended is None and s.day == 1
+    # Very easy: at the End space the marker goes back beside day 1 (day 0).
+    assert s.ended is None and s.day == 0
 
 
 def test_an_illegal_action_quotes_the_position(rules: MaquisRules) -> None:

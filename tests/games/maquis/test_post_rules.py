@@ -1,0 +1,225 @@
+"""Maquis rules straight from the post (issue 13): one scenario per deviation or open reading.
+
+Each test sets up a position, plays it through the engine's ``apply`` and cites the post's rule
+(shared/seeds/004_aa3785d486b0e35a.txt) in its own words; where the post is open, the test also
+holds that the reading is a written decision in content/maquis/game.yaml.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from pnp.content.loader import LoadedGame, load_game
+from pnp.games.maquis.model import Maquis
+from pnp.games.maquis.rules import MaquisRules
+from pnp.games.maquis.state import (
+    Activate,
+    Kill,
+    MaquisState,
+    PatrolDraw,
+    Result,
+    Return,
+    Termination,
+)
+from tests.conftest import CONTENT
+
+
+@pytest.fixture(scope="module")
+def loaded() -> LoadedGame:
+    return load_game(CONTENT, "maquis")
+
+
+@pytest.fixture(scope="module")
+def model(loaded: LoadedGame) -> Maquis:
+    model = loaded.model
+    assert isinstance(model, Maquis)
+    return model
+
+
+@pytest.fixture(scope="module")
+def rules(model: Maquis) -> MaquisRules:
+    return MaquisRules(model)
+
+
+def board(rules: MaquisRules, **figures: str) -> str:
+    cells = ["."] * len(rules.locs)
+    for loc, c in figures.items():
+        cells[rules.index[loc.replace("_", "-")]] = c
+    return "".join(cells)
+
+
+def tiles(rules: MaquisRules, **laid: str) -> tuple[str, ...]:
+    """The vacant-house tiles, by vacant-house location id."""
+    return tuple(laid.get(rules.locs[i].id.replace("-", "_"), "") for i in rules.vacant)
+
+
+def act_state(rules: MaquisRules, **figures: str) -> MaquisState:
+    s = rules.initial_state(random.Random(0))
+    return replace(
+        s, phase="act", board=board(rules, **figures), to_place=0, patrols_left=0, home=2
+    )
+
+
+def decision_ids(model: Maquis) -> set[str]:
+    return {d.id for d in model.decisions}
+
+
+def stock(rules: MaquisRules, **held: int) -> tuple[int, ...]:
+    return tuple(held.get(r, 0) for r in rules.res)
+
+
+# -- a weapon gained this round kills at once ---------------------------------------------
+
+
+def test_a_weapon_gained_this_round_kills_the_police_blocking_the_way_home(
+    rules: MaquisRules, model: Maquis
+) -> None:
+    # The post: a worker who gained a weapon this round may use it straight away to kill a
+    # policeman (if no weapon was used this round), between acting and walking home, and so
+    # open his own way home.
+    # The workshop on the north vacant house sells a weapon for a coin; every line out of it
+    # (tavern, town hall, radio) is held by a patrol, only the tavern's by police.
+    s = replace(
+        act_state(rules, vacant_north="R", tavern="P", town_hall="P", radio="S", square="R"),
+        tiles=tiles(rules, vacant_north="workshop"),
+        stock=stock(rules, money=1),
+    )
+    workshop = rules.tiles["workshop"].action
+    assert workshop is not None
+    weapon = next(j for j, r in enumerate(workshop.gain) if r.resources.get("weapons"))
+    s = rules.apply(s, Activate("vacant-north", f"p0g{weapon}"))
+    assert not rules.has_path_home(s, rules.index["vacant-north"])
+    # No weapon in stock: the one in the worker's hand pays for the kill.
+    assert s.stock[rules.res_index["weapons"]] == 0
+    assert Kill("tavern") in rules.legal_actions(s)
+    s = rules.apply(s, Kill("tavern"))
+    assert s.soldiers == model.soldiers.start + model.settings.kill_soldiers
+    assert s.morale == model.morale.start + model.settings.kill_morale
+    s = rules.apply(s, Return())
+    # Home safe; the weapon was spent on the kill, so none comes home with him.
+    assert s.home == 3
+    assert s.stock == stock(rules)
+    assert "kill-with-the-weapon-in-hand" in decision_ids(model)
+
+
+def test_a_weapon_still_to_be_earned_cannot_pay_for_a_kill(rules: MaquisRules) -> None:
+    # The post allows the weapon gained *this round*: before acting, a worker holds nothing.
+    s = replace(
+        act_state(rules, vacant_north="R", tavern="P", town_hall="P", radio="S", square="R"),
+        tiles=tiles(rules, vacant_north="workshop"),
+        stock=stock(rules, money=1),
+    )
+    assert not any(isinstance(a, Kill) for a in rules.legal_actions(s))
+    # A worker who chose the explosive instead holds no weapon either.
+    s = rules.apply(s, Activate("vacant-north", "p0g1"))
+    assert not any(isinstance(a, Kill) for a in rules.legal_actions(s))
+
+
+def test_the_weapon_in_hand_survives_the_notation(rules: MaquisRules) -> None:
+    s = replace(
+        act_state(rules, vacant_north="R", tavern="P", town_hall="P", radio="S", square="R"),
+        tiles=tiles(rules, vacant_north="workshop"),
+        stock=stock(rules, money=1),
+    )
+    s = rules.apply(rules.apply(s, Activate("vacant-north", "p0g0")), Kill("tavern"))
+    again = rules.from_notation(rules.notation(s))
+    assert again == s
+    assert rules.apply(again, Return()).stock == stock(rules)
+
+
+# -- the second safe house on a patrol card -------------------------------------------------
+
+
+def test_a_patrol_card_naming_the_second_safe_house_skips_it(
+    rules: MaquisRules, model: Maquis, loaded: LoadedGame
+) -> None:
+    # The post: the second safe house plays exactly like the safe house at the bottom of the
+    # board, and no patrol ever stands in a safe house. Patrol cards name vacant houses, so a
+    # card may name the one that became the second safe house: that entry is skipped (it is
+    # neither empty nor a worker's space), the card goes on to its next space.
+    # patrol-09 checks the pharmacy, the east vacant house, then the post office.
+    card = rules.cards[rules.card_index["patrol-09"]]
+    assert card.locations == ("pharmacy", "vacant-east", "post-office")
+    s = rules.initial_state(random.Random(0))
+    s = replace(
+        s,
+        # A worker elsewhere keeps the round going, so the board can be read after the draw.
+        board=board(rules, pharmacy="P", square="R"),
+        tiles=tiles(rules, vacant_east="hideout"),
+        to_place=0,
+        patrols_left=1,
+        patrols=2,
+        resistance_next=False,
+    )
+    placed = rules.apply(s, PatrolDraw("patrol-09"))
+    assert placed.board[rules.index["vacant-east"]] == "."
+    assert placed.board[rules.index["post-office"]] == "P"
+    # With workers on the other two spaces, the patrol arrests the first worker it names.
+    s = replace(s, board=board(rules, pharmacy="R", post_office="R"), home=1)
+    arrest = rules.apply(s, PatrolDraw("patrol-09"))
+    assert arrest.board[rules.index["pharmacy"]] == "P"
+    assert arrest.board[rules.index["vacant-east"]] == "."
+    assert arrest.board[rules.index["post-office"]] == "R"
+    # The reading is written down, and the glossary no longer claims cards never name it.
+    assert "patrols-skip-the-second-safe-house" in decision_ids(model)
+    rulebook = loaded.model.rulebook
+    assert rulebook is not None
+    for entry in rulebook.glossary:
+        assert "从不指向" not in entry.meaning, entry.term
+
+
+# -- the last day on the harder levels ------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", ["harder", "hard", "very-hard"])
+def test_the_last_day_of_a_harder_level_costs_no_morale(model: Maquis, level: str) -> None:
+    # The post: on the harder levels the game ends when the day marker reaches day 12; the
+    # edition reads that space as the End space, and entering the End space costs no morale,
+    # even where the day is printed orange (or with a star).
+    rules = MaquisRules(model, difficulty=level)
+    end_day = rules.level.end_day
+    assert end_day
+    s = replace(
+        act_state(rules, square="R"),
+        day=end_day - 1,
+        morale=1,
+        missions=("sabotage", "train"),
+        boxes=((True, True, True), (False, False)),
+    )
+    s = rules.apply(rules.apply(s, Activate("square", "-")), Return())
+    assert s.day == end_day and s.ended is Termination.TIME
+    assert s.morale == 1 and not s.failed
+    assert rules.result(s) is Result.DRAW
+
+
+# -- the day marker starts beside day 1 -----------------------------------------------------
+
+
+def test_the_day_marker_starts_beside_day_one(rules: MaquisRules, model: Maquis) -> None:
+    # The post's setup puts the day marker beside day 1, not on it; each upkeep moves it one
+    # space, so the first upkeep puts it on day 1 and the game lasts one round per day plus
+    # the round before day 1, until the marker reaches the End space.
+    s = rules.initial_state(random.Random(0))
+    assert s.day == 0
+    upkeeps = 0
+    s = replace(act_state(rules, square="R"), day=0)
+    while s.ended is None:
+        s = rules.apply(rules.apply(s, Activate("square", "-")), Return())
+        upkeeps += 1
+        assert s.ended is not None or s.day == upkeeps
+        s = replace(
+            s, phase="act", board=board(rules, square="R"), to_place=0, patrols_left=0, home=1
+        )
+    assert upkeeps == model.days.days + 1 and s.ended is Termination.TIME
+
+
+def test_the_very_easy_loop_returns_beside_day_one(model: Maquis) -> None:
+    # The post (very easy): at the End space the marker goes back beside day 1 and play goes on,
+    # exactly as at the start: a lap is as long as the first pass over the track.
+    rules = MaquisRules(model, difficulty="very-easy")
+    s = replace(act_state(rules, square="R"), day=model.days.days)
+    s = rules.apply(rules.apply(s, Activate("square", "-")), Return())
+    assert s.ended is None and s.day == rules.initial_state(random.Random(0)).day == 0
