@@ -3,12 +3,12 @@ advance and trampling, traps and deaths. A mixin of :class:`DragonHoardRules`.""
 
 from __future__ import annotations
 
-from typing import Any
-
 from pnp.engines.piles import with_card as _insert
 from pnp.engines.piles import without as _remove
 from pnp.games.dragon_hoard.model import (
+    ActionCard,
     ActionKind,
+    AIEffect,
     AIEffectKind,
     Cell,
     Direction,
@@ -25,14 +25,14 @@ class BoardEffects:
     players: int
     lair: Lair
     centre: Cell
-    cards: Any
+    cards: tuple[ActionCard, ...]
     value: list[int]
     heart: int
     must_hold: tuple[int, ...]
     exits: frozenset[Cell]
     gate_pair: dict[Cell, Cell]
     traps: dict[str, frozenset[Cell]]
-    ai_effects: Any
+    ai_effects: list[tuple[AIEffect, ...]]
     ai_colour: list[str]
     sets: list[tuple[int, ...]]
     _body_cache: dict[Cell, frozenset[Cell]]
@@ -203,7 +203,9 @@ class BoardEffects:
             elif kind is AIEffectKind.TRAPS:
                 self._spring_traps(new, self.ai_colour[c])
 
-    def area(self, c: int, effect: Any, dragon: Cell) -> frozenset[Cell]:
+    def area(self, c: int, effect: AIEffect, dragon: Cell) -> frozenset[Cell]:
+        """The cells `effect` of AI card `c` hits with the dragon on `dragon` (cached)."""
+        assert effect.area is not None
         key = (c, self.ai_effects[c].index(effect), dragon)
         cells = self._area_cache.get(key)
         if cells is None:

@@ -9,6 +9,7 @@ from pnp.engines.piles import without as _remove
 from pnp.games.dragon_hoard.model import (
     AI,
     ActionKind,
+    AICard,
     DragonHoard,
     Phase,
     SpeedKind,
@@ -98,7 +99,7 @@ def rulebook_examples(model: DragonHoard) -> dict[str, dict[str, Any]]:
 
     labels = [label(i) for i in range(len(sequence))]
 
-    def place(card: Any, cards: int | None = None) -> dict[str, Any]:
+    def place(card: AICard, cards: int | None = None) -> dict[str, Any]:
         marker = card.marker
         placed = list(range(len(sequence) if cards is None else cards))
         order = resolution_order(marker, placed, players, model.settings.star_rounding)

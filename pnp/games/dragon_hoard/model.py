@@ -112,12 +112,12 @@ class SpeedMarker:
         if raw == INFINITY:
             return cls(SpeedKind.INFINITY)
         if raw.isdigit():
-            value = int(raw)
-            if value not in NUMBER_RANGE:
+            number = int(raw)
+            if number not in NUMBER_RANGE:
                 raise SpeedError(
                     f"speed {raw!r}: a number speed is {NUMBER_RANGE.start}..{NUMBER_RANGE[-1]}"
                 )
-            return cls(SpeedKind.NUMBER, Fraction(value))
+            return cls(SpeedKind.NUMBER, Fraction(number))
         match = _STAR_TEXT.match(raw)
         if match is None:
             raise SpeedError(

@@ -11,7 +11,7 @@ from pnp.engines.base import Rules
 from pnp.games.dragon_hoard.actions import _DONE, _STOP, _WAIT, Action, Heirloom, Place, Walk
 from pnp.games.dragon_hoard.model import ActionKind, Cell
 from pnp.games.dragon_hoard.rules import DragonHoardRules
-from pnp.games.dragon_hoard.state import Stage
+from pnp.games.dragon_hoard.state import DragonHoardState, Stage
 
 
 class TreasureHunterPolicy:
@@ -28,7 +28,7 @@ class TreasureHunterPolicy:
         self.patience = patience
 
     def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
-        assert isinstance(rules, DragonHoardRules)
+        assert isinstance(rules, DragonHoardRules) and isinstance(state, DragonHoardState)
         actions = rules.legal_actions(state)
         seat = state.actor
         if state.stage is Stage.PREPARATION:
@@ -68,7 +68,9 @@ class TreasureHunterPolicy:
             return dodge
         return _STOP
 
-    def _targets(self, rules: DragonHoardRules, state: Any, seat: int) -> frozenset[Cell]:
+    def _targets(
+        self, rules: DragonHoardRules, state: DragonHoardState, seat: int
+    ) -> frozenset[Cell]:
         """Treasures on the floor, or the exits once it carries enough or the end is near."""
         carried = sum(rules.value[t] for t in (*state.bags[seat], state.heirlooms[seat]) if t >= 0)
         heading_out = (
@@ -79,12 +81,13 @@ class TreasureHunterPolicy:
         return frozenset((x, y) for x, y, _ in state.floor)
 
     def _walk(
-        self, rules: DragonHoardRules, state: Any, seat: int, actions: list[Action]
+        self, rules: DragonHoardRules, state: DragonHoardState, seat: int, actions: list[Action]
     ) -> Action:
         """How far the move card being resolved goes: closest to the target, then farthest."""
         _, c = state.queue[0]
         direction = rules.cards[c].direction
         pos = state.pawns[seat]
+        assert direction is not None and pos is not None  # a move card of a pawn on the map
         distances = _walking(rules, state.dragon, self._targets(rules, state, seat))
         walks = [a for a in actions if type(a) is Walk]
         return min(
@@ -96,7 +99,7 @@ class TreasureHunterPolicy:
         )
 
     def _prepare(
-        self, rules: DragonHoardRules, state: Any, seat: int, actions: list[Action]
+        self, rules: DragonHoardRules, state: DragonHoardState, seat: int, actions: list[Action]
     ) -> Action:
         heirlooms = [a for a in actions if type(a) is Heirloom]
         if heirlooms:

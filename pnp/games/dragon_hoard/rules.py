@@ -25,8 +25,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from pnp.engines.base import Declaration, InvariantViolation, Outcome
 from pnp.engines.piles import distinct as _distinct
@@ -56,7 +55,6 @@ from pnp.games.dragon_hoard.actions import (
 )
 from pnp.games.dragon_hoard.board import _DIRECTIONS, BoardEffects
 from pnp.games.dragon_hoard.model import (
-    AI,
     ActionKind,
     AIEffectKind,
     Cell,
@@ -280,9 +278,9 @@ class DragonHoardRules(BoardEffects):
             raise self._illegal(state, action, "the game is over")
         kind = type(action)
         if state.stage is Stage.DRAW:
-            if kind is not DrawAI:
+            if not isinstance(action, DrawAI):
                 raise self._illegal(state, action, "an AI card draw is due")
-            return self._draw(state, action)  # type: ignore[arg-type]
+            return self._draw(state, action)
         if kind not in _ACTION_TYPES:
             raise self._illegal(state, action, "not a dragon-hoard action")
         if action not in self.legal_actions(state):
@@ -462,7 +460,7 @@ class DragonHoardRules(BoardEffects):
             new.actor = nxt
 
     def _next_seat(
-        self, state: DragonHoardState, after: int, eligible: Any, start: int
+        self, state: DragonHoardState, after: int, eligible: Callable[[int], bool], start: int
     ) -> int | None:
         """The next eligible seat clockwise after `after`, not wrapping past `start`."""
         n = self.players
@@ -600,7 +598,7 @@ class DragonHoardRules(BoardEffects):
         # Resolution: the stack turned over, first placed first; the AI card at its speed.
         # ☆ counts the players at the start of the game (self.players), whoever has left.
         new.queue = tuple(
-            (AI_ITEM, new.current) if item == AI else item  # type: ignore[misc]
+            (AI_ITEM, new.current) if isinstance(item, str) else item
             for item in self.resolution(new)
         )
         self._run_queue(new)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeVar
 
 from pnp.games.dragon_hoard.model import Cell
 
@@ -128,5 +128,9 @@ def _copy(s: DragonHoardState) -> DragonHoardState:
     return DragonHoardState(*(getattr(s, name) for name in DragonHoardState.__slots__))
 
 
-def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+T = TypeVar("T")
+
+
+def _set(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    """`values` with the item at `index` replaced by `value`."""
     return (*values[:index], value, *values[index + 1 :])
