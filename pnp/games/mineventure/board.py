@@ -22,6 +22,7 @@ from pnp.games.mineventure.model import (
     Rounding,
     Slot,
     Target,
+    Timing,
     Trait,
 )
 from pnp.games.mineventure.state import DRAGON, SLUG, Act, MineventureState, Mode, Termination
@@ -261,10 +262,15 @@ class Board:
         if not options:
             return
         _, slot = max(options)
-        if slot == "main":
-            self._set(new, seat, main_dur=p.main_dur + amount)
-        else:
-            self._set(new, seat, sub_dur=p.sub_dur + amount)
+        self.mend(new, seat, slot, amount)
+
+    def mend(self, new: MineventureState, seat: int, slot: str, amount: int) -> None:
+        """Restore durability to a weapon, up to the boxes printed on its card: repairs fill
+        boxes, they never add any (decision repair-cap)."""
+        p = new.players[seat]
+        code, durability = (p.main, p.main_dur) if slot == "main" else (p.sub, p.sub_dur)
+        restored = min(self.cards[code].durability, durability + amount)
+        self._set(new, seat, **{f"{slot}_dur": restored})
 
     def give_buff(self, new: MineventureState, seat: int, buff: int) -> None:
         """Put a buff in a slot (decision buff-slots): the same buff refreshes; else the first
@@ -351,6 +357,9 @@ class Board:
         """The arguments a hand card can be played with ('' for none); [] if it cannot."""
         card = self.cards[code]
         p = state.players[seat]
+        # When a card is played is the one value its footer prints (Timing).
+        if card.timing is Timing.IN_HAND or (in_combat and card.timing is Timing.DECISION):
+            return []
         if isinstance(card, Food):
             return [""]
         effect = card.effect
@@ -371,16 +380,13 @@ class Board:
                 and code not in enchants
             ]
         kind = effect.kind
-        if kind is EffectKind.REVIVE:
-            return []
-        if kind is EffectKind.DAMAGE:
-            return [""] if in_combat else []
         if kind is EffectKind.REPAIR and p.main < 0 and p.sub < 0:
             return []
         if effect.target is Target.OTHER:
             if in_combat:
                 return ["foe"]
-            # Potions for others: a player within attack range (decision potion-targets).
+            # Potions and thrown cards for others: a player within attack range (decision
+            # potion-targets).
             return [
                 str(s)
                 for s in self.living(state)
@@ -418,7 +424,11 @@ class Board:
             if winner is not None and winner != DRAGON and new.players[winner].alive:
                 # A kill: the whole hand and one equipment card of the victim's.
                 self._set(
-                    new, winner, hand=tuple(sorted(new.players[winner].hand + p.hand)), killed=True
+                    new,
+                    winner,
+                    hand=tuple(sorted(new.players[winner].hand + p.hand)),
+                    killed=True,
+                    spoils=True,
                 )
                 self._set(new, seat, hand=())
                 if self.settings.kill_equipment and any(
@@ -453,6 +463,11 @@ class Board:
             new.winners = tuple(living)
         elif not living:
             new.ended = Termination.ALL_DEAD.value
+            new.winners = ()
+        elif new.day >= self.settings.final_day:
+            # The last day: story damage spares the End, so hiding there could last forever;
+            # when day `final_day` begins the game ends and nobody wins (decision final-day).
+            new.ended = Termination.TIME_UP.value
             new.winners = ()
         else:
             return False

@@ -23,6 +23,9 @@ class CombatRules(Board):
     def _play(self, new: MineventureState, seat: int, code: int, arg: str, foe: int | None) -> None:
         raise NotImplementedError
 
+    def _enter_end(self, new: MineventureState) -> None:
+        raise NotImplementedError
+
     # -- combat ---------------------------------------------------------------------------
 
     def _start_combat(
@@ -98,7 +101,12 @@ class CombatRules(Board):
         self._resolve_round(new)
 
     def _resolve_round(self, new: MineventureState) -> None:
-        """Both sides' declarations resolve at once; every hit is computed on its own."""
+        """Both sides' declarations resolve at once; every hit is computed on its own.
+
+        Simultaneous means symmetric (decision simultaneous-exchange): every hit is computed
+        from the position as the exchange began and lands first; the other cards played in
+        the exchange (potions, food, tools) take effect after the hits, whoever played them;
+        deaths are checked last."""
         c = new.combat
         assert c is not None
         sides = [(c.attacker, c.defender, c.declared[0])]
@@ -106,6 +114,7 @@ class CombatRules(Board):
             sides.append((c.defender, c.attacker, c.declared[1]))
         blocking = {seat: False for seat, _, _ in sides}
         hits: list[tuple[int, int, int, tuple[DamageType, ...]]] = []
+        plays: list[tuple[int, int, str, int]] = []
         for seat, foe, text in sides:
             if text in ("fled", "none"):
                 continue
@@ -122,13 +131,15 @@ class CombatRules(Board):
                     self._put_back(new, code)
                     hits.append((seat, foe, effect.amount, effect.types))
                 else:
-                    self._play(new, seat, code, act.b, foe)
+                    plays.append((seat, code, act.b, foe))
                 continue
             hits.extend(self._strike(new, seat, foe, act.a, blocking))
         for seat, foe, amount, types in hits:
             taken = self._hit(new, foe, amount, types, blocking.get(foe, False))
             if foe == DRAGON and taken > 0:
                 self._set(new, seat, hit_dragon=True)
+        for seat, code, arg, foe in plays:
+            self._play(new, seat, code, arg, foe)
         killer_of = {c.defender: c.attacker, c.attacker: c.defender}
         dead = self._deaths(new, killer=killer_of)
         if self._check_end(new):
@@ -196,7 +207,7 @@ class CombatRules(Board):
         # After combat the attacker goes to their end phase.
         if new.players[c.attacker].alive:
             new.seat = c.attacker
-            new.phase = "end"
+            self._enter_end(new)
         else:
             self._next_seat(new)
 
@@ -205,22 +216,28 @@ class CombatRules(Board):
         new.loot = (-1, -1)
         p = copy_player(new.players[victim])
         # The killer takes one equipment card; a weapon keeps its durability and books.
+        # The killer may also take none (decision loot-choice): the card is a right, not a duty.
         if slot == "main":
             self._set(new, victim, main=-1, main_dur=0, main_ench=())
             self._equip(new, killer, p.main, p.main_dur, p.main_ench)
         elif slot == "sub":
             self._set(new, victim, sub=-1, sub_dur=0, sub_ench=())
             self._equip(new, killer, p.sub, p.sub_dur, p.sub_ench)
-        else:
+        elif slot == "armour":
             self._set(new, victim, armour=-1)
             self._equip(new, killer, p.armour)
         self._clear(new, victim)
-        # A kill ends the combat; the attacker goes to the end phase once the draws due
-        # (from a card played in this combat round) are done.
+        # A kill in combat ends it; the attacker goes to the end phase once the draws due
+        # (from a card played in this combat round) are done. A kill by a card thrown in the
+        # decision phase returns to that phase.
+        resume = "combat-end" if new.combat is not None else "decision"
         if new.queue:
-            new.resume = "combat-end"
+            new.resume = resume
             new.phase = "deal"
             self._settle(new)
-        else:
+        elif new.combat is not None:
             new.resume = ""
             self._finish_combat(new)
+        else:
+            new.resume = ""
+            new.phase = "decision"

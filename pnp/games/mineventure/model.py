@@ -100,6 +100,18 @@ class ItemKind(enum.Enum):
         return {"consumable": "消耗品", "enchant": "附魔书", "potion": "药水"}[self.value]
 
 
+class Timing(enum.Enum):
+    """When a hand card is played: the footer every hand card prints and what the engine
+    allows read this one value, so they cannot disagree (the validator probes the engine)."""
+
+    ANYTIME = "anytime"
+    """In the decision phase (any number) or as one combat action."""
+    DECISION = "decision"
+    """Only in the decision phase (enchant books go under a weapon outside combat)."""
+    IN_HAND = "in_hand"
+    """Never played: it works from the hand (the totem)."""
+
+
 class Target(enum.Enum):
     SELF = "self"
     """The player who plays or draws the card."""
@@ -343,6 +355,15 @@ class Item:
     text: str = field(default="", metadata=doc("flavour line"))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
+    @property
+    def timing(self) -> Timing:
+        """When it is played: books in the decision phase only, a revive card never."""
+        if self.kind is ItemKind.ENCHANT:
+            return Timing.DECISION
+        if self.effect.kind is EffectKind.REVIVE:
+            return Timing.IN_HAND
+        return Timing.ANYTIME
+
 
 @dataclass(frozen=True)
 class Food:
@@ -353,6 +374,11 @@ class Food:
     buff: str = field(default="", metadata=doc("buff id it also gives the eater"))
     text: str = field(default="", metadata=doc("flavour line"))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+    @property
+    def timing(self) -> Timing:
+        """Food is eaten in the decision phase or as one combat action."""
+        return Timing.ANYTIME
 
 
 @dataclass(frozen=True)
@@ -435,6 +461,9 @@ class Settings:
     opening_items: int = field(metadata=doc("item cards dealt at setup"))
     story_base: int = field(metadata=doc("story damage = dead players + this"))
     story_day: int = field(metadata=doc("day from which a story event is put in play"))
+    final_day: int = field(
+        metadata=doc("the game ends when this day begins, whoever is left (nobody wins)")
+    )
     unarmed_damage: int = field(metadata=doc("damage of a bare-handed hit"))
     unarmed_range: int = field(metadata=doc("attack range bare-handed"))
     kill_equipment: int = field(metadata=doc("equipment cards a killer takes"))

@@ -33,7 +33,13 @@ class SensiblePolicy:
                 actions, key=lambda a: (self._move_score(rules, state, seat, a), rng.random())
             )
         if phase == "loot":
-            return actions[0]
+            # Take the victim's card only when it beats one's own (declining is allowed).
+            victim = state.players[state.loot[1]]
+            codes = {"main": victim.main, "sub": victim.sub, "armour": victim.armour}
+            for action in actions:
+                if action.a in codes and self._better(rules, state, seat, codes[action.a]):
+                    return action
+            return Act("loot", "none")
         if phase == "end":
             if actions[0].kind == "discard":
                 return min(actions, key=lambda a: self._card_value(rules, rules.by_token[a.a]))

@@ -203,13 +203,16 @@ class MineventureRules(CombatRules):
         if phase == "loot":
             victim = state.players[state.loot[1]]
             return [
-                Act("loot", name)
-                for name, code in (
-                    ("main", victim.main),
-                    ("sub", victim.sub),
-                    ("armour", victim.armour),
-                )
-                if code >= 0
+                *(
+                    Act("loot", name)
+                    for name, code in (
+                        ("main", victim.main),
+                        ("sub", victim.sub),
+                        ("armour", victim.armour),
+                    )
+                    if code >= 0
+                ),
+                Act("loot", "none"),
             ]
         return []  # pragma: no cover
 
@@ -257,7 +260,11 @@ class MineventureRules(CombatRules):
         elif kind == "discard":
             self._discard_card(new, new.seat, self.by_token[action.a])
         elif kind == "end":
-            self._end_turn(new)
+            # Ending the decision phase enters the end phase (discard to the hand limit).
+            if new.phase == "decision":
+                self._enter_end(new)
+            else:
+                self._end_turn(new)
         elif kind in ("strike", "use", "flee"):
             self._declare(new, action)
         elif kind == "loot":
@@ -473,7 +480,10 @@ class MineventureRules(CombatRules):
             for victim in victims:
                 if victim is not None:
                     self._hit(new, victim, effect.amount, effect.types, blocking=False)
-            self._deaths(new, killer=None)
+            # A card thrown at another player in the decision phase kills like a blow in
+            # combat: the thrower takes the kill reward (decision thrown-kill).
+            thrown = effect.target is Target.OTHER and other is not None and other != DRAGON
+            self._deaths(new, killer={other: seat} if thrown and other is not None else None)
         elif kind in (EffectKind.DRAW, EffectKind.LEGENDARY):
             deck = self.legendary if kind is EffectKind.LEGENDARY else self.deck_index[effect.deck]
             new.queue = (*new.queue, *[(seat, deck, "card")] * effect.count)
@@ -522,8 +532,7 @@ class MineventureRules(CombatRules):
         if card.kind is ItemKind.ENCHANT:
             # An enchant book goes under a weapon of its kind; reinforce adds durability now.
             if card.effect.kind is EffectKind.REINFORCE:
-                field_ = "main_dur" if arg == "main" else "sub_dur"
-                self._set(new, seat, **{field_: getattr(p, field_) + card.effect.amount})
+                self.mend(new, seat, arg, card.effect.amount)
             field_ = "main_ench" if arg == "main" else "sub_ench"
             self._set(new, seat, **{field_: (*getattr(new.players[seat], field_), code)})
             return
@@ -541,14 +550,28 @@ class MineventureRules(CombatRules):
     def _start_turn(self, new: MineventureState, seat: int) -> None:
         new.seat = seat
         new.roll = 0
-        # A defender who fled this round goes straight to the end phase.
-        new.phase = "end" if new.players[seat].skip else "action"
+        if new.players[seat].skip:
+            # A defender who fled this round goes straight to the end phase.
+            self._enter_end(new)
+        else:
+            new.phase = "action"
+
+    def _enter_end(self, new: MineventureState) -> None:
+        """The end phase: discard down to the hand limit, then play passes. However a turn
+        reaches it (ending the decision phase, after a fight, after fleeing as a defender), a
+        seat within its limit has nothing to choose and passes at once."""
+        new.phase = "end"
+        if len(new.players[new.seat].hand) <= self.hand_limit(new, new.seat):
+            self._end_turn(new)
 
     def _discard_card(self, new: MineventureState, seat: int, code: int) -> None:
         self._set(new, seat, hand=_remove(new.players[seat].hand, code))
         self._put_back(new, code)
+        if new.phase == "end" and len(new.players[seat].hand) <= self.hand_limit(new, seat):
+            self._end_turn(new)
 
     def _end_turn(self, new: MineventureState) -> None:
+        self._set(new, new.seat, spoils=False)
         self._next_seat(new)
 
     def _next_seat(self, new: MineventureState) -> None:
@@ -679,6 +702,17 @@ class MineventureRules(CombatRules):
             counts.update(p.sub_ench)
             if p.hp > self.settings.max_hp:
                 problems.append(f"hp {p.hp} above {self.settings.max_hp}")
+            # After their end phase a seat holds at most the hand limit (a killer who took a
+            # hand outside their own turn discards at their next end phase).
+            limit = self.hand_limit(state, seat)
+            if p.alive and seat != state.seat and not p.spoils and len(p.hand) > limit:
+                problems.append(f"seat {seat} holds {len(p.hand)} cards, above the hand limit")
+            for slot, code, durability in (("main", p.main, p.main_dur), ("sub", p.sub, p.sub_dur)):
+                if code >= 0 and durability > self.cards[code].durability:
+                    problems.append(
+                        f"seat {seat}'s {slot} weapon has durability {durability}, above the "
+                        f"{self.cards[code].durability} boxes on {self.tokens[code]!r}"
+                    )
             looted = seat == state.loot[1]
             if not p.alive and not looted and (p.hand or p.main >= 0 or p.partner >= 0):
                 problems.append("a dead player still holds cards")

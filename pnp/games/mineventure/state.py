@@ -36,6 +36,9 @@ class Termination(enum.Enum):
     """Only one player is left alive."""
     ALL_DEAD = "all_dead"
     """The last players died together: nobody wins (decision everyone-dead)."""
+    TIME_UP = "time_up"
+    """Day `final_day` began with the dragon alive and several players left: nobody wins
+    (decision final-day)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +96,8 @@ class Player:
     skip: bool = False
     """Fled as a defender this round: goes straight to the end phase on their turn."""
     hit_dragon: bool = False
+    spoils: bool = False
+    """Took a victim's hand: may hold more than the hand limit until their own end phase."""
 
 
 @dataclass(slots=True)

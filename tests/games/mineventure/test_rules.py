@@ -140,10 +140,11 @@ def test_the_end_phase_discards_down_to_the_hand_limit_of_4(rules: MineventureRu
     state.phase = "end"
     assert Act("end") not in rules.legal_actions(state)
     for _ in range(2):
+        assert state.seat == 0
         assert all(a.kind == "discard" for a in rules.legal_actions(state))
         state = rules.apply(state, Act("discard", "cookie" if _ == 0 else "apple"))
     assert len(state.players[0].hand) == 4
-    assert rules.legal_actions(state) == [Act("end")]
+    assert state.seat == 1  # down to the limit: play passes
 
 
 def test_an_ambush_is_decided_by_manhattan_distance(rules: MineventureRules) -> None:
@@ -180,8 +181,10 @@ def test_fleeing_needs_the_roll_minus_1_to_beat_the_opponents_range(
     assert Act("flee") not in rules._combat_actions(_round_for(failed, 1))  # once per round
     escaped = rules.apply(fleeing, Act("die", "5"))
     assert escaped.combat is None and escaped.players[1].hp == 20
-    assert escaped.players[1].skip  # the defender goes straight to their end phase
-    assert escaped.phase == "end" and escaped.seat == 0  # the attacker to theirs
+    # The attacker goes to their end phase (nothing to discard: it passes at once); the
+    # defender, who fled, goes straight through theirs: seat 2 acts next.
+    assert escaped.players[1].skip
+    assert escaped.phase == "action" and escaped.seat == 2
 
 
 def _round_for(state: MineventureState, seat: int) -> MineventureState:
@@ -303,12 +306,17 @@ def test_a_kill_takes_the_whole_hand_and_one_equipment_card(rules: MineventureRu
     state = rules.apply(state, Act("strike", "main"))
     # Three players: the game goes on, and the killer picks one of the victim's equipment.
     assert state.phase == "loot" and not state.players[1].alive
-    assert set(rules.legal_actions(state)) == {Act("loot", "main"), Act("loot", "armour")}
+    assert set(rules.legal_actions(state)) == {
+        Act("loot", "main"),
+        Act("loot", "armour"),
+        Act("loot", "none"),
+    }
     state = rules.apply(state, Act("loot", "armour"))
     killer = state.players[0]
     assert sorted(rules.tokens[c] for c in killer.hand) == ["bread", "tnt"]
     assert rules.tokens[killer.armour] == "chainmail" and killer.killed
-    assert state.players[1].main == -1 and state.phase == "end"
+    assert state.players[1].main == -1
+    assert state.seat == 2 and state.phase == "action"  # the killer's end phase passed
     # The rest of the victim's field cards go to the bottom of their deck.
     assert rules.by_token["bow"] in state.piles[rules.deck_index["equipment"]][1]
 
@@ -369,3 +377,175 @@ def test_a_kill_after_a_draw_card_in_combat_finishes_the_draw_first(
     # loot choice must let that draw (and its keep choice) finish before the turn moves on.
     report = simulate(model, 3, Mode.MAP_24, games=8, seed=7, check=True)
     assert report.ended_by_cap == 0 and sum(report.terminations.values()) == 8
+
+
+# -- issue 13: every rule as the post says it ------------------------------------------------
+
+
+def test_ending_the_decision_phase_goes_through_the_end_phase_discard(
+    rules: MineventureRules,
+) -> None:
+    # The post: after a player announces the end of their decision phase they enter the end
+    # phase, where they discard down to the hand limit (4 by default); only then does play pass.
+    state = bare(rules, p0={"hand": ["bread", "apple", "cookie", "steak", "tnt", "milk-bucket"]})
+    state = rules.apply(state, Act("skip"))
+    assert state.phase == "decision"
+    state = rules.apply(state, Act("end"))
+    assert state.seat == 0 and state.phase == "end"
+    assert {a.kind for a in rules.legal_actions(state)} == {"discard"}
+    state = rules.apply(state, Act("discard", "cookie"))
+    assert state.seat == 0 and state.phase == "end"
+    state = rules.apply(state, Act("discard", "apple"))
+    # Down to the limit: the end phase is over and the next seat acts.
+    assert len(state.players[0].hand) == rules.settings.hand_limit
+    assert state.seat == 1 and state.phase == "action"
+
+
+def test_a_hand_over_the_limit_after_the_end_phase_is_an_invariant_violation(
+    rules: MineventureRules,
+) -> None:
+    # After their end phase no seat holds more than the hand limit (the killer of a player
+    # outside their own turn excepted: they discard at their next end phase).
+    state = bare(rules, p1={"hand": ["bread", "apple", "cookie", "steak", "tnt"]})
+    assert state.seat == 0
+    assert any("hand limit" in problem for problem in rules.invariant_problems(state))
+    state.players[1].spoils = True
+    assert not any("hand limit" in problem for problem in rules.invariant_problems(state))
+
+
+def _duel(rules: MineventureRules, attacker_hand: list[str], defender_hand: list[str]) -> object:
+    state = bare(
+        rules,
+        p0={"main": "iron-sword", "hand": attacker_hand, "x": 5, "y": 5},
+        p1={"main": "iron-sword", "hand": defender_hand, "x": 5, "y": 6},
+    )
+    state.phase = "decision"
+    state = rules.apply(state, Act("fight", "1"))
+    assert state.combat is not None and not state.combat.ambush
+    return state
+
+
+def test_a_card_thrown_in_an_exchange_affects_the_other_side_the_same_way_whoever_throws_it(
+    rules: MineventureRules,
+) -> None:
+    # The post: in the resolution step both sides resolve the damage and effects they take at
+    # the same time. A weakness potion thrown by either side lands together with the other
+    # side's blow, so it changes that blow the same way (here: not at all) whoever throws it.
+    state = _duel(rules, ["splash-weakness"], [])
+    state = rules.apply(state, Act("use", "splash-weakness", "foe"))
+    state = rules.apply(state, Act("strike", "main"))
+    by_attacker = state.players[0].hp
+    state = _duel(rules, [], ["splash-weakness"])
+    state = rules.apply(state, Act("strike", "main"))
+    state = rules.apply(state, Act("use", "splash-weakness", "foe"))
+    by_defender = state.players[1].hp
+    assert by_attacker == by_defender == 20 - 5
+    # From the next exchange on, the weakened side deals half (rounded down).
+    state = rules.apply(state, Act("strike", "main"))
+    state = rules.apply(state, Act("strike", "main"))
+    assert state.players[1].hp == 20 - 5 - 2 and state.players[0].hp == 20 - 5
+
+
+@pytest.mark.parametrize("token", ["tnt", "totem-of-undying", "bread", "sharpness"])
+def test_every_hand_card_is_playable_where_its_footer_says(
+    rules: MineventureRules, token: str
+) -> None:
+    # The post: consumables and potions are played in the decision phase or in combat; enchant
+    # books go under a weapon. The totem works from the hand (decision totem-in-hand): its
+    # footer says so, and the engine never offers to play it.
+    from pnp.games.mineventure.model import Timing
+
+    state = bare(
+        rules,
+        p0={"main": "iron-sword", "hand": [token], "x": 5, "y": 5},
+        p1={"main": "iron-sword", "x": 5, "y": 6},
+    )
+    state.phase = "decision"
+    card = rules.cards[rules.by_token[token]]
+    in_decision = any(a.kind == "play" for a in rules.legal_actions(state))
+    fight = rules.apply(state, Act("fight", "1"))
+    in_combat = any(a.kind == "use" for a in rules.legal_actions(fight))
+    expected = {
+        Timing.ANYTIME: (True, True),
+        Timing.DECISION: (True, False),
+        Timing.IN_HAND: (False, False),
+    }[card.timing]
+    assert (in_decision, in_combat) == expected
+
+
+def test_tnt_thrown_in_the_decision_phase_can_kill_and_the_thrower_loots(
+    rules: MineventureRules,
+) -> None:
+    # The post: consumables are played in the decision phase or in combat; a player who
+    # dies leaves the one who killed them their hand and an equipment card of their choice.
+    state = bare(
+        rules,
+        p0={"main": "bow", "hand": ["tnt"], "x": 5, "y": 5},
+        p1={"armour": "leather-tunic", "hand": ["bread"], "hp": 5, "x": 5, "y": 8},
+    )
+    state.phase = "decision"
+    state = rules.apply(state, Act("play", "tnt", "1"))
+    assert not state.players[1].alive and state.players[0].killed
+    assert state.phase == "loot"
+    state = rules.apply(state, Act("loot", "armour"))
+    assert state.phase == "decision" and state.seat == 0
+    assert [rules.tokens[c] for c in state.players[0].hand] == ["bread"]
+
+
+def test_repairs_stop_at_the_durability_printed_on_the_card(rules: MineventureRules) -> None:
+    # The card prints one box per point of durability: repairs (and reinforcing books) fill
+    # boxes, they never add boxes (decision repair-cap).
+    state = bare(rules, p0={"main": "wooden-sword", "hand": ["iron-ingot", "unbreaking"]})
+    state.players[0].main_dur = 3
+    state.phase = "decision"
+    after = rules.apply(state, Act("play", "iron-ingot"))
+    assert after.players[0].main_dur == rules.cards[rules.by_token["wooden-sword"]].durability
+    after = rules.apply(state, Act("play", "unbreaking", "main"))
+    assert after.players[0].main_dur == 4
+
+
+def test_hiding_in_the_end_cannot_make_the_game_endless(rules: MineventureRules) -> None:
+    # The rulebook promises that story damage drives every game to its end; players in the End
+    # out of the dragon's reach take no story damage, so the last day ends the game
+    # (decision final-day).
+    state = bare(rules)
+    state.story = rules.story_cards[0]
+    piles = list(state.piles)
+    deck = rules.card_deck[state.story]
+    pile, bottom, discard = piles[deck]
+    piles[deck] = (tuple(c for c in pile if c != state.story)[: len(pile) - 1], bottom, discard)
+    state.piles = tuple(piles)
+    dx, dy = rules.dragon_at
+    hideouts = sorted(
+        (c for c, t in rules.terrain.items() if not t.overworld),
+        key=lambda c: -(abs(c[0] - dx) + abs(c[1] - dy)),
+    )
+    for p, (x, y) in zip(state.players, hideouts, strict=False):
+        p.x, p.y = x, y
+    final = rules.settings.final_day
+    state.day, state.round, state.night = final - 1, 2 * final - 1, True
+    for _ in range(rules.players):
+        state = rules.apply(state, Act("skip"))
+        state = rules.apply(state, Act("end"))
+    assert rules.is_terminal(state)
+    outcome = rules.outcome(state)
+    assert outcome.termination is Termination.TIME_UP and outcome.winners == set()
+
+
+def test_a_killer_may_decline_the_victims_equipment(rules: MineventureRules) -> None:
+    # The post: the killer obtains any one of the victim's equipment cards. Taking one is a
+    # right, not a duty: a killer may leave a card worse than their own (decision loot-choice).
+    state = bare(
+        rules,
+        p0={"main": "diamond-sword", "x": 5, "y": 5},
+        p1={"main": "wooden-sword", "hp": 2, "x": 5, "y": 6},
+    )
+    state.phase = "decision"
+    state = rules.apply(state, Act("fight", "1"))
+    state = rules.apply(state, Act("strike", "main"))
+    state = rules.apply(state, Act("strike", "main"))
+    assert state.phase == "loot"
+    assert Act("loot", "none") in rules.legal_actions(state)
+    state = rules.apply(state, Act("loot", "none"))
+    assert rules.tokens[state.players[0].main] == "diamond-sword"
+    assert rules.by_token["wooden-sword"] in state.piles[rules.deck_index["equipment"]][1]
