@@ -149,8 +149,8 @@ def _check_counts(findings: Findings, model: Maquis) -> None:
             )
     markers = sum(t.copies for t in model.tokens if t.kind is TokenKind.MARKER)
     if markers != RULE_MARKERS:
-        where = model.tokens[0].where if model.tokens else None
-        findings.error(where, f"tokens: the game has {RULE_MARKERS} markers, got {markers}")
+        first = model.tokens[0].where if model.tokens else None
+        findings.error(first, f"tokens: the game has {RULE_MARKERS} markers, got {markers}")
 
 
 def _check_board(findings: Findings, model: Maquis) -> None:

@@ -16,9 +16,10 @@ from pnp.games.maquis.state import (
     WORKER,
     Activate,
     Kill,
+    MaquisAction,
     MaquisState,
+    Place,
     Return,
-    Stay,
 )
 from pnp.games.maquis.state import put as _put
 
@@ -231,19 +232,20 @@ class GreedyPolicy:
                 best_value, best_key = v, o.key
         return best_value, best_key
 
-    def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
-        assert isinstance(rules, MaquisRules)
-        s: MaquisState = state
+    def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> MaquisAction:
+        assert isinstance(rules, MaquisRules) and isinstance(state, MaquisState)
+        s = state
         actions = rules.legal_actions(s)
         if s.phase == "place":
-            if isinstance(actions[0], Stay):
-                return actions[0]
+            places = [a for a in actions if isinstance(a, Place)]
+            if not places:
+                return actions[0]  # Stay: no empty space is left
             need = self.needs(rules, s)
             dist = self._distances(rules, s)
             risks = self.arrest_risks(rules, s)
             lose = self.LOSE_WORKER - 8.0 * rules.level.arrest_morale * (1 + (s.morale <= 3))
-            best_score, best_action = -1e9, actions[0]
-            for a in actions:
+            best_score, best_action = -1e9, places[0]
+            for a in places:
                 i = rules.index[a.loc]
                 value, _ = self.best(rules, s, i, need)
                 risk = risks[i]
@@ -255,21 +257,22 @@ class GreedyPolicy:
         # Action phase.
         if s.active >= 0:
             if not rules.has_path_home(s, s.active) and s.morale > 1 - rules.s.kill_morale:
-                for a in actions:
-                    if isinstance(a, Kill):
-                        board = _put(s.board, rules.index[a.loc], EMPTY)
+                for kill in actions:
+                    if isinstance(kill, Kill):
+                        board = _put(s.board, rules.index[kill.loc], EMPTY)
                         if rules.has_path_home(s, s.active, board):
-                            return a
+                            return kill
             return Return()
         need = self.needs(rules, s)
-        best_value, best_action = -1.0, None
+        best_value = -1.0
+        best_activation: Activate | None = None
         for i, c in enumerate(s.board):
             if c != WORKER:
                 continue
             value, key = self.best(rules, s, i, need)
             if value > best_value:
-                best_value, best_action = value, Activate(rules.locs[i].id, key)
-        return best_action if best_action is not None else actions[0]
+                best_value, best_activation = value, Activate(rules.locs[i].id, key)
+        return best_activation if best_activation is not None else actions[0]
 
     def __repr__(self) -> str:
         return "GreedyPolicy()"

@@ -17,6 +17,7 @@ from pnp.games.maquis.simulation import simulate
 from pnp.games.maquis.state import (
     Activate,
     Kill,
+    MaquisState,
     PatrolDraw,
     Place,
     Result,
@@ -28,7 +29,9 @@ from tests.conftest import CONTENT
 
 @pytest.fixture(scope="module")
 def model() -> Maquis:
-    return load_game(CONTENT, "maquis").model
+    model = load_game(CONTENT, "maquis").model
+    assert isinstance(model, Maquis)
+    return model
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +90,7 @@ def test_soldiers_are_placed_last(rules: MaquisRules) -> None:
     assert after.board[rules.index["bakery"]] == "S"
 
 
-def act_state(rules: MaquisRules, **figures: str) -> object:
+def act_state(rules: MaquisRules, **figures: str) -> MaquisState:
     s = rules.initial_state(random.Random(0))
     return replace(
         s, phase="act", board=board(rules, **figures), to_place=0, patrols_left=0, home=2
