@@ -336,7 +336,8 @@ def _export(
 @click.option(
     "--base-url",
     default=None,
-    help="Where the tts images will be hosted (default: their file:// URL on this machine).",
+    help="Where the tts images will be hosted (default: paths relative to the saved object; "
+    "see HOW-TO-LOAD.txt).",
 )
 @click.option(
     "--out",

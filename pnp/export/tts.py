@@ -70,10 +70,11 @@ def export_tts(
 ) -> ExportReport:
     """Write sheet and tile images and `<game>.json` (a TTS saved object) into `out_dir`.
 
-    Image URLs are `base_url` + the file's path below `out_dir`; by default the folder's
-    own file:// URL, so TTS on this machine loads them straight away.
+    Image URLs are `base_url` + the file's path below `out_dir` when the images are hosted;
+    without one they are paths relative to the JSON, so the saved object names no file of
+    the build machine, and `HOW-TO-LOAD.txt` beside it says how a player points TTS at them.
     """
-    base = (base_url or out_dir.resolve().as_uri()).rstrip("/")
+    base = base_url.rstrip("/") if base_url else ""
     laid_out, rasteriser = collect(game, templates_root, bleed_mm=0.0, products=products)
     report = ExportReport(game.slug, out_dir)
     builder = _Builder(game, out_dir, base, rasteriser, report)
@@ -97,8 +98,51 @@ def export_tts(
     path = out_dir / f"{game.slug}.json"
     write_json(path, save)
     report.files.append(path)
+    how_to = out_dir / HOW_TO_LOAD
+    write_bytes(how_to, how_to_load(game.slug, base_url).encode("utf-8"))
+    report.files.append(how_to)
     report.warnings.extend(sorted(rasteriser.warnings))
     return report
+
+
+HOW_TO_LOAD = "HOW-TO-LOAD.txt"
+
+
+def how_to_load(slug: str, base_url: str | None) -> str:
+    """What a player does with the export to see it in Tabletop Simulator."""
+    saved = "Documents/My Games/Tabletop Simulator/Saves/Saved Objects/"
+    steps = [
+        f"在 Tabletop Simulator 中载入 {slug}（Loading {slug} in Tabletop Simulator）",
+        "",
+        f"1. 把 {slug}.json 复制到 TTS 的“已保存物件”文件夹：",
+        f"   Copy {slug}.json into TTS's Saved Objects folder:",
+        f"   Windows: %USERPROFILE%/{saved}",
+        "   macOS / Linux: ~/Library/Tabletop Simulator/Saves/Saved Objects/ 或 ~/.local/share/"
+        "Tabletop Simulator/Saves/Saved Objects/",
+        "2. 在 TTS 中：物件（Objects）→ 已保存物件（Saved Objects）→ 选它。",
+        "   In TTS: Objects -> Saved Objects -> pick it.",
+        "",
+    ]
+    if base_url:
+        host = base_url.rstrip("/")
+        steps += [
+            f"图片从 {host}/ 加载：这个文件夹里的 sheets/ 与 tiles/ 须放在那个地址。",
+            f"Images load from {host}/: host this folder's sheets/ and tiles/ there.",
+        ]
+    else:
+        steps += [
+            "图片路径是相对路径（sheets/…、tiles/…），TTS 需要完整地址。二选一：",
+            "Image paths are relative (sheets/..., tiles/...); TTS needs full addresses. Either:",
+            "a) 上传 sheets/ 与 tiles/（TTS 的 Modding → Cloud Manager，或任何网站），再用",
+            f"   pnp export {slug} --format tts --base-url <地址> 重新导出；",
+            "   upload sheets/ and tiles/ (TTS's Modding -> Cloud Manager, or any web host) and",
+            f"   export again with: pnp export {slug} --format tts --base-url <URL>",
+            f'b) 仅在本机玩：用文本编辑器打开 {slug}.json，把每个 "sheets/ 与 "tiles/ 替换为',
+            "   本文件夹的 file:/// 地址加上 sheets/ 或 tiles/（例如 file:///C:/kits/tts/sheets/）。",
+            f'   for play on this computer only: in {slug}.json replace each "sheets/ and',
+            "   \"tiles/ with this folder's file:/// address plus sheets/ or tiles/.",
+        ]
+    return "\n".join(steps) + "\n"
 
 
 def _is_token(product: ExportProduct) -> bool:
@@ -187,7 +231,7 @@ class _Builder:
         path = self.out_dir / relative
         write_bytes(path, png_bytes(image, dpi))
         self.report.files.append(path)
-        return f"{self.base}/{relative}"
+        return f"{self.base}/{relative}" if self.base else relative
 
     # -- decks -------------------------------------------------------------------------
 

@@ -11,9 +11,14 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
-from pnp.content.loader import LoadedGame
-from pnp.export.tts import plan_grid
+from pnp.content.loader import LoadedGame, load_game
+from pnp.export import export_game
+from pnp.export.tts import TOKEN_MAX_MM, plan_grid
+from pnp.layout.sizes import item_size
+from pnp.registry import games
+from pnp.units import to_mm
 
+from ..conftest import CONTENT, TEMPLATES
 from .conftest import BASE_URL, copies_by_card
 
 # Trimmed from real saved objects; sources in fixtures/README.md (1j01/systemocracy
@@ -131,3 +136,62 @@ def test_the_board_is_a_tile_with_its_image(save: dict[str, Any], exported: Path
     image = tile["CustomImage"]
     assert _local(exported, image["ImageURL"]).is_file()
     assert tile["Locked"] and tile["Nickname"]
+
+
+def test_without_a_base_url_the_save_names_no_file_of_the_build_machine(
+    deadline_99: LoadedGame, tmp_path: Path
+) -> None:
+    # A kit is downloaded and loaded elsewhere: a file:// URL of the machine that built it
+    # would load nothing there.
+    export_game(deadline_99, "tts", tmp_path, TEMPLATES, products=["variant-cards"])
+    folder = tmp_path / "export" / "tts"
+    text = (folder / "deadline-99.json").read_text()
+    assert "file://" not in text and str(tmp_path) not in text
+    urls = [
+        url
+        for deck in _decks(json.loads(text))
+        for entry in deck["CustomDeck"].values()
+        for url in (entry["FaceURL"], entry["BackURL"])
+    ]
+    assert urls and all((folder / url).is_file() for url in urls)
+    how_to = (folder / "HOW-TO-LOAD.txt").read_text()
+    assert "Saved Objects" in how_to and "--base-url" in how_to
+
+
+@pytest.mark.parametrize("slug", sorted(games()))
+def test_every_game_s_saved_object_holds_its_cards_on_legal_sheets(
+    slug: str, tmp_path: Path
+) -> None:
+    game = load_game(CONTENT, slug)
+    export_game(game, "tts", tmp_path, TEMPLATES, base_url=BASE_URL)
+    save = json.loads((tmp_path / "export" / "tts" / f"{slug}.json").read_text())
+    deck_ids: list[str] = []
+    for deck in _decks(save):
+        cards = deck.get("ContainedObjects", [deck])
+        ids = deck["DeckIDs"] if "DeckIDs" in deck else [deck["CardID"]]
+        assert ids == [card["CardID"] for card in cards]
+        for card in cards:
+            [deck_id] = card["CustomDeck"]
+            entry = card["CustomDeck"][deck_id]
+            assert entry["NumWidth"] <= 10 and entry["NumHeight"] <= 7
+            assert card["CardID"] // 100 == int(deck_id)
+            assert card["CardID"] % 100 < entry["NumWidth"] * entry["NumHeight"] - 1
+        deck_ids.extend(deck["CustomDeck"])
+    assert len(deck_ids) == len(set(deck_ids)), "deck ids are unique in the save"
+    # Every card product that is not a token sheet is a deck (or a lone card) holding each
+    # item as often as the content does.
+    by_title = {p.title: p for p in game.model.products}
+    decks = {by_title[deck["Nickname"]].id: deck for deck in _decks(save)}
+    card_products = [
+        p
+        for p in game.model.products
+        if p.kind.value == "cards" and max(map(to_mm, item_size(p))) > TOKEN_MAX_MM
+    ]
+    assert sorted(decks) == sorted(p.id for p in card_products)
+    for product in card_products:
+        deck = decks[product.id]
+        cards = deck.get("ContainedObjects", [deck])
+        wanted: Counter[str] = Counter()
+        for item in getattr(game.model, product.items):
+            wanted[item.name] += item.copies
+        assert Counter(card["Nickname"] for card in cards) == wanted, product.id
