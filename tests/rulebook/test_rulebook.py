@@ -113,7 +113,7 @@ def test_a_changed_content_value_changes_the_rulebook(content_copy: Path, tmp_pa
 
 
 def test_worked_examples_are_the_engines(book: RulebookFiles) -> None:
-    from pnp.games.deadline_99.rules import rulebook_examples
+    from pnp.games.deadline_99.examples import rulebook_examples
 
     text = "\n".join(page_texts(book.reading))
     game = load_game(TEMPLATES.parent / "content", "deadline-99")

@@ -41,7 +41,6 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from pnp.engines.base import Declaration, InvariantViolation, Outcome
 from pnp.engines.piles import distinct as _distinct
@@ -49,9 +48,6 @@ from pnp.engines.piles import with_card as _insert
 from pnp.engines.piles import without as _remove
 from pnp.errors import IllegalActionError
 from pnp.games.deadline_99.model import Camp, Deadline99, Effect, EffectKind, Identity, Role
-
-if TYPE_CHECKING:
-    from pnp.games.deadline_99.examples import Example
 
 SLUG = "deadline-99"
 
@@ -818,12 +814,3 @@ def _copy(s: Deadline99State) -> Deadline99State:
         s.identities,
         s.ended,
     )
-
-
-def __getattr__(name: str) -> Callable[[Deadline99], dict[str, dict[str, Example]]]:
-    # rulebook_examples moved to examples.py; tests/rulebook still imports it from here.
-    if name == "rulebook_examples":
-        from pnp.games.deadline_99.examples import rulebook_examples
-
-        return rulebook_examples
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
