@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pnp.engines import hexgrid
 from pnp.games.arena_tales import combat
 from pnp.games.arena_tales.model import (
     EFFECT_KEYWORDS,
@@ -27,6 +26,7 @@ from pnp.games.arena_tales.state import (
     ArenaState,
     Mode,
     bump,
+    refill_deck,
     writable,
 )
 
@@ -100,6 +100,7 @@ def _fx_recycle(
     moved = own.exhausted[len(own.exhausted) - min(x, len(own.exhausted)) :]
     own.exhausted = own.exhausted[: len(own.exhausted) - len(moved)]
     own.recycle = tuple(sorted((*own.recycle, *moved)))
+    refill_deck(own)
 
 
 def _fx_exhaust(
@@ -205,13 +206,9 @@ def _fx_reach(
 def _fx_dash(
     rules: ArenaTalesRules, s: ArenaState, seat: int, code: int, x: int, t: Timing
 ) -> None:
-    # Move up to X hexes straight ahead: a card-given direction, so 失控 does not restrict it.
-    own = writable(s, seat)
-    for _ in range(x):
-        ahead = hexgrid.neighbour(own.pos, own.facing)
-        if not rules._free(s, ahead):
-            break
-        own.pos = ahead
+    # Move at most X hexes straight ahead (the player chooses how far, ``Dash``): a card-given
+    # direction, so 失控 does not restrict it.
+    s.queue = (("dash", seat, x), *s.queue)
 
 
 EFFECTS = {

@@ -13,6 +13,7 @@ from pnp.games.arena_tales.state import (
     Absorb,
     Action,
     ArenaState,
+    Dash,
     Discard,
     Draw,
     Maintain,
@@ -169,6 +170,8 @@ def parse_action(rules: ArenaTalesRules, text: str) -> Action:
             return Absorb(int(rest))
         if kind == "maintain" and rest in ("keep", "drop"):
             return Maintain(rest == "keep")
+        if kind == "dash":
+            return Dash(int(rest))
         if kind == "draw" and rest:
             return Draw(rest)
     except ValueError:

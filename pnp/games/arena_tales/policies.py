@@ -10,13 +10,23 @@ from pnp.engines.base import Rules
 from pnp.games.arena_tales import combat
 from pnp.games.arena_tales.model import CardType
 from pnp.games.arena_tales.rules import ArenaTalesRules
-from pnp.games.arena_tales.state import Absorb, Action, Discard, Maintain, Move, Play, Stall
+from pnp.games.arena_tales.state import (
+    Absorb,
+    Action,
+    Dash,
+    Discard,
+    Maintain,
+    Move,
+    Play,
+    Stall,
+)
 
 
 class SensiblePolicy:
     """A simple player: the play that hits enemies hardest; otherwise a step towards the nearest
     enemy (discarding a non-damage card first); take damage face down; keep maintained cards;
-    discard the cheapest card. Falls back to the first legal action."""
+    move as far as a card allows; discard the cheapest card. Falls back to the first legal
+    action."""
 
     def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
         assert isinstance(rules, ArenaTalesRules)
@@ -26,6 +36,8 @@ class SensiblePolicy:
             return first
         if isinstance(first, Maintain):
             return Maintain(True)
+        if isinstance(first, Dash):
+            return actions[-1]  # a card's straight move: as far as it goes
         if isinstance(first, Discard):
             return min(actions, key=lambda a: (rules.card(a.card).cost, a.card))  # type: ignore[union-attr]
         seat = state.seats[state.active]

@@ -66,6 +66,7 @@ from pnp.games.arena_tales.state import (
     Absorb,
     Action,
     ArenaState,
+    Dash,
     Discard,
     Draw,
     Maintain,
@@ -78,6 +79,7 @@ from pnp.games.arena_tales.state import (
     Termination,
     bump,
     clone_state,
+    refill_deck,
     writable,
 )
 
@@ -281,6 +283,8 @@ class ArenaTalesRules:
             if name == "maintain":
                 need = self._amount(seat.display[task[2]][0], EffectKind.MAINTAIN)
                 return [Maintain(True), Maintain(False)] if len(seat.hand) >= need else []
+            if name == "dash":
+                return [Dash(k) for k in range(self._dash_reach(state, task[1], task[2]) + 1)]
             raise AssertionError(f"task {task!r} waits for nothing")  # pragma: no cover
         actions: list[Action] = [*self._plays(state), *self._moves(state)]
         if not actions:
@@ -305,7 +309,7 @@ class ArenaTalesRules:
         if state.ended is not None:
             raise self._illegal(state, action, "the game is over")
         kind = type(action)
-        if kind not in (Play, Move, Stall, Discard, Absorb, Maintain, Draw):
+        if kind not in (Play, Move, Stall, Discard, Absorb, Maintain, Dash, Draw):
             raise self._illegal(state, action, f"not an {SLUG} action")
         legal = self.legal_actions(state)
         if action not in legal:
@@ -404,6 +408,17 @@ class ArenaTalesRules:
     def _free(self, state: ArenaState, hexagon: tuple[int, int]) -> bool:
         return hexagon in self._floor and all(seat.pos != hexagon for seat in state.seats)
 
+    def _dash_reach(self, state: ArenaState, seat_index: int, most: int) -> int:
+        """How far a card's straight move may go: up to ``most`` free hexes ahead."""
+        seat = state.seats[seat_index]
+        pos, reach = seat.pos, 0
+        while reach < most:
+            pos = hexgrid.neighbour(pos, seat.facing)
+            if not self._free(state, pos):
+                break
+            reach += 1
+        return reach
+
     def _source(self, state: ArenaState, task: Task) -> tuple[int, ...]:
         """The pile a chance task takes from (see ``_settle`` for the order of piles)."""
         seat = state.seats[task[1]]
@@ -442,8 +457,9 @@ class ArenaTalesRules:
         floor = self._floor
         free = [d for d, h in self._around[seat.pos] if h in floor and h not in taken]
         if not seat.sane:
-            # 失控: a discard-move must end closer to at least one enemy (decided: any one;
-            # when no free step does, the restriction lifts rather than freezing the piece).
+            # 失控: a discard-move must end closer to at least one enemy (decided,
+            # out-of-control-closer: any one; when no step is closer, e.g. next to an enemy,
+            # there is no discard-move at all: the rule exists to end turtling).
             closer = [
                 d
                 for d in free
@@ -453,7 +469,7 @@ class ArenaTalesRules:
                     for e in enemies
                 )
             ]
-            free = closer or free
+            free = closer
         steps = []
         for direction in free:
             target = hexgrid.neighbour(seat.pos, direction)
@@ -506,8 +522,13 @@ class ArenaTalesRules:
     def _move(self, s: ArenaState, action: Move | Stall) -> None:
         seat = writable(s, s.active)
         code = self._by_token[action.card]
-        # 弃牌: the card goes face down to the display, then the piece steps one hex.
         seat.hand = without(seat.hand, code)
+        if type(action) is Stall:
+            # Decided (stuck): with no play and no move, a card goes straight to the exhausted
+            # pile; it leaves the cycle of deck and recycle, so standing still runs a player dry.
+            seat.exhausted = (*seat.exhausted, code)
+            return
+        # 弃牌: the card goes face down to the display, then the piece steps one hex.
         seat.display = (*seat.display, (code, DOWN))
         if type(action) is Move:
             seat.pos = hexgrid.neighbour(seat.pos, action.direction)
@@ -526,6 +547,11 @@ class ArenaTalesRules:
             up = min(action.face_up, len(seat.life))
             down = min(task[2] - 2 * action.face_up, len(seat.life) - up)
             s.queue = (("lose", task[1], up, down), *rest)
+        elif type(action) is Dash:
+            # A card's "move at most X straight ahead": the player chose how far.
+            s.queue = rest
+            for _ in range(action.steps):
+                seat.pos = hexgrid.neighbour(seat.pos, seat.facing)
         elif type(action) is Maintain:
             s.queue = rest
             if action.keep:
@@ -559,6 +585,7 @@ class ArenaTalesRules:
             self._note_life(s, task[1])
         else:
             seat.deck = without(seat.deck, code)
+            refill_deck(seat)
         if task[3] == TO_DISPLAY:
             # 展示: face up into the display; a damage card adds 1 to the card in play.
             seat.display = (*seat.display, (code, UP))
@@ -591,11 +618,6 @@ class ArenaTalesRules:
             task = s.queue[0]
             name = task[0]
             if name in CHANCE_TASKS:
-                seat = s.seats[task[1]]
-                if name == "draw" and task[2] > 0 and not seat.deck and seat.recycle:
-                    # The deck ran out: the recycle pile is shuffled into a new deck.
-                    seat = writable(s, task[1])
-                    seat.deck, seat.recycle = seat.recycle, ()
                 empty = task[2] + task[3] <= 0 if name == "lose" else task[2] <= 0
                 if empty or not self._source(s, task):
                     s.queue = s.queue[1:]
@@ -630,6 +652,11 @@ class ArenaTalesRules:
                 return True
             if len(options) == 1:
                 self._decide(s, Absorb(0))
+                return True
+            return False
+        if name == "dash":
+            if self._dash_reach(s, task[1], task[2]) == 0:
+                s.queue = s.queue[1:]  # blocked straight ahead: nothing to choose
                 return True
             return False
         if name == "maintain":
@@ -673,6 +700,7 @@ class ArenaTalesRules:
                 exhausted.append(code)
         seat.display = tuple(keep)
         seat.recycle = tuple(sorted(recycle))
+        refill_deck(seat)
         seat.exhausted = tuple(exhausted)
 
     def _task_pending(self, s: ArenaState, task: Task) -> None:
@@ -735,6 +763,7 @@ class ArenaTalesRules:
         damage_tasks: list[Task] = []
         push_tasks: list[Task] = []
         order = sorted(hits, key=lambda h: (h[0] - attacker) % self.players)
+        landed: list[int] = []
         for target, direction, falloff in order:
             amount = max(0, base + bonus)
             if falloff is not None:
@@ -742,10 +771,13 @@ class ArenaTalesRules:
                 amount = max(1, amount - falloff)
             if combat.countered(self, s, target, base) and amount > 0:
                 continue
+            landed.append(target)
             damage_tasks += combat.damage(self, s, target, amount)
             if knock:
                 push_tasks.append(("push", target, direction, knock))
-        s.hits = tuple(h[0] for h in order)
+        # Decided (counter-reach): a countered character is not hit at all, so the card's
+        # 打出后 effects on the characters it hit pass them by too.
+        s.hits = tuple(landed)
         s.queue = (*damage_tasks, *push_tasks, *s.queue)
 
     def _task_push(self, s: ArenaState, task: Task) -> None:
@@ -843,6 +875,8 @@ class ArenaTalesRules:
                 cards = sorted((*cards, s.play[PLAY_CARD]))  # [1]-[2]: between hand and display
             if tuple(cards) != self._decks[index]:
                 problems.append(f"seat {index}: cards not conserved ({len(cards)})")
+            if not seat.deck and seat.recycle:
+                problems.append(f"seat {index}: an empty deck beside a recycle pile")
             if not hexgrid.in_map(seat.pos, self.radius) or seat.pos in self.obstacles:
                 problems.append(f"seat {index} stands off the floor at {seat.pos}")
         if len({seat.pos for seat in s.seats}) != self.players:

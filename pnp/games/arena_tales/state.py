@@ -94,6 +94,16 @@ class Maintain:
 
 
 @dataclass(frozen=True, slots=True)
+class Dash:
+    """A card's "move at most X straight ahead": how many hexes to go (0 to X)."""
+
+    steps: int
+
+    def __str__(self) -> str:
+        return f"dash:{self.steps}"
+
+
+@dataclass(frozen=True, slots=True)
 class Draw:
     """Chance: the card taken from the pile the task at the head of the queue draws from."""
 
@@ -103,7 +113,7 @@ class Draw:
         return f"draw:{self.card}"
 
 
-Action = Play | Move | Stall | Discard | Absorb | Maintain | Draw
+Action = Play | Move | Stall | Discard | Absorb | Maintain | Dash | Draw
 
 # Display entry states: face down, face up, face up and maintained through this clean-up.
 DOWN, UP, KEPT = 0, 1, 2
@@ -184,7 +194,7 @@ class ArenaState:
 
 
 PLAY_CARD, PLAY_TARGET, PLAY_DAMAGE, PLAY_RANGE, PLAY_COST, PLAY_COMBO = range(6)
-DECISION_TASKS = frozenset({"absorb", "discard", "maintain"})
+DECISION_TASKS = frozenset({"absorb", "discard", "maintain", "dash"})
 CHANCE_TASKS = frozenset({"draw", "lose"})
 
 
@@ -220,3 +230,12 @@ def bump(play: tuple[int, ...], slot: int, by: int) -> tuple[int, ...]:
 
 def split_items(text: str) -> list[str]:
     return [] if text == "-" else text.split(",")
+
+
+def refill_deck(seat: Seat) -> None:
+    """Post (回收区): the moment the deck runs out, the recycle pile is shuffled into a new
+    deck. Decided (recycle-reshuffle): a deck is never empty while the recycle pile holds
+    cards, so cards recycled onto an empty deck become the deck at once. (Piles whose order is
+    chance are multisets: shuffling is moving.)"""
+    if not seat.deck and seat.recycle:
+        seat.deck, seat.recycle = seat.recycle, ()

@@ -1,0 +1,269 @@
+"""Arena Tales: the rules of issue 13, each a scenario citing the post
+(shared/seeds/002_e9a2f11918556f0f.txt) or the decision in content/arena-tales/game.yaml."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from pnp.content.loader import load_game
+from pnp.engines.base import Rules, play_game
+from pnp.games.arena_tales.combat import hits
+from pnp.games.arena_tales.model import ArenaTales, CardType
+from pnp.games.arena_tales.policies import SensiblePolicy
+from pnp.games.arena_tales.rules import ArenaTalesRules
+from pnp.games.arena_tales.simulation import TURN_CAP
+from pnp.games.arena_tales.state import (
+    DOWN,
+    UP,
+    Absorb,
+    Dash,
+    Draw,
+    Move,
+    Play,
+    Stall,
+)
+from tests.conftest import CONTENT
+from tests.games.arena_tales.test_rules import FAR, cards, position
+
+
+@pytest.fixture(scope="module")
+def model() -> ArenaTales:
+    return load_game(CONTENT, "arena-tales").model
+
+
+@pytest.fixture(scope="module")
+def duel(model: ArenaTales) -> ArenaTalesRules:
+    return ArenaTalesRules(model, 2, ["chiyan", "ziyuan"])
+
+
+def decision(model: ArenaTales, ident: str) -> str:
+    """The answer of a recorded decision (the engine follows what the rulebook prints)."""
+    found = [d for d in model.decisions if d.id == ident]
+    assert found, f"no decision {ident!r} in content/arena-tales/game.yaml"
+    return str(found[0].answer)
+
+
+# -- the recycle pile -------------------------------------------------------------------------
+
+
+def test_the_recycle_pile_becomes_the_deck_the_moment_the_deck_runs_out(
+    duel: ArenaTalesRules, model: ArenaTales
+) -> None:
+    # Post (回收区): the moment the deck is drawn empty, the recycle pile is shuffled and
+    # becomes the new deck — not later, at the next draw.
+    state = position(duel, hands=[("jab",), ("jab", "jab")], places=[(0, 0), FAR])
+    seat = state.seats[1]
+    seat.deck = cards(duel, "side-kick")
+    seat.recycle = cards(duel, "quick-step", "quick-step")
+    after = duel.apply(state, Play("jab"))  # seat 0's hand is empty: seat 1's turn
+    assert after.active == 1 and after.queue[0] == ("draw", 1, 1, 0)
+    after = duel.apply(after, Draw("side-kick"))  # the refill takes the last card
+    assert after.seats[1].deck == cards(duel, "quick-step", "quick-step")
+    assert after.seats[1].recycle == ()
+    assert "recycle-reshuffle" in {d.id for d in model.decisions}
+
+
+def test_cards_recycled_onto_an_empty_deck_become_the_deck_at_once(
+    duel: ArenaTalesRules,
+) -> None:
+    # Decided (recycle-reshuffle): a deck never stays empty while the recycle pile holds cards,
+    # so the start-of-turn clean-up refills an empty deck before the draw.
+    state = position(duel, hands=[("jab",), ("jab", "jab")], places=[(0, 0), FAR])
+    seat = state.seats[1]
+    seat.deck = ()
+    seat.display = ((duel._by_token["quick-step"], DOWN),)
+    after = duel.apply(state, Play("jab"))
+    assert after.seats[1].deck == cards(duel, "quick-step") and after.seats[1].recycle == ()
+    assert duel.chance_outcomes(after) == [(Draw("quick-step"), 1.0)]
+
+
+# -- 失控 and turtling --------------------------------------------------------------------------
+
+
+def test_a_frenzied_player_next_to_an_enemy_may_not_step_away(duel: ArenaTalesRules) -> None:
+    # Post (失控): every discard-move of a frenzied player must end closer to an enemy. Next to
+    # the enemy no step is closer, so no discard-move is legal (decided: out-of-control-closer).
+    state = position(duel, hands=[("cloud-piercer",), ("jab",)], places=[(0, 0), (0, -1)])
+    state.seats[0].sane = False
+    actions = duel.legal_actions(state)
+    assert not [a for a in actions if isinstance(a, Move)]
+    # Decided (stuck): with nothing to play and nowhere to go, a card is given up in
+    # place: it goes straight to the exhausted pile instead of coming back.
+    assert actions == [Stall("cloud-piercer")]
+    after = duel.apply(state, Stall("cloud-piercer"))
+    assert after.seats[0].exhausted == (duel._by_token["cloud-piercer"],)
+    assert after.seats[0].display == ()
+
+
+class PassivePolicy:
+    """Never plays a damage card: moves, stalls and other cards at random."""
+
+    def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
+        assert isinstance(rules, ArenaTalesRules)
+        actions = rules.legal_actions(state)
+        calm = [
+            a
+            for a in actions
+            if not (isinstance(a, Play) and rules.card(a.card).type is CardType.DAMAGE)
+        ]
+        choices = calm or actions
+        return choices[int(rng.random() * len(choices))]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_two_passive_sides_reach_a_natural_end(model: ArenaTales, players: int) -> None:
+    # Post (理智/失控): the sanity card exists to end turtling. Sides that never attack must
+    # still reach a natural end (here: every one of the games, the issue asks 95 %).
+    roster = [c.id for c in model.characters]
+    games, ended = 20, 0
+    for index in range(games):
+        rng = random.Random(1000 + index)
+        rules = ArenaTalesRules(model, players, rng.sample(roster, players))
+        record = play_game(
+            rules, [PassivePolicy()] * players, rng, TURN_CAP * 200, max_turns=TURN_CAP
+        )
+        ended += record.outcome is not None
+    assert ended >= 0.95 * games
+
+
+ENDLESS = (
+    "-2,-2,0,0,0,-1,0|-|hidden-arrow*2,fatal-shot|-|drifting-body,cold-star,backward-glance,"
+    "arrow-rain,bead-string,side-kick,cold-star,pressure-point,backward-glance,quick-step,"
+    "shadow-hide,hawk-eye,pressure-point,catch-breath,quick-step,catch-breath,bead-string,"
+    "arrow-rain|jab*2,side-kick,cloud-piercer*2,drifting-body,shadow-hide,fatal-shot|hawk-eye^,"
+    "kite-feather^,kite-feather^/-1,-2,0,0,0,-1,0|-|-|-|heart-eater,shadow-bind,lost-trail,"
+    "side-kick,shadow-strike,catch-breath,insight,afterimage,afterimage,catch-breath,jab,"
+    "ink-stain,lost-trail,shadow-bind,ghost-step,quick-step,quick-step|jab,side-kick,insight,"
+    "shadow-strike,ink-stain,soul-snatch*2,ghost-step,netherworld*2,heart-eater|shadow-soul^,"
+    "shadow-soul_,soul-cutter_,soul-cutter_ 0 400 0 - - - - - draw:0:3:0 -"
+)
+"""Where seed 632300684131285078 of ``pnp validate arena-tales --games 600`` stood at the turn
+cap: two frenzied neighbours whose cards can never hit each other, cycling through the recycle
+pile by stepping around each other."""
+
+
+def test_the_endless_position_of_seed_632300684131285078_now_ends(model: ArenaTales) -> None:
+    # No reachable position may be endless: next to each other, the frenzied players can no
+    # longer step away, so their cards leave the cycle until life is drawn and lost.
+    rules = ArenaTalesRules(model, 2, ["ziyuan", "moying"])
+    state = rules.from_notation(ENDLESS)
+    rng = random.Random(0)
+    for _ in range(20_000):
+        if rules.is_terminal(state):
+            break
+        if rules.is_chance(state):
+            action = rules.sample_chance(state, rng)
+        else:
+            action = SensiblePolicy().choose(rules, state, rng)
+        state = rules.apply(state, action)
+    assert rules.is_terminal(state)
+
+
+# -- the turn end ----------------------------------------------------------------------------
+
+
+def test_the_forced_end_counts_the_pending_draw_not_the_next_hand(
+    duel: ArenaTalesRules, model: ArenaTales
+) -> None:
+    # Decided (forced-end-count): the 6 is the next player's pending draw; the cards already in
+    # their hand do not count.
+    state = position(
+        duel, hands=[("fire-tongue", "jab", "jab"), ("jab",) * 3], places=[(0, 0), FAR]
+    )
+    state.seats[1].pending = duel.forced_end - 2
+    after = duel.apply(state, Play("fire-tongue"))  # cost 1: pending one short of the end
+    assert after.active == 0 and not after.forced
+    assert "forced-end-count" in {d.id for d in model.decisions}
+
+
+def test_an_empty_hand_ends_the_turn_only_after_the_card_has_resolved(
+    duel: ArenaTalesRules, model: ArenaTales
+) -> None:
+    # Decided (empty-hand-end): the empty hand is checked once the card in resolution (and its
+    # responses) has resolved; a card whose own draw refills the hand does not end the turn.
+    state = position(duel, hands=[("catch-breath",), ("jab",)], places=[(0, 0), FAR])
+    after = duel.apply(state, Play("catch-breath"))  # the hand is empty from step [1]
+    assert after.queue[0] == ("draw", 0, 1, 0)
+    after = duel.apply(after, Draw("jab"))
+    assert after.active == 0 and len(after.seats[0].hand) == 1
+    assert "empty-hand-end" in {d.id for d in model.decisions}
+
+
+# -- 反制 ---------------------------------------------------------------------------------------
+
+
+def test_counter_also_nullifies_fixed_damage(duel: ArenaTalesRules, model: ArenaTales) -> None:
+    # Decided (counter-reach): 固定伤害 is not changed by bonuses, but 反制 cancels the hit.
+    state = position(duel, hands=[("cold-star", "jab"), ("jab",)], places=[(0, 0), (0, -3)])
+    state.seats[1].display = ((duel._by_token["stone-skin"], UP),)
+    after = duel.apply(state, Play("cold-star"))
+    assert after.seats[1].life == state.seats[1].life
+    assert after.seats[1].exhausted == (duel._by_token["stone-skin"],)
+    assert "counter-reach" in {d.id for d in model.decisions}
+
+
+def test_counter_also_nullifies_the_after_play_effects_on_the_countered(
+    duel: ArenaTalesRules,
+) -> None:
+    # Post (反制): when its condition holds, the effect is nullified. Decided (counter-reach):
+    # the card does nothing to the countered character, its 打出后 耗竭 included.
+    state = position(duel, hands=[("scorch-mark", "jab"), ("jab",)], places=[(0, 0), (0, -2)])
+    water, jab = duel._by_token["water-mirror"], duel._by_token["jab"]
+    state.seats[1].display = ((jab, DOWN), (water, UP))
+    after = duel.apply(state, Play("scorch-mark"))
+    assert after.seats[1].display == ((jab, DOWN),)  # the counter went, the face-down card stays
+    assert after.seats[1].exhausted == (water,)
+
+
+# -- ranges -----------------------------------------------------------------------------------
+
+
+def test_area_and_snipe_reach_over_pillars_charges_stop(duel: ArenaTalesRules) -> None:
+    # Post: only a charge stops at the nearest character or obstacle. Decided (pillar-lines):
+    # area and snipe damage pass over pillars.
+    # The pillar at (1, -2) stands between (1, 0) and (1, -4), four hexes north.
+    state = position(duel, hands=[("jab",), ("jab",)], places=[(1, 0), (1, -4)])
+    assert (1, -2) in duel.obstacles
+    snipe = duel._by_token["cloud-piercer"]  # [4] in front
+    assert hits(duel, state, 0, snipe, 0) == [(1, 0, None)]
+    charge = duel._by_token["flame-rush"]  # ④ in front: stopped by the pillar
+    assert hits(duel, state, 0, charge, 0) == []
+    state.seats[1].pos = (1, -3)
+    area = duel._by_token["lion-roar"]  # 2 on every side: over the pillar? no, distance 3
+    assert hits(duel, state, 0, area, 1) == [(1, 0, None)]  # with range +1 it reaches 3
+
+
+def test_a_range_bonus_moves_a_snipe_and_lengthens_a_charge(duel: ArenaTalesRules) -> None:
+    # Decided (range-bonus): 范围 +X adds X to every number of the hexagon: a snipe [4] hits at
+    # exactly 5, a charge ④ reaches 5 with full damage at 5.
+    snipe, charge = duel._by_token["cloud-piercer"], duel._by_token["flame-rush"]
+    state = position(duel, hands=[("jab",), ("jab",)], places=[(0, 4), (0, -1)])
+    assert hits(duel, state, 0, snipe, 1) == [(1, 0, None)]
+    assert hits(duel, state, 0, snipe, 0) == []
+    assert hits(duel, state, 0, charge, 1) == [(1, 0, 0)]
+
+
+# -- card moves: at most N ----------------------------------------------------------------------
+
+
+def test_a_dash_may_stop_short_of_its_number(duel: ArenaTalesRules) -> None:
+    # The card says "move at most 2 straight ahead": the player chooses 0, 1 or 2 hexes.
+    state = position(duel, hands=[("quick-step", "jab"), ("jab",)], places=[(0, 2), FAR])
+    after = duel.apply(state, Play("quick-step"))
+    assert duel.current_player(after) == 0
+    assert duel.legal_actions(after) == [Dash(0), Dash(1), Dash(2)]
+    assert duel.apply(after, Dash(1)).seats[0].pos == (0, 1)
+    # Blocked after one hex: only 0 or 1.
+    state.seats[1].pos = (0, 0)
+    after = duel.apply(state, Play("quick-step"))
+    assert duel.legal_actions(after) == [Dash(0), Dash(1)]
+
+
+def test_taking_damage_still_offers_face_up_cards(duel: ArenaTalesRules) -> None:
+    # Unchanged by the above: 2 damage = two face down or one face up.
+    state = position(duel, hands=[("fire-tongue", "jab"), ("jab",)], places=[(0, 0), (0, -3)])
+    after = duel.apply(state, Play("fire-tongue"))
+    assert duel.legal_actions(after) == [Absorb(0), Absorb(1)]
