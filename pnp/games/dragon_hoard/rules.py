@@ -8,11 +8,17 @@ The rules of the post (shared/seeds/000_889b28401d11cb8f.txt) and this edition's
 - A round: preparation (each seat in clockwise order from the holder: heirloom swap, one
   treasure effect, one preparation card, each at most once, then ``done``; or ``give-up``),
   the AI draw (chance: round 1 draws ``settings.first_round_draws`` cards, later rounds one),
-  placement, resolution and cleanup. Resolution and cleanup need no decision: they run inside
-  the ``apply`` that ends placement.
-- Real time is not simulated. Placement is a round robin from the holder: the seat to act
-  places a card, reveals the AI card (only with nothing placed), or stops; the order of the
-  placed cards is the order of these decisions, so the policy decides it.
+  placement, resolution and cleanup.
+- Placement is a real-time race, played as decisions (decision `placement-order`): from the
+  holder, the seat to act places a card (and may place again at once), reveals the AI card
+  (only with nothing placed), waits (the next seat clockwise that may still place decides) or
+  stops; when every seat that may still place has waited in a row, time is up. Every order of
+  the mat is reachable.
+- Resolution runs inside the ``apply`` that ends placement, pausing (stage ``resolve``) where a
+  move card's owner chooses how far it goes (decision `move-distance`). Cards over a seat's
+  limit are removed before any effect (decision `excess-cards`).
+- The game ends when the AI deck is empty at a round's end, or once every player has left or
+  given up (decision `everyone-out`).
 - The AI card falls where :func:`pnp.games.dragon_hoard.model.resolution_order` puts it (cancelled
   cards counted, ☆ from the players at the start, rounded as ``settings.star_rounding``).
 
