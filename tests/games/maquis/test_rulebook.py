@@ -102,3 +102,14 @@ def test_a_changed_content_value_changes_the_text(content_copy: Path, tmp_path: 
     book = flat(text_of(build_rulebook(game, tmp_path, TEMPLATES).reading))
     assert flat("每回合最多 2 次") in book
     assert flat("每回合最多 1 次") not in book
+
+
+def test_the_rulebook_says_what_the_engine_does_on_issue_13(book: RulebookFiles) -> None:
+    # The setup puts the day marker on the start space beside day 1; patrol cards skip the
+    # second safe house; a weapon gained this round kills before the worker walks home; the
+    # last day of a harder level costs no morale.
+    text = flat(text_of(book.reading))
+    assert flat("日期标记放在日期轨第一天旁边的「起点」格") in text
+    assert flat("牌上列出的空屋已经改造成第二安全屋时，跳过这一项") in text
+    assert flat("回家之前，这次行动得到的武器已经在他手里") in text
+    assert flat("游戏结束，也不扣士气") in text
