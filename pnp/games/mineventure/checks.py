@@ -3,6 +3,7 @@ card may go, damage types and rounding marks, and seeded play through the refere
 
 from __future__ import annotations
 
+import random
 import statistics
 from collections import Counter
 from typing import Any
@@ -23,12 +24,20 @@ from pnp.games.mineventure.model import (
     Mineventure,
     Partner,
     Slot,
+    Timing,
     Zone,
 )
 from pnp.games.mineventure.policies import SensiblePolicy
 from pnp.games.mineventure.rules import MineventureRules
 from pnp.games.mineventure.simulation import simulate
-from pnp.games.mineventure.state import SLUG, Mode, Termination
+from pnp.games.mineventure.state import (
+    SLUG,
+    Act,
+    MineventureState,
+    Mode,
+    Termination,
+    clone,
+)
 from pnp.validate.checks import Findings, check_declaration, suggest
 
 DEFAULT_GAMES = 10
@@ -170,6 +179,7 @@ def check_static(findings: Findings) -> None:
     _check_items(findings, model)
     _check_legendary(findings, model)
     _check_orientation(findings, model)
+    _check_timing(findings, model)
 
 
 def _check_settings(findings: Findings, model: Mineventure) -> None:
@@ -550,6 +560,74 @@ def _check_orientation(findings: Findings, model: Mineventure) -> None:
             )
 
 
+def _check_timing(findings: Findings, model: Mineventure) -> None:
+    """Every hand card's footer prints its timing (decision phase, combat, from the hand); the
+    engine must allow it exactly there. Each card is probed on a table where its other
+    conditions hold: a weapon of the book's kind, a cell with the card's icon, a foe in reach."""
+    if not model.assemblies:
+        return
+    try:
+        rules = MineventureRules(model, model.info.players.min, model.assemblies[0].id)
+    except (ValueError, KeyError):
+        return  # check_static reports the engine refusing the map
+    for card in (*model.items, *model.food):
+        state = _probe(rules, card)
+        if state is None:
+            continue
+        code = rules.by_token[card.id]
+        fight = rules.apply(state, Act("fight", "1"))
+        allowed = (
+            bool(rules.playable(state, 0, code, in_combat=False)),
+            bool(rules.playable(fight, 0, code, in_combat=True)),
+        )
+        printed = {
+            Timing.ANYTIME: (True, True),
+            Timing.DECISION: (True, False),
+            Timing.IN_HAND: (False, False),
+        }[card.timing]
+        if allowed != printed:
+            findings.error(
+                card.where,
+                f"{card.id!r}: its footer says {card.timing.value!r} (decision phase, combat: "
+                f"{printed}), the engine allows {allowed}",
+            )
+
+
+def _probe(rules: MineventureRules, card: Item | Food) -> MineventureState | None:
+    """Seat 0 in the decision phase holding `card`, armed for it, on a cell with its icon,
+    seat 1 next to it; None when the map or the decks cannot set that up."""
+    icon = getattr(card, "icon", "")
+    cells = [
+        (cell, east)
+        for cell, terrain in rules.terrain.items()
+        if terrain.overworld
+        and (not icon or terrain.icon == icon)
+        and (east := (cell[0] + 1, cell[1])) in rules.terrain
+        and rules.terrain[east].overworld
+    ]
+    kind = getattr(card, "weapon_kind", "")
+    weapons = [
+        code
+        for code, c in enumerate(rules.cards)
+        if isinstance(c, Equipment) and c.is_weapon and c.damage > 0 and not c.legendary
+        if not kind or c.weapon_kind == kind
+    ]
+    if not cells or not weapons:
+        return None
+    state = clone(rules.initial_state(random.Random(0)))
+    state.spawn_order, state.phase, state.seat = (), "decision", 0
+    weapon = weapons[0]
+    slot = "main" if rules.cards[weapon].slot is Slot.MAIN_WEAPON else "sub"
+    (cell, east) = cells[0]
+    me, foe = state.players[0], state.players[1]
+    (me.x, me.y), (foe.x, foe.y) = cell, east
+    setattr(me, slot, weapon)
+    setattr(me, f"{slot}_dur", rules.cards[weapon].durability - 1)
+    me.hand = (rules.by_token[card.id],)
+    # The probe's cards are borrowed from nowhere: only `playable` reads this position.
+    return state
+
+
 # -- simulated play --------------------------------------------------------------------------
 
 
@@ -611,7 +689,8 @@ def summarise(report: dict[str, Any]) -> list[str]:
         lines.append(
             f"simulated {len(rows)} tables x {report['games_per_table']} {policy} games: mean "
             f"length {mean:.1f} rounds; dragon slain {ends['dragon_slain'] / total:.0%}, last "
-            f"standing {ends['last_standing'] / total:.0%}, all dead {ends['all_dead'] / total:.0%}"
+            f"standing {ends['last_standing'] / total:.0%}, all dead "
+            f"{ends['all_dead'] / total:.0%}, time up {ends['time_up'] / total:.0%}"
         )
     return lines
 

@@ -4,6 +4,7 @@ right file, and the shipped content is clean."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -244,3 +245,26 @@ def test_a_ragged_map_tile_is_one_located_error_not_a_crash(content_copy: Path) 
     SEEDING.edit(content_copy, "map.yaml", "VRSFGFFS", "针叶林村")
     problem = only(SEEDING.validate(content_copy), "rows have different lengths")
     assert problem.location.path.endswith("map.yaml") and problem.location.line > 0
+
+
+def test_an_engine_that_forbids_what_a_footer_allows_is_caught(
+    content_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 13: TNT's footer said "playable in the decision phase" while the engine forbade it.
+    # Seed that old engine back: damage cards only in combat, the validator names the card.
+    from pnp.games.mineventure.model import EffectKind
+    from pnp.games.mineventure.rules import MineventureRules
+
+    playable = MineventureRules.playable
+
+    def old_playable(
+        self: MineventureRules, state: Any, seat: int, code: int, in_combat: bool
+    ) -> list[str]:
+        effect = getattr(self.cards[code], "effect", None)
+        if not in_combat and effect is not None and effect.kind is EffectKind.DAMAGE:
+            return []
+        return playable(self, state, seat, code, in_combat)
+
+    monkeypatch.setattr(MineventureRules, "playable", old_playable)
+    problem = only(validate(content_copy), r"'tnt': its footer says 'anytime'")
+    assert problem.location.path.endswith("cards.yaml")

@@ -451,7 +451,7 @@ def test_every_hand_card_is_playable_where_its_footer_says(
     rules: MineventureRules, token: str
 ) -> None:
     # The post: consumables and potions are played in the decision phase or in combat; enchant
-    # books go under a weapon. The totem works from the hand (decision totem-in-hand): its
+    # books go under a weapon. The totem works from the hand (decision hand-card-timing): its
     # footer says so, and the engine never offers to play it.
     from pnp.games.mineventure.model import Timing
 
