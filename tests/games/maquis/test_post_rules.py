@@ -223,3 +223,81 @@ def test_the_very_easy_loop_returns_beside_day_one(model: Maquis) -> None:
     s = replace(act_state(rules, square="R"), day=model.days.days)
     s = rules.apply(rules.apply(s, Activate("square", "-")), Return())
     assert s.ended is None and s.day == rules.initial_state(random.Random(0)).day == 0
+
+
+# -- every effect kind and glossary term, one scenario each ---------------------------------
+
+
+def end_action(rules: MaquisRules, s: MaquisState, loc: str, choice: str) -> MaquisState:
+    return rules.apply(rules.apply(s, Activate(loc, choice)), Return())
+
+
+def test_the_church_raises_morale(rules: MaquisRules, model: Maquis) -> None:
+    # The post: pay the left side, take the right side; here a food for morale +1.
+    s = replace(act_state(rules, church="R", square="R"), stock=stock(rules, food=1))
+    s = end_action(rules, s, "church", "p0g0")
+    assert s.morale == model.morale.start + 1 and s.stock == stock(rules)
+
+
+def test_the_cafe_recruits_a_waiting_worker(rules: MaquisRules) -> None:
+    # The post: the two workers in the café may be recruited during the game.
+    s = act_state(rules, cafe="R", square="R")
+    cafe, home = s.cafe, s.home
+    s = end_action(rules, s, "cafe", "g0")
+    assert s.cafe == cafe - 1 and s.home == home + 1 + 1  # the recruit and the worker
+
+
+def test_an_airdrop_lands_on_an_empty_zone_and_is_collected_next_round(
+    rules: MaquisRules,
+) -> None:
+    # The post: the radio's second choice drops goods on an airdrop zone with none on it;
+    # they cannot be taken in the round they land, and no worker goes to an empty zone.
+    s = act_state(rules, radio="R")
+    drop = next(k for k, b in enumerate(rules.level.airdrop) if b.get("weapons"))
+    s = end_action(rules, s, "radio", f"g1d{drop}")
+    west, east = rules.zones
+    assert s.phase == "place" and s.drops[0] == stock(rules, **rules.level.airdrop[drop])
+    assert west in rules.placeable(s) and east not in rules.placeable(s)
+    # Next round: a worker on the zone collects it for free.
+    s = replace(act_state(rules, airdrop_west="R"), drops=s.drops)
+    s = end_action(rules, s, "airdrop-west", "c")
+    assert s.stock == stock(rules, **rules.level.airdrop[drop]) and not any(s.drops[0])
+
+
+def test_a_vacant_house_takes_a_tile_usable_from_the_next_round(rules: MaquisRules) -> None:
+    # The post: pay 2 money on a vacant house to lay a tile on it; its action is for later.
+    s = replace(act_state(rules, vacant_west="R", square="R"), stock=stock(rules, money=2))
+    s = end_action(rules, s, "vacant-west", "b=print-shop")
+    assert s.tiles == tiles(rules, vacant_west="print-shop") and s.stock == stock(rules)
+    s = replace(act_state(rules, vacant_west="R"), tiles=s.tiles, stock=stock(rules, money=1))
+    keys = {a.choice for a in rules.legal_actions(s) if isinstance(a, Activate)}
+    assert {"p0g0", "p0g1"} <= keys
+
+
+def test_the_second_safe_house_takes_workers_home(rules: MaquisRules) -> None:
+    # The post: the second safe house works exactly like the safe house at the bottom: a
+    # worker with no way to the first may walk home to it; nobody is placed on it.
+    blocked = dict(pharmacy="R", radio="P", post_office="P", smuggler="P", square="R")
+    s = act_state(rules, **blocked)
+    assert not rules.has_path_home(s, rules.index["pharmacy"])
+    s = replace(s, tiles=tiles(rules, vacant_east="hideout"))
+    assert rules.has_path_home(s, rules.index["pharmacy"])
+    home = s.home
+    s = rules.apply(rules.apply(s, Activate("pharmacy", "-")), Return())
+    assert s.home == home + 1
+    assert rules.index["vacant-east"] not in rules.placeable(s)
+
+
+@pytest.mark.parametrize(("level", "drops_on"), [("normal", "orange"), ("hard", "star")])
+def test_entering_a_marked_day_costs_morale(model: Maquis, level: str, drops_on: str) -> None:
+    # The post: entering an orange day costs a morale; the hard levels use the star days
+    # instead of the orange ones.
+    rules = MaquisRules(model, difficulty=level)
+    marked = set(getattr(model.days, drops_on))
+    other = set(model.days.orange if drops_on == "star" else model.days.star)
+    day = min(marked - other)
+    quiet = min(other - marked)  # marked only the other way: no morale at this level
+    s = replace(act_state(rules, square="R"), day=day - 1)
+    assert end_action(rules, s, "square", "-").morale == model.morale.start - 1
+    s = replace(act_state(rules, square="R"), day=quiet - 1)
+    assert end_action(rules, s, "square", "-").morale == model.morale.start
