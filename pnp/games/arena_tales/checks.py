@@ -4,14 +4,23 @@ fields, the keyword glossary against the cards and the engine, the arena, and se
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from pnp.content.loader import LoadedGame
-from pnp.engines.base import RandomPolicy
+from pnp.engines.base import Policy, RandomPolicy
 from pnp.engines.hexgrid import distance
 from pnp.errors import Location, PnpError
 from pnp.games.arena_tales.effects import KEYWORDS
-from pnp.games.arena_tales.model import ArenaTales, CardType, EffectKind, Keyword, Timing
+from pnp.games.arena_tales.model import (
+    ArenaTales,
+    Card,
+    CardType,
+    Effect,
+    EffectKind,
+    Keyword,
+    Timing,
+)
 from pnp.games.arena_tales.policies import SensiblePolicy
 from pnp.games.arena_tales.rules import (
     RULE_CHARACTERS,
@@ -21,7 +30,7 @@ from pnp.games.arena_tales.rules import (
     RULE_PLAYERS,
     ArenaTalesRules,
 )
-from pnp.games.arena_tales.simulation import simulate
+from pnp.games.arena_tales.simulation import SimulationReport, simulate
 from pnp.games.arena_tales.state import SLUG
 from pnp.validate.checks import Findings, check_declaration, suggest
 
@@ -53,9 +62,9 @@ _COMBAT_ONLY = frozenset(
 _MAY_BE_ZERO = frozenset({EffectKind.SEE_THROUGH, EffectKind.BURST})
 
 
-def used_effects(model: ArenaTales) -> dict[Any, Location]:
+def used_effects(model: ArenaTales) -> dict[EffectKind | Timing, Location]:
     """Each effect kind and timing the cards use, with the first place using it."""
-    used: dict[Any, Location] = {}
+    used: dict[EffectKind | Timing, Location] = {}
     for card in model.cards:
         for effect in card.effects:
             used.setdefault(effect.kind, effect.where)
@@ -268,7 +277,7 @@ def _check_cards(findings: Findings, model: ArenaTales) -> None:
                 findings.error(where, f"talent {card.id!r}: every effect must have timing talent")
 
 
-def _check_effect(findings: Findings, card: Any, effect: Any) -> None:
+def _check_effect(findings: Findings, card: Card, effect: Effect) -> None:
     kind, timing = effect.kind, effect.timing
     allowed = ALLOWED_TIMINGS.get(kind)
     if allowed is None:
@@ -418,7 +427,7 @@ def check_simulated(findings: Findings, games: int, seed: int) -> dict[str, Any]
     return report
 
 
-def _table(result: Any) -> dict[str, Any]:
+def _table(result: SimulationReport) -> dict[str, Any]:
     finished = result.finished
     return {
         "players": result.players,
@@ -446,7 +455,7 @@ def summarise(report: dict[str, Any]) -> list[str]:
     return lines
 
 
-POLICIES = {"random": RandomPolicy, "sensible": SensiblePolicy}
+POLICIES: dict[str, Callable[[], Policy]] = {"random": RandomPolicy, "sensible": SensiblePolicy}
 
 
 def simulation_lines(

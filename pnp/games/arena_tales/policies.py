@@ -13,6 +13,7 @@ from pnp.games.arena_tales.rules import ArenaTalesRules
 from pnp.games.arena_tales.state import (
     Absorb,
     Action,
+    ArenaState,
     Dash,
     Discard,
     Maintain,
@@ -29,7 +30,7 @@ class SensiblePolicy:
     action."""
 
     def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
-        assert isinstance(rules, ArenaTalesRules)
+        assert isinstance(rules, ArenaTalesRules) and isinstance(state, ArenaState)
         actions = rules.legal_actions(state)
         first = actions[0]
         if isinstance(first, Absorb):
@@ -39,7 +40,8 @@ class SensiblePolicy:
         if isinstance(first, Dash):
             return actions[-1]  # a card's straight move: as far as it goes
         if isinstance(first, Discard):
-            return min(actions, key=lambda a: (rules.card(a.card).cost, a.card))  # type: ignore[union-attr]
+            discards = [a for a in actions if isinstance(a, Discard)]
+            return min(discards, key=lambda a: (rules.card(a.card).cost, a.card))
         seat = state.seats[state.active]
         best: tuple[int, Action] | None = None
         for action in actions:

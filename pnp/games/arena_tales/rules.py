@@ -77,6 +77,7 @@ from pnp.games.arena_tales.state import (
     Stall,
     Task,
     Termination,
+    arg,
     bump,
     clone_state,
     refill_deck,
@@ -256,7 +257,7 @@ class ArenaTalesRules:
         if not state.queue:
             return state.active
         task = state.queue[0]
-        return None if task[0] in CHANCE_TASKS else task[1]
+        return None if task[0] in CHANCE_TASKS else arg(task, 1)
 
     def is_chance(self, state: ArenaState) -> bool:
         return state.ended is None and bool(state.queue) and state.queue[0][0] in CHANCE_TASKS
@@ -275,16 +276,18 @@ class ArenaTalesRules:
             name = task[0]
             if name in CHANCE_TASKS:
                 return [self._draw_actions[c] for c in distinct(self._source(state, task))]
-            seat = state.seats[task[1]]
+            seat = state.seats[arg(task, 1)]
             if name == "absorb":
-                return [Absorb(k) for k in self._absorb_options(seat, task[2])]
+                return [Absorb(k) for k in self._absorb_options(seat, arg(task, 2))]
             if name == "discard":
                 return [Discard(self.tokens[c]) for c in distinct(seat.hand)]
             if name == "maintain":
-                need = self._amount(seat.display[task[2]][0], EffectKind.MAINTAIN)
+                need = self._amount(seat.display[arg(task, 2)][0], EffectKind.MAINTAIN)
                 return [Maintain(True), Maintain(False)] if len(seat.hand) >= need else []
             if name == "dash":
-                return [Dash(k) for k in range(self._dash_reach(state, task[1], task[2]) + 1)]
+                return [
+                    Dash(k) for k in range(self._dash_reach(state, arg(task, 1), arg(task, 2)) + 1)
+                ]
             raise AssertionError(f"task {task!r} waits for nothing")  # pragma: no cover
         actions: list[Action] = [*self._plays(state), *self._moves(state)]
         if not actions:
@@ -308,19 +311,18 @@ class ArenaTalesRules:
     def apply(self, state: ArenaState, action: Action) -> ArenaState:
         if state.ended is not None:
             raise self._illegal(state, action, "the game is over")
-        kind = type(action)
-        if kind not in (Play, Move, Stall, Discard, Absorb, Maintain, Dash, Draw):
+        if not isinstance(action, (Play, Move, Stall, Discard, Absorb, Maintain, Dash, Draw)):
             raise self._illegal(state, action, f"not an {SLUG} action")
         legal = self.legal_actions(state)
         if action not in legal:
             raise self._illegal(state, action, "not a legal action here")
         s = clone_state(state)
-        if kind is Draw:
-            self._take(s, self._by_token[action.card])  # type: ignore[union-attr]
-        elif kind is Play:
-            self._play(s, action)  # type: ignore[arg-type]
-        elif kind is Move or kind is Stall:
-            self._move(s, action)  # type: ignore[arg-type]
+        if isinstance(action, Draw):
+            self._take(s, self._by_token[action.card])
+        elif isinstance(action, Play):
+            self._play(s, action)
+        elif isinstance(action, (Move, Stall)):
+            self._move(s, action)
         else:
             self._decide(s, action)
         self._settle(s)
@@ -421,7 +423,7 @@ class ArenaTalesRules:
 
     def _source(self, state: ArenaState, task: Task) -> tuple[int, ...]:
         """The pile a chance task takes from (see ``_settle`` for the order of piles)."""
-        seat = state.seats[task[1]]
+        seat = state.seats[arg(task, 1)]
         if task[0] == "lose":
             return seat.life
         return seat.deck or seat.life
@@ -470,7 +472,7 @@ class ArenaTalesRules:
                 )
             ]
             free = closer
-        steps = []
+        steps: list[tuple[int, int]] = []
         for direction in free:
             target = hexgrid.neighbour(seat.pos, direction)
             turning = seat.pos in self.points or target in self.points
@@ -537,16 +539,18 @@ class ArenaTalesRules:
 
     def _decide(self, s: ArenaState, action: Action) -> None:
         task, rest = s.queue[0], s.queue[1:]
-        seat = writable(s, task[1])
+        seat = writable(s, arg(task, 1))
         if type(action) is Discard:
             code = self._by_token[action.card]
             seat.hand = without(seat.hand, code)
             seat.display = (*seat.display, (code, DOWN))
-            s.queue = rest if task[2] <= 1 else (("discard", task[1], task[2] - 1), *rest)
+            s.queue = (
+                rest if arg(task, 2) <= 1 else (("discard", arg(task, 1), arg(task, 2) - 1), *rest)
+            )
         elif type(action) is Absorb:
             up = min(action.face_up, len(seat.life))
-            down = min(task[2] - 2 * action.face_up, len(seat.life) - up)
-            s.queue = (("lose", task[1], up, down), *rest)
+            down = min(arg(task, 2) - 2 * action.face_up, len(seat.life) - up)
+            s.queue = (("lose", arg(task, 1), up, down), *rest)
         elif type(action) is Dash:
             # A card's "move at most X straight ahead": the player chose how far.
             s.queue = rest
@@ -556,44 +560,48 @@ class ArenaTalesRules:
             s.queue = rest
             if action.keep:
                 display = list(seat.display)
-                display[task[2]] = (display[task[2]][0], KEPT)
+                display[arg(task, 2)] = (display[arg(task, 2)][0], KEPT)
                 seat.display = tuple(display)
-                need = self._amount(display[task[2]][0], EffectKind.MAINTAIN)
+                need = self._amount(display[arg(task, 2)][0], EffectKind.MAINTAIN)
                 if need:
-                    s.queue = (("discard", task[1], need), *rest)
+                    s.queue = (("discard", arg(task, 1), need), *rest)
 
     def _take(self, s: ArenaState, code: int) -> None:
         """A chance outcome: the head task takes ``code`` from its pile."""
         task, rest = s.queue[0], s.queue[1:]
-        seat = writable(s, task[1])
+        seat = writable(s, arg(task, 1))
         if task[0] == "lose":
-            up, down = task[2], task[3]
+            up, down = arg(task, 2), arg(task, 3)
             seat.life = without(seat.life, code)
             face = UP if up else DOWN
             seat.display = (*seat.display, (code, face))
             if face == UP and self._responds[code]:
                 # 响应: a card turned face up into the display by damage triggers.
-                s.responses = (*s.responses, (task[1], code))
+                s.responses = (*s.responses, (arg(task, 1), code))
             up, down = (up - 1, down) if up else (up, down - 1)
-            self._note_life(s, task[1])
-            s.queue = rest if up + down == 0 else (("lose", task[1], up, down), *rest)
+            self._note_life(s, arg(task, 1))
+            s.queue = rest if up + down == 0 else (("lose", arg(task, 1), up, down), *rest)
             return
         # "draw": from the deck, or (deck and recycle empty) from life.
         from_life = not seat.deck
         if from_life:
             seat.life = without(seat.life, code)
-            self._note_life(s, task[1])
+            self._note_life(s, arg(task, 1))
         else:
             seat.deck = without(seat.deck, code)
             refill_deck(seat)
-        if task[3] == TO_DISPLAY:
+        if arg(task, 3) == TO_DISPLAY:
             # 展示: face up into the display; a damage card adds 1 to the card in play.
             seat.display = (*seat.display, (code, UP))
             if s.play and self.cards[code].type is CardType.DAMAGE:
                 s.play = bump(s.play, PLAY_DAMAGE, 1)
         else:
             seat.hand = with_card(seat.hand, code)
-        s.queue = rest if task[2] <= 1 else ((task[0], task[1], task[2] - 1, task[3]), *rest)
+        s.queue = (
+            rest
+            if arg(task, 2) <= 1
+            else ((task[0], arg(task, 1), arg(task, 2) - 1, arg(task, 3)), *rest)
+        )
 
     def _note_life(self, s: ArenaState, seat_index: int) -> None:
         seat = s.seats[seat_index]
@@ -618,7 +626,7 @@ class ArenaTalesRules:
             task = s.queue[0]
             name = task[0]
             if name in CHANCE_TASKS:
-                empty = task[2] + task[3] <= 0 if name == "lose" else task[2] <= 0
+                empty = arg(task, 2) + arg(task, 3) <= 0 if name == "lose" else arg(task, 2) <= 0
                 if empty or not self._source(s, task):
                     s.queue = s.queue[1:]
                     continue
@@ -632,22 +640,22 @@ class ArenaTalesRules:
 
     def _automatic(self, s: ArenaState, task: Task) -> bool:
         """Resolve a decision task that has one choice or none; True if it was resolved."""
-        seat = s.seats[task[1]]
+        seat = s.seats[arg(task, 1)]
         name = task[0]
         if name == "discard":
-            if task[2] <= 0 or not seat.hand:
+            if arg(task, 2) <= 0 or not seat.hand:
                 s.queue = s.queue[1:]
                 return True
-            if len(seat.hand) <= task[2]:
-                own = writable(s, task[1])
+            if len(seat.hand) <= arg(task, 2):
+                own = writable(s, arg(task, 1))
                 own.display = (*own.display, *((c, DOWN) for c in own.hand))
                 own.hand = ()
                 s.queue = s.queue[1:]
                 return True
             return len(set(seat.hand)) == 1 and self._decide_first(s)
         if name == "absorb":
-            options = self._absorb_options(seat, task[2])
-            if not seat.life or task[2] <= 0:
+            options = self._absorb_options(seat, arg(task, 2))
+            if not seat.life or arg(task, 2) <= 0:
                 s.queue = s.queue[1:]
                 return True
             if len(options) == 1:
@@ -655,12 +663,12 @@ class ArenaTalesRules:
                 return True
             return False
         if name == "dash":
-            if self._dash_reach(s, task[1], task[2]) == 0:
+            if self._dash_reach(s, arg(task, 1), arg(task, 2)) == 0:
                 s.queue = s.queue[1:]  # blocked straight ahead: nothing to choose
                 return True
             return False
         if name == "maintain":
-            need = self._amount(seat.display[task[2]][0], EffectKind.MAINTAIN)
+            need = self._amount(seat.display[arg(task, 2)][0], EffectKind.MAINTAIN)
             if len(seat.hand) < need:
                 s.queue = s.queue[1:]  # cannot pay: the card is exhausted at clean-up
                 return True
@@ -668,12 +676,12 @@ class ArenaTalesRules:
         return False  # pragma: no cover
 
     def _decide_first(self, s: ArenaState) -> bool:
-        seat = s.seats[s.queue[0][1]]
+        seat = s.seats[arg(s.queue[0], 1)]
         self._decide(s, Discard(self.tokens[seat.hand[0]]))
         return True
 
     def _task_start(self, s: ArenaState, task: Task) -> None:
-        seat_index = task[1]
+        seat_index = arg(task, 1)
         seat = writable(s, seat_index)
         seat.dead_start = not seat.life
         tasks: list[Task] = []
@@ -687,7 +695,7 @@ class ArenaTalesRules:
     def _task_clean(self, s: ArenaState, task: Task) -> None:
         # Start: face-down cards to the recycle pile, face-up ones to the exhausted pile, except
         # the talent, 永久展示中, 元素结晶 and maintained cards.
-        seat = writable(s, task[1])
+        seat = writable(s, arg(task, 1))
         keep: list[tuple[int, int]] = []
         recycle = list(seat.recycle)
         exhausted = list(seat.exhausted)
@@ -705,16 +713,16 @@ class ArenaTalesRules:
 
     def _task_pending(self, s: ArenaState, task: Task) -> None:
         # Decided: first the pending draw from the previous player's costs, all of it...
-        seat = writable(s, task[1])
+        seat = writable(s, arg(task, 1))
         count, seat.pending = seat.pending, 0
         if count:
-            s.queue = (("draw", task[1], count, TO_HAND), *s.queue)
+            s.queue = (("draw", arg(task, 1), count, TO_HAND), *s.queue)
 
     def _task_refill(self, s: ArenaState, task: Task) -> None:
         # ...then refill the hand to settings.hand_refill (no draw at or above it).
-        missing = self.refill - len(s.seats[task[1]].hand)
+        missing = self.refill - len(s.seats[arg(task, 1)].hand)
         if missing > 0:
-            s.queue = (("draw", task[1], missing, TO_HAND), *s.queue)
+            s.queue = (("draw", arg(task, 1), missing, TO_HAND), *s.queue)
 
     def _task_cost(self, s: ArenaState, task: Task) -> None:
         # [2] The next player will draw the cost; at settings.forced_end the turn will end.
@@ -734,7 +742,7 @@ class ArenaTalesRules:
         s.last_colour = self._colour[code]
 
     def _task_effect(self, s: ArenaState, task: Task) -> None:
-        _, seat_index, code, index = task
+        seat_index, code, index = arg(task, 1), arg(task, 2), arg(task, 3)
         effect = self.cards[code].effects[index]
         handler = EFFECTS.get(effect.kind)
         if handler is not None:
@@ -782,7 +790,7 @@ class ArenaTalesRules:
 
     def _task_push(self, s: ArenaState, task: Task) -> None:
         # 击退 X: back along the attack direction; stop at an obstacle, a character, the edge.
-        _, target, direction, steps = task
+        target, direction, steps = arg(task, 1), arg(task, 2), arg(task, 3)
         seat = writable(s, target)
         for _ in range(steps):
             ahead = hexgrid.neighbour(seat.pos, direction)

@@ -81,9 +81,11 @@ def simulate(
         if rules is None:
             rules = tables[chosen] = ArenaTalesRules(model, players, chosen)
 
-        def observe(before: ArenaState, action: Action, after: ArenaState, r=rules) -> None:
-            if type(action) is Play:
-                for e in r.card(action.card).effects:  # type: ignore[union-attr]
+        def observe(
+            before: ArenaState, action: Action, after: ArenaState, r: ArenaTalesRules = rules
+        ) -> None:
+            if isinstance(action, Play):
+                for e in r.card(action.card).effects:
                     played[e.kind] += 1
 
         record = play_game(

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any
 
 SLUG = "arena-tales"
 
@@ -164,8 +163,16 @@ class Seat:
         )
 
 
-Task = tuple[Any, ...]
+Task = tuple[str, *tuple[int, ...]]
 """(name, *ints): a step still to resolve; see ``ArenaTalesRules._settle``."""
+
+
+def arg(task: Task, index: int) -> int:
+    """The ``index``-th field of a task (1 is the seat concerned, for the tasks that name one)."""
+    value = task[index]
+    if not isinstance(value, int):  # pragma: no cover - only the name is a string
+        raise TypeError(f"task {task!r} has no integer at {index}")
+    return value
 
 
 @dataclass(slots=True)
