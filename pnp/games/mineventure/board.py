@@ -11,17 +11,21 @@ from typing import Any
 from pnp.engines.piles import with_card as _insert
 from pnp.engines.piles import without as _remove
 from pnp.games.mineventure.model import (
+    Card,
     DamageType,
+    Effect,
     EffectKind,
     Equipment,
     Event,
     Food,
+    Item,
     ItemKind,
     Mineventure,
     Partner,
     Rounding,
     Slot,
     Target,
+    Terrain,
     Timing,
     Trait,
 )
@@ -63,7 +67,7 @@ class Board:
                 raise ValueError(f"map {assembly.id} is for {assembly.players} players")
         self.assembly = assembly
         self.size = assembly.size
-        self.terrain: dict[tuple[int, int], Any] = {
+        self.terrain: dict[tuple[int, int], Terrain] = {
             (x, y): t for x, y, t in model.assembly_cells(assembly)
         }
         self.spawns = tuple(model.assembly_spawns(assembly))
@@ -85,7 +89,7 @@ class Board:
         # The card table: every card of every deck; a card's token is its id.
         self.decks = [deck.id for deck in model.decks]
         self.deck_index = {deck_id: i for i, deck_id in enumerate(self.decks)}
-        self.cards: list[Any] = []
+        self.cards: list[Card] = []
         self.card_deck: list[int] = []
         start: list[list[int]] = [[] for _ in self.decks]
         for collection in (model.equipment, model.partners, model.events, model.items, model.food):
@@ -121,12 +125,12 @@ class Board:
 
     # -- derived numbers -------------------------------------------------------------------
 
-    def _effects(self, state: MineventureState, seat: int) -> list[Any]:
+    def _effects(self, state: MineventureState, seat: int) -> list[Effect]:
         """Every effect working on a seat: character ability, partner, buffs in slots."""
         p = state.players[seat]
-        out = [self.model.characters[p.character].ability]
+        out: list[Effect] = [self.model.characters[p.character].ability]
         if p.partner >= 0:
-            out.append(self.cards[p.partner].effect)
+            out.append(self.card_effect(p.partner))
         for entry in p.buffs:
             if entry is not None:
                 out.append(self.buffs[entry[0]].effect)
@@ -135,7 +139,7 @@ class Board:
     def _bonus(self, state: MineventureState, seat: int, kind: EffectKind) -> int:
         return sum(e.amount for e in self._effects(state, seat) if e.kind is kind)
 
-    def _has(self, state: MineventureState, seat: int, kind: EffectKind) -> Any:
+    def _has(self, state: MineventureState, seat: int, kind: EffectKind) -> Effect | None:
         return next((e for e in self._effects(state, seat) if e.kind is kind), None)
 
     def hand_limit(self, state: MineventureState, seat: int) -> int:
@@ -145,15 +149,15 @@ class Board:
         """Range of one weapon slot with its enchants; -1 when it cannot attack."""
         p = state.players[seat]
         code = p.main if slot == "main" else p.sub
-        if code < 0 or self.cards[code].damage <= 0:
+        if code < 0 or self.gear(code).damage <= 0:
             return -1
         enchants = p.main_ench if slot == "main" else p.sub_ench
         extra = sum(
-            self.cards[e].effect.amount
+            self.card_effect(e).amount
             for e in enchants
-            if self.cards[e].effect.kind is EffectKind.EXTEND_RANGE
+            if self.card_effect(e).kind is EffectKind.EXTEND_RANGE
         )
-        return self.cards[code].range + extra
+        return self.gear(code).range + extra
 
     def attack_range(self, state: MineventureState, seat: int) -> int:
         """The larger weapon range, or the bare-handed one (decision attack-range)."""
@@ -178,6 +182,29 @@ class Board:
         """Manhattan distance: the sum of the X and Y distances (the post's ambush rule)."""
         (ax, ay), (bx, by) = self.position(state, a), self.position(state, b)
         return abs(ax - bx) + abs(ay - by)
+
+    def gear(self, code: int) -> Equipment:
+        """The equipment card (weapon or armour) with this code."""
+        card = self.cards[code]
+        assert isinstance(card, Equipment), f"{self.tokens[code]!r} is not equipment"
+        return card
+
+    def effect_of(self, code: int) -> Effect | None:
+        """What a card does when played or while in play; None for equipment and food."""
+        card = self.cards[code]
+        return None if isinstance(card, (Equipment, Food)) else card.effect
+
+    def hand_card(self, code: int) -> Item | Food:
+        """The hand card (item or food) with this code."""
+        card = self.cards[code]
+        assert isinstance(card, (Item, Food)), f"{self.tokens[code]!r} is not a hand card"
+        return card
+
+    def card_effect(self, code: int) -> Effect:
+        """The effect of a card that has one (partner, event, item)."""
+        effect = self.effect_of(code)
+        assert effect is not None, f"{self.tokens[code]!r} has no effect"
+        return effect
 
     def living(self, state: MineventureState) -> list[int]:
         return [seat for seat, p in enumerate(state.players) if p.alive]
@@ -221,7 +248,7 @@ class Board:
         enchants: tuple[int, ...] = (),
     ) -> None:
         """Equip a card; the old one in its slot leaves play (new equipment replaces old)."""
-        card: Equipment = self.cards[code]
+        card = self.gear(code)
         p = new.players[seat]
         dur = card.durability if durability < 0 else durability
         if card.slot is Slot.ARMOUR:
@@ -255,7 +282,7 @@ class Board:
         p = new.players[seat]
         # Repair the weapon that has lost the most durability.
         options = [
-            (self.cards[code].durability - dur, slot)
+            (self.gear(code).durability - dur, slot)
             for slot, code, dur in (("main", p.main, p.main_dur), ("sub", p.sub, p.sub_dur))
             if code >= 0
         ]
@@ -269,7 +296,7 @@ class Board:
         boxes, they never add any (decision repair-cap)."""
         p = new.players[seat]
         code, durability = (p.main, p.main_dur) if slot == "main" else (p.sub, p.sub_dur)
-        restored = min(self.cards[code].durability, durability + amount)
+        restored = min(self.gear(code).durability, durability + amount)
         self._set(new, seat, **{f"{slot}_dur": restored})
 
     def give_buff(self, new: MineventureState, seat: int, buff: int) -> None:
@@ -288,7 +315,9 @@ class Board:
             return
         else:
             free = [i for i in fitting if buffs[i] is None]
-            index = free[0] if free else min(fitting, key=lambda i: buffs[i][2])  # type: ignore[index]
+            # No free slot: every fitting slot holds a buff; replace the one placed first.
+            stamps = {i: e[2] for i in fitting if (e := buffs[i]) is not None}
+            index = free[0] if free else min(fitting, key=lambda i: stamps[i])
             buffs[index] = entry
         self._set(new, seat, buffs=tuple(buffs))
 
@@ -318,7 +347,7 @@ class Board:
                 amount -= self.model.dragon.defence
             return max(0, amount)
         p = state.players[seat]
-        armour = self.cards[p.armour] if p.armour >= 0 else None
+        armour = self.gear(p.armour) if p.armour >= 0 else None
         # Area damage: cancelled by the matching blast-proof trait; a shield cannot block it.
         if DamageType.AREA in types and armour is not None and Trait.BLAST_PROOF in armour.traits:
             return 0
@@ -355,7 +384,7 @@ class Board:
 
     def playable(self, state: MineventureState, seat: int, code: int, in_combat: bool) -> list[str]:
         """The arguments a hand card can be played with ('' for none); [] if it cannot."""
-        card = self.cards[code]
+        card = self.hand_card(code)
         p = state.players[seat]
         # When a card is played is the one value its footer prints (Timing).
         if card.timing is Timing.IN_HAND or (in_combat and card.timing is Timing.DECISION):
@@ -376,7 +405,7 @@ class Board:
                     ("sub", p.sub, p.sub_ench),
                 )
                 if weapon >= 0
-                and self.cards[weapon].weapon_kind == card.weapon_kind
+                and self.gear(weapon).weapon_kind == card.weapon_kind
                 and code not in enchants
             ]
         kind = effect.kind
@@ -404,15 +433,13 @@ class Board:
                 (
                     c
                     for c in p.hand
-                    if getattr(self.cards[c], "effect", None) is not None
-                    and self.cards[c].effect.kind is EffectKind.REVIVE
+                    if self.effect_of(c) is not None
+                    and self.card_effect(c).kind is EffectKind.REVIVE
                 ),
                 None,
             )
             if totem is not None:
-                self._set(
-                    new, seat, hp=self.cards[totem].effect.amount, hand=_remove(p.hand, totem)
-                )
+                self._set(new, seat, hp=self.card_effect(totem).amount, hand=_remove(p.hand, totem))
                 self._put_back(new, totem)
                 continue
             dead.append(seat)

@@ -6,10 +6,11 @@ from __future__ import annotations
 import random
 import statistics
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from pnp.content.loader import LoadedGame
-from pnp.engines.base import RandomPolicy
+from pnp.engines.base import Policy, RandomPolicy
 from pnp.errors import Location, PnpError
 from pnp.games.mineventure.model import (
     DECK_OF_TYPE,
@@ -254,18 +255,17 @@ def _check_tiles(findings: Findings, model: Mineventure) -> None:
                     point.where, f"tiles: {tile.id!r} {what} ({point.x}, {point.y}) is off the tile"
                 )
                 continue
-            terrain = model.terrain_by_code.get(tile.rows[point.y][point.x])
-            if terrain is None:
+            under = model.terrain_by_code.get(tile.rows[point.y][point.x])
+            if under is None:
                 continue
-            if what == "dragon" and terrain.overworld:
+            if what == "dragon" and under.overworld:
                 findings.error(
                     point.where,
-                    f"tiles: the dragon on {tile.id!r} must stand in the End, "
-                    f"not on {terrain.id!r}",
+                    f"tiles: the dragon on {tile.id!r} must stand in the End, not on {under.id!r}",
                 )
-            if what == "spawn" and (not terrain.overworld or terrain.landing_damage):
+            if what == "spawn" and (not under.overworld or under.landing_damage):
                 findings.error(
-                    point.where, f"tiles: spawn point on {tile.id!r} lies on {terrain.id!r}"
+                    point.where, f"tiles: spawn point on {tile.id!r} lies on {under.id!r}"
                 )
 
 
@@ -538,7 +538,8 @@ def _check_legendary(findings: Findings, model: Mineventure) -> None:
             model.events[0].where if model.events else None,
             "events: no event draws legendary cards, so they can never be reached",
         )
-    for card in [*model.partners, *model.events, *model.food]:
+    others: list[Partner | Event | Food] = [*model.partners, *model.events, *model.food]
+    for card in others:
         if getattr(card, "legendary", False):  # pragma: no cover - these types have no flag
             findings.error(card.where, f"{card.id!r} cannot be legendary")
 
@@ -570,7 +571,8 @@ def _check_timing(findings: Findings, model: Mineventure) -> None:
         rules = MineventureRules(model, model.info.players.min, model.assemblies[0].id)
     except (ValueError, KeyError):
         return  # check_static reports the engine refusing the map
-    for card in (*model.items, *model.food):
+    hand: list[Item | Food] = [*model.items, *model.food]
+    for card in hand:
         state = _probe(rules, card)
         if state is None:
             continue
@@ -617,12 +619,12 @@ def _probe(rules: MineventureRules, card: Item | Food) -> MineventureState | Non
     state = clone(rules.initial_state(random.Random(0)))
     state.spawn_order, state.phase, state.seat = (), "decision", 0
     weapon = weapons[0]
-    slot = "main" if rules.cards[weapon].slot is Slot.MAIN_WEAPON else "sub"
+    slot = "main" if rules.gear(weapon).slot is Slot.MAIN_WEAPON else "sub"
     (cell, east) = cells[0]
     me, foe = state.players[0], state.players[1]
     (me.x, me.y), (foe.x, foe.y) = cell, east
     setattr(me, slot, weapon)
-    setattr(me, f"{slot}_dur", rules.cards[weapon].durability - 1)
+    setattr(me, f"{slot}_dur", rules.gear(weapon).durability - 1)
     me.hand = (rules.by_token[card.id],)
     # The probe's cards are borrowed from nowhere: only `playable` reads this position.
     return state
@@ -631,7 +633,7 @@ def _probe(rules: MineventureRules, card: Item | Food) -> MineventureState | Non
 # -- simulated play --------------------------------------------------------------------------
 
 
-POLICIES = {"random": RandomPolicy, "sensible": SensiblePolicy}
+POLICIES: dict[str, Callable[[], Policy]] = {"random": RandomPolicy, "sensible": SensiblePolicy}
 
 
 def tables(model: Mineventure) -> list[tuple[Mode, int]]:

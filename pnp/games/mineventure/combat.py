@@ -53,7 +53,7 @@ class CombatRules(Board):
         for slot, code in (("main", p.main), ("sub", p.sub)):
             if code < 0:
                 continue
-            card = self.cards[code]
+            card = self.gear(code)
             if card.blocks and not c.ambush:
                 out.append(Act("strike", slot))
             elif card.damage > 0:
@@ -65,7 +65,7 @@ class CombatRules(Board):
                 )
                 if not c.ambush or reach >= distance:
                     out.append(Act("strike", slot))
-        if not any(self.cards[code].damage > 0 for code in (p.main, p.sub) if code >= 0) and (
+        if not any(self.gear(code).damage > 0 for code in (p.main, p.sub) if code >= 0) and (
             not c.ambush or self.settings.unarmed_range >= distance
         ):
             out.append(Act("strike", "fist"))
@@ -125,7 +125,7 @@ class CombatRules(Board):
             act = Act.parse(text)
             if act.kind == "use":
                 code = self.by_token[act.a]
-                effect = getattr(self.cards[code], "effect", None)
+                effect = self.effect_of(code)
                 if effect is not None and effect.kind is EffectKind.DAMAGE:
                     self._set(new, seat, hand=_remove(new.players[seat].hand, code))
                     self._put_back(new, code)
@@ -173,7 +173,7 @@ class CombatRules(Board):
             types: tuple[DamageType, ...] = (DamageType.PHYSICAL,)
         else:
             code = p.main if slot == "main" else p.sub
-            card = self.cards[code]
+            card = self.gear(code)
             enchants = p.main_ench if slot == "main" else p.sub_ench
             # Every use of a weapon costs one durability; at 0 it breaks.
             durability = (p.main_dur if slot == "main" else p.sub_dur) - 1
@@ -185,14 +185,14 @@ class CombatRules(Board):
                 blocking[seat] = True
                 return []
             amount = card.damage + sum(
-                self.cards[e].effect.amount
+                self.card_effect(e).amount
                 for e in enchants
-                if self.cards[e].effect.kind is EffectKind.SHARPEN
+                if self.card_effect(e).kind is EffectKind.SHARPEN
             )
             types = card.types
         amount += self._bonus(new, seat, EffectKind.STRENGTH)
         hits = [(seat, foe, amount, types)]
-        partner = self.cards[p.partner].effect if p.partner >= 0 else None
+        partner = self.card_effect(p.partner) if p.partner >= 0 else None
         if partner is not None and partner.kind is EffectKind.COMPANION_ATTACK:
             hits.append((seat, foe, partner.amount, partner.types))
         halve = self._has(new, seat, EffectKind.HALVE_DEALT)

@@ -4,6 +4,7 @@ the rulebook quotes, played out by the engine so prose cannot drift."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pnp.engines.base import Rules
@@ -103,7 +104,7 @@ class _Table:
         return self.state.players[seat].hp
 
 
-def _pick(cards: Any, key: Any) -> Any:
+def _pick(cards: Sequence[Equipment], key: Callable[[Equipment], Any]) -> Equipment:
     """The best card by `key` (first in content order on a tie)."""
     return max(cards, key=lambda card: (key(card), -list(cards).index(card)))
 
@@ -144,7 +145,7 @@ def _bow(model: Mineventure) -> Equipment:
     physical = [c for c in mains if c.types == (DamageType.PHYSICAL,)]
     if not physical:
         raise ValueError("no physical main weapon")
-    return _pick(physical, lambda c: c.range)  # type: ignore[no-any-return]
+    return _pick(physical, lambda c: c.range)
 
 
 def _armours(model: Mineventure) -> tuple[Equipment, Equipment]:

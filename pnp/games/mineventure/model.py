@@ -381,6 +381,10 @@ class Food:
         return Timing.ANYTIME
 
 
+Card = Equipment | Partner | Event | Item | Food
+"""A card of any deck (the legendary deck holds equipment and items)."""
+
+
 @dataclass(frozen=True)
 class Buff:
     id: str = field(metadata=doc("slug"))

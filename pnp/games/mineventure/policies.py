@@ -6,9 +6,17 @@ import random
 from typing import Any
 
 from pnp.engines.base import Rules
-from pnp.games.mineventure.model import BuffClass, EffectKind, Food, Partner, Slot, Target
+from pnp.games.mineventure.model import (
+    BuffClass,
+    EffectKind,
+    Equipment,
+    Food,
+    Partner,
+    Slot,
+    Target,
+)
 from pnp.games.mineventure.rules import MineventureRules
-from pnp.games.mineventure.state import DRAGON, Act
+from pnp.games.mineventure.state import DRAGON, Act, MineventureState
 
 
 class SensiblePolicy:
@@ -17,6 +25,7 @@ class SensiblePolicy:
 
     def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
         assert isinstance(rules, MineventureRules)
+        assert isinstance(state, MineventureState)
         actions = rules.legal_actions(state)
         seat = rules.current_player(state)
         assert seat is not None
@@ -51,7 +60,7 @@ class SensiblePolicy:
         for action in actions:
             if action.kind != "play":
                 continue
-            card = rules.cards[rules.by_token[action.a]]
+            card = rules.hand_card(rules.by_token[action.a])
             if isinstance(card, Food):
                 if hurt >= card.heal:
                     return action
@@ -79,24 +88,29 @@ class SensiblePolicy:
                 return action
         return Act("end")
 
-    def _better(self, rules: MineventureRules, state: Any, seat: int, code: int) -> bool:
+    def _better(
+        self, rules: MineventureRules, state: MineventureState, seat: int, code: int
+    ) -> bool:
         me = state.players[seat]
         card = rules.cards[code]
         if isinstance(card, Partner):
             return me.partner < 0
+        assert isinstance(card, Equipment)
         current = {Slot.MAIN_WEAPON: me.main, Slot.SUB_WEAPON: me.sub, Slot.ARMOUR: me.armour}[
             card.slot
         ]
         if current < 0:
             return True
-        old = rules.cards[current]
+        old = rules.gear(current)
         return (card.damage + card.defence, card.durability) > (old.damage + old.defence, 0)
 
     def _card_value(self, rules: MineventureRules, code: int) -> int:
-        card = rules.cards[code]
+        card = rules.hand_card(code)
         return card.heal if isinstance(card, Food) else 3 + card.effect.amount
 
-    def _move_score(self, rules: MineventureRules, state: Any, seat: int, action: Act) -> float:
+    def _move_score(
+        self, rules: MineventureRules, state: MineventureState, seat: int, action: Act
+    ) -> float:
         me = state.players[seat]
         if action.b:
             target = DRAGON if action.b == "dragon" else int(action.b)
@@ -131,7 +145,9 @@ class SensiblePolicy:
             score -= 0.3 * (abs(cell[0] - dx) + abs(cell[1] - dy))
         return score
 
-    def _combat(self, rules: MineventureRules, state: Any, seat: int, actions: list[Act]) -> Act:
+    def _combat(
+        self, rules: MineventureRules, state: MineventureState, seat: int, actions: list[Act]
+    ) -> Act:
         me = state.players[seat]
         if me.hp <= 5 and Act("flee") in actions:
             return Act("flee")
@@ -140,17 +156,17 @@ class SensiblePolicy:
             a
             for a in actions
             if a.kind == "use"
-            and getattr(rules.cards[rules.by_token[a.a]], "effect", None) is not None
-            and rules.cards[rules.by_token[a.a]].effect.kind is EffectKind.DAMAGE
+            and (effect := rules.effect_of(rules.by_token[a.a])) is not None
+            and effect.kind is EffectKind.DAMAGE
         ]
         if damage:
             return damage[0]
 
         def power(action: Act) -> int:
             if action.a == "main" and me.main >= 0:
-                return rules.cards[me.main].damage
+                return rules.gear(me.main).damage
             if action.a == "sub" and me.sub >= 0:
-                return rules.cards[me.sub].damage
+                return rules.gear(me.sub).damage
             return 0
 
         if strikes:

@@ -48,6 +48,7 @@ from pnp.games.mineventure.board import IMPLEMENTED
 from pnp.games.mineventure.combat import CombatRules
 from pnp.games.mineventure.model import (
     BuffClass,
+    Effect,
     EffectKind,
     Equipment,
     Food,
@@ -452,7 +453,7 @@ class MineventureRules(CombatRules):
         self._settle(new)
 
     def _event(self, new: MineventureState, seat: int, code: int) -> None:
-        effect = self.cards[code].effect
+        effect = self.card_effect(code)
         if effect.kind is EffectKind.STORY:
             if new.story < 0:
                 # A story event stays in play until the game ends (decision story-damage).
@@ -465,7 +466,7 @@ class MineventureRules(CombatRules):
     # -- effects --------------------------------------------------------------------------
 
     def _resolve(
-        self, new: MineventureState, seat: int, effect: Any, other: int | None, source: int
+        self, new: MineventureState, seat: int, effect: Effect, other: int | None, source: int
     ) -> None:
         """Resolve a card's effect for `seat` (`other`: the player it is aimed at, if any)."""
         kind = effect.kind
@@ -522,7 +523,7 @@ class MineventureRules(CombatRules):
     def _play(self, new: MineventureState, seat: int, code: int, arg: str, foe: int | None) -> None:
         p = new.players[seat]
         self._set(new, seat, hand=_remove(p.hand, code))
-        card = self.cards[code]
+        card = self.hand_card(code)
         if isinstance(card, Food):
             self._heal(new, seat, card.heal)
             if card.buff:
@@ -708,10 +709,10 @@ class MineventureRules(CombatRules):
             if p.alive and seat != state.seat and not p.spoils and len(p.hand) > limit:
                 problems.append(f"seat {seat} holds {len(p.hand)} cards, above the hand limit")
             for slot, code, durability in (("main", p.main, p.main_dur), ("sub", p.sub, p.sub_dur)):
-                if code >= 0 and durability > self.cards[code].durability:
+                if code >= 0 and durability > self.gear(code).durability:
                     problems.append(
                         f"seat {seat}'s {slot} weapon has durability {durability}, above the "
-                        f"{self.cards[code].durability} boxes on {self.tokens[code]!r}"
+                        f"{self.gear(code).durability} boxes on {self.tokens[code]!r}"
                     )
             looted = seat == state.loot[1]
             if not p.alive and not looted and (p.hand or p.main >= 0 or p.partner >= 0):
