@@ -18,7 +18,8 @@ from pathlib import Path
 
 from pnp.content.loader import LoadedGame, discover_games, load_game
 from pnp.engines.base import RandomPolicy, play_game
-from pnp.kit import BuildOptions, build_kit, layout_product, paper_size
+from pnp.kit import BuildOptions, build_kit, paper_size
+from pnp.layout.products import layout_product
 from pnp.paths import REPOSITORY
 
 CONTENT = REPOSITORY / "content"

@@ -5,15 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from pnp.content.loader import LoadedGame
 from pnp.content.prose import render_prose
-from pnp.errors import ContentError, Problem, TemplateError
-from pnp.layout.primitives import Face, TextShape
+from pnp.errors import ContentError, Problem
+from pnp.layout.products import layout_product, text_of
 from pnp.layout.sheets import Flip, plan_card_grid, plan_sheet
 from pnp.layout.sizes import item_size
-from pnp.layout.template import layout_face, load_template
 from pnp.model.common import Product, ProductKind
 from pnp.units import PAPER_SIZES_MM, mm
 
@@ -49,71 +47,6 @@ class KitReport:
 def paper_size(name: str) -> tuple[float, float]:
     w, h = PAPER_SIZES_MM[name]
     return mm(w), mm(h)
-
-
-@dataclass(frozen=True)
-class LaidOutProduct:
-    product: Product
-    items: Sequence[Any]
-    runs: list[tuple[Face, Face | None, int]]
-
-
-def collection(model: Any, product: Product) -> Sequence[Any]:
-    items = getattr(model, product.items, None)
-    if items is None or isinstance(items, str) or not hasattr(items, "__iter__"):
-        raise TemplateError(
-            f"{product.where}: items: the model has no collection {product.items!r}"
-        )
-    return tuple(items)
-
-
-def layout_product(
-    game: LoadedGame, product: Product, templates_root: Path, bleed: float
-) -> LaidOutProduct:
-    width, height = item_size(product)
-    face_template = load_template(templates_root, product.face)
-    back_template = load_template(templates_root, product.back) if product.back else None
-    item_bleed = bleed if product.kind is ProductKind.CARDS else 0.0
-    runs: list[tuple[Face, Face | None, int]] = []
-    items = collection(game.model, product)
-    for item in items:
-        context = {"item": item, "game": game.model, "product": product}
-        front = layout_face(
-            face_template,
-            context,
-            width=width,
-            height=height,
-            bleed=item_bleed,
-            key=f"{product.face}#{item.id}",
-        )
-        back = None
-        if back_template is not None:
-            back = layout_face(
-                back_template,
-                context,
-                width=width,
-                height=height,
-                bleed=item_bleed,
-                key=f"{product.back}#{item.id}",
-            )
-        runs.append((front, back, int(item.copies)))
-    return LaidOutProduct(product=product, items=items, runs=runs)
-
-
-def text_of(laid_out: Sequence[LaidOutProduct]) -> str:
-    """Every character the kit will draw, so the font subset can hold them all."""
-    chars: set[str] = set()
-    for product in laid_out:
-        chars.update(product.product.title)
-        chars.update(product.product.note)  # a superset of the rendered note's characters
-        for front, back, _ in product.runs:
-            for face in (front, back):
-                if face is None:
-                    continue
-                for shape in face.shapes:
-                    if isinstance(shape, TextShape):
-                        chars.update(shape.text)
-    return "".join(sorted(chars))
 
 
 def build_kit(

@@ -19,8 +19,8 @@ from typing import Any
 from PIL import Image
 
 from pnp.content.loader import LoadedGame
-from pnp.kit import layout_product, text_of
 from pnp.layout.primitives import Face
+from pnp.layout.products import layout_product, text_of
 from pnp.layout.sizes import item_size
 from pnp.model.common import Product, ProductKind
 from pnp.units import POINTS_PER_INCH, POINTS_PER_MM, mm

@@ -23,8 +23,8 @@ from reportlab.platypus import (
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnp.content.loader import LoadedGame
-from pnp.kit import collection, layout_product
 from pnp.layout.primitives import Face, TextShape
+from pnp.layout.products import collection, layout_product
 from pnp.layout.sizes import item_size
 from pnp.model.common import ProductKind
 from pnp.model.rulebook import Block, BlockKind, Generated, GlossaryEntry, Rulebook, Section

@@ -13,11 +13,14 @@ from typing import Any
 import jinja2
 from jinja2 import meta as jinja_meta
 
+from pnp.content.assets import resolve_asset
 from pnp.content.loader import LoadedGame
 from pnp.content.prose import render_prose
 from pnp.content.sandbox import ENVIRONMENT
 from pnp.engines.base import Declaration, field_paths
 from pnp.errors import Location, Problem, TemplateError
+from pnp.layout.primitives import ImageShape
+from pnp.layout.products import layout_product
 from pnp.layout.sheets import plan_card_grid
 from pnp.layout.sizes import SizeError, item_size
 from pnp.layout.template import template_path
@@ -247,8 +250,51 @@ def check_prose(findings: Findings) -> None:
                 findings.error(where, str(error).removeprefix(": "))
 
 
+LOCATED = re.compile(
+    r"^(?P<path>[^:\n]+?):(?P<line>\d+)(?::(?P<column>\d+))?: (?P<message>.*)$", re.S
+)
+"""A layout message that starts with its place: ``templates/x.yaml:10: text: …``."""
+
+
+def _located(error: Exception) -> tuple[Location | None, str]:
+    match = LOCATED.match(str(error))
+    if match is None:
+        return None, str(error)
+    where = Location(match["path"], int(match["line"]), int(match["column"] or 0))
+    return where, match["message"]
+
+
+def check_layout(findings: Findings, templates_root: Path) -> None:
+    """Every face of every item laid out as the build will lay it out, and every image it
+    shows resolved inside the game's folder: a template naming a missing field or file is
+    found here, not by a build that has already written half a kit."""
+    game = findings.game
+    for product in game.model.products:
+        try:
+            laid_out = layout_product(game, product, templates_root, mm(3.0))
+        except (TemplateError, SizeError) as error:
+            where, message = _located(error)
+            findings.error(where or product.where, f"product {product.id!r}: {message}")
+            continue
+        seen: set[tuple[str, str]] = set()
+        for front, back, _ in laid_out.runs:
+            for face in (front, back):
+                for shape in face.shapes if face is not None else ():
+                    if not isinstance(shape, ImageShape) or (shape.path, shape.origin) in seen:
+                        continue
+                    seen.add((shape.path, shape.origin))
+                    try:
+                        resolve_asset(game.folder, shape.path, shape.origin)
+                    except TemplateError as error:
+                        where, message = _located(error)
+                        findings.error(where or product.where, f"product {product.id!r}: {message}")
+
+
 def check_common(findings: Findings, templates_root: Path) -> None:
     check_ids(findings)
     check_products(findings, templates_root)
     check_assets(findings)
     check_prose(findings)
+    if not any(p.severity == "error" for p in findings.problems):
+        # Laying out broken content mostly repeats what the checks above said.
+        check_layout(findings, templates_root)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
+from pnp.errors import Problem
+from pnp.validate.runner import validate_games
+from tests.conftest import TEMPLATES
 from tests.validate.seeding import Seeding, only
 
 DEADLINE = Seeding("deadline-99")
@@ -39,3 +43,41 @@ def test_a_rulebook_figure_of_a_missing_card_is_a_located_error(content_copy: Pa
     problem = only(DEADLINE.validate(content_copy), "has no item '7-hearts'")
     assert "did you mean '7-heart'" in problem.message
     assert problem.location.path.endswith("rulebook.yaml")
+
+
+def _templates_copy(tmp_path: Path) -> Path:
+    target = tmp_path / "templates"
+    shutil.copytree(TEMPLATES, target)
+    return target
+
+
+def _validate_with(content: Path, templates: Path) -> list[Problem]:
+    result = validate_games(content, ["deadline-99"], templates, simulate=False)
+    return [p for p in result.problems if p.severity == "error"]
+
+
+def test_a_face_naming_a_missing_field_fails_validate_at_its_template_line(
+    content_copy: Path, tmp_path: Path
+) -> None:
+    # `pnp build` would stop on this face; validate must say so first, where it is.
+    templates = _templates_copy(tmp_path)
+    face = templates / "deadline-99" / "variant-card.yaml"
+    face.write_text(face.read_text().replace("{{ item.name }}", "{{ item.nmae }}", 1))
+    problem = only(_validate_with(content_copy, templates), "has no attribute 'nmae'")
+    assert problem.location.path.endswith("deadline-99/variant-card.yaml")
+    lines = face.read_text().splitlines()
+    assert problem.location.line == next(i for i, t in enumerate(lines, 1) if "nmae" in t)
+
+
+def test_a_face_showing_a_missing_image_fails_validate_at_its_template_line(
+    content_copy: Path, tmp_path: Path
+) -> None:
+    templates = _templates_copy(tmp_path)
+    face = templates / "deadline-99" / "variant-card.yaml"
+    face.write_text(
+        face.read_text()
+        + '  - {type: image, x: 1mm, y: 1mm, w: 5mm, h: 5mm, src: "art/missing.png"}\n'
+    )
+    problem = only(_validate_with(content_copy, templates), "'art/missing.png' not found")
+    assert problem.location.path.endswith("deadline-99/variant-card.yaml")
+    assert problem.location.line == len(face.read_text().splitlines())
