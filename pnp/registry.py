@@ -49,6 +49,36 @@ class SearchSettings:
 
 
 @dataclass(frozen=True)
+class Range:
+    """The values one piece of public state can take, as the engine bounds it: the integers
+    ``low..high`` (``high`` None when the engine cannot bound it, like the day of a game that
+    ends when someone wins), or a set of named ``values`` (trap colours, facings)."""
+
+    low: int = 0
+    high: int | None = None
+    values: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, *values: str) -> Range:
+        """A quantity taking one of a set of named values: ``Range.of('red', 'blue')``."""
+        return cls(values=frozenset(values))
+
+    def __contains__(self, value: object) -> bool:
+        if self.values:
+            return value in self.values
+        return (
+            isinstance(value, int)
+            and self.low <= value
+            and (self.high is None or value <= self.high)
+        )
+
+    def __str__(self) -> str:
+        if self.values:
+            return "{" + ", ".join(sorted(self.values)) + "}"
+        return f"{self.low}..{'' if self.high is None else self.high}"
+
+
+@dataclass(frozen=True)
 class Game:
     """Everything pnp knows how to do with one game, named in one place."""
 
@@ -96,6 +126,15 @@ class Game:
     """The search player's evaluation hint for positions where a playout stops."""
     search: SearchSettings = field(default_factory=SearchSettings)
     """How the strong player plays this game."""
+
+    # -- what the physical checks (pnp.validate.fit) need --------------------------------------
+    public_state: Callable[[Any], Mapping[str, Range]] | None = None
+    """Every piece of public state the engine keeps, by name, with the values it can take,
+    computed from content: ``{'hp': Range(0, 20), 'day': Range(1), 'trap': Range.of(…)}``.
+    Content's ``physical.state`` must show each on a component or by a convention."""
+    observed_state: Callable[[dict[str, Any]], Mapping[str, int]] | None = None
+    """From a simulated report (``check_simulated``'s): the highest value each quantity the
+    engine cannot bound reached (``{'day': 17}``), held against the track that shows it."""
 
     @property
     def module(self) -> str:

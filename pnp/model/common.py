@@ -66,6 +66,79 @@ class ProductKind(enum.Enum):
 
 
 @dataclass(frozen=True)
+class Slot:
+    """A place on a board or sheet where a component lies: a card, a token, a deck.
+
+    ``pnp validate`` checks that one item of ``holds`` fits inside it, as printed (a
+    landscape product lies landscape) or, when ``turn`` is set, a quarter turn either way.
+    """
+
+    id: str = field(metadata=doc("slug, unique within the product (e.g. 'equipment-1')"))
+    x: str = field(metadata=doc("left edge from the item's left trim, a length ('12mm')"))
+    y: str = field(metadata=doc("top edge from the item's top trim, a length ('30mm')"))
+    w: str = field(metadata=doc("width, a length ('90mm')"))
+    h: str = field(metadata=doc("height, a length ('65mm')"))
+    holds: str = field(metadata=doc("id of the product whose items lie here"))
+    kind: str = field(
+        default="",
+        metadata=doc("only items of this id or kind lie here (a token kind); empty: any item"),
+    )
+    turn: bool = field(
+        default=False, metadata=doc("the component may lie a quarter turn from how it prints")
+    )
+    tolerance: str = field(
+        default="1mm", metadata=doc("how far the component may overhang the slot, a length")
+    )
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Track:
+    """A row of cells on a board, with a marker that moves along it to show one value.
+
+    The cells show ``start``, ``start + step``, … (``cells`` of them), or one label each
+    (``labels``); a value no cell shows cannot be played from the kit unless ``beyond`` or
+    ``off`` says how.
+    """
+
+    id: str = field(metadata=doc("slug, unique within the kit (e.g. 'hp', 'day')"))
+    cells: int = field(default=0, metadata=doc("number of cells; may be left out with labels"))
+    cell: str = field(
+        default="",
+        metadata=doc("size of one cell: '16mm' (square) or '16x20mm'; needed with a marker"),
+    )
+    marker: str = field(default="", metadata=doc("id of the product printing its marker"))
+    start: int = field(default=0, metadata=doc("the value the first cell shows"))
+    step: int = field(default=1, metadata=doc("how much each next cell adds"))
+    labels: tuple[str, ...] = field(
+        default=(),
+        metadata=doc("what each cell shows, instead of start/step ('1', '2', … or 'red', …)"),
+    )
+    off: int | None = field(
+        default=None,
+        metadata=doc("the value a marker taken off the track shows (e.g. 0 HP); none: no value"),
+    )
+    beyond: str = field(
+        default="",
+        metadata=doc("the printed rule for values past the last cell (e.g. 'turn the marker')"),
+    )
+    tolerance: str = field(
+        default="1mm", metadata=doc("how far the marker may overhang a cell, a length")
+    )
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+    def values(self) -> tuple[int | str, ...]:
+        """What the cells show, first to last: integers where a label is a number."""
+        if self.labels:
+            return tuple(int(label) if _is_int(label) else label for label in self.labels)
+        return tuple(self.start + index * self.step for index in range(self.cells))
+
+
+def _is_int(text: str) -> bool:
+    return text.strip().lstrip("-").isdigit()
+
+
+@dataclass(frozen=True)
 class Product:
     """One printable file of a kit: which items, drawn by which template, at which size."""
 
@@ -78,6 +151,93 @@ class Product:
     back: str = field(default="", metadata=doc("template of the back; empty: no back"))
     landscape: bool = field(default=False, metadata=doc("lay the item out landscape"))
     note: str = field(default="", metadata=doc("printing or cutting note for the cover page"))
+    slots: tuple[Slot, ...] = field(
+        default=(), metadata=doc("places on each item where components lie (boards, mats)")
+    )
+    tracks: tuple[Track, ...] = field(
+        default=(), metadata=doc("tracks printed on each item, with their marker and values")
+    )
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+class Per(enum.Enum):
+    """How many of a thing a table needs."""
+
+    GAME = "game"
+    """One set for the whole table."""
+    SEAT = "seat"
+    """One set for each player: a table of the most players the game supports needs them all."""
+
+
+class Convention(enum.Enum):
+    """A way of showing public state without a component of its own."""
+
+    ORIENTATION = "orientation"
+    """Which way a pawn or card faces or is turned (facing, exhausted)."""
+    CARD_FACE = "card-face"
+    """Which cards lie face up, face down or where (a revealed trap, the active mission)."""
+    PILE = "pile"
+    """The cards themselves: how many are in a deck, a hand, a discard pile."""
+
+
+@dataclass(frozen=True)
+class Bring:
+    """Something the kit does not print and the players bring: a die, bags, a timer."""
+
+    id: str = field(metadata=doc("slug (e.g. 'd6', 'bag', 'timer')"))
+    name: str = field(metadata=doc("what the cover and the components table call it"))
+    count: int = field(default=1, metadata=doc("how many, per table or per seat (see per)"))
+    per: Per = field(default=Per.GAME, metadata=doc("game: for the table; seat: per player"))
+    note: str = field(default="", metadata=doc("what it is for, or what may stand in for it"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Trackable:
+    """One piece of public state the engine keeps, and what on the table shows it.
+
+    Exactly one of ``product``, ``track``, ``slot``, ``bring`` and ``convention`` is set.
+    """
+
+    name: str = field(metadata=doc("the quantity's name as the engine declares it ('hp')"))
+    product: str = field(default="", metadata=doc("id of the product whose items show it"))
+    track: str = field(default="", metadata=doc("id of the track that shows it"))
+    slot: str = field(default="", metadata=doc("id of the slot whose contents show it"))
+    bring: str = field(default="", metadata=doc("id of a brought thing that shows it (a d6)"))
+    convention: Convention | None = field(
+        default=None, metadata=doc("orientation, card-face or pile: shown without a component")
+    )
+    count: int = field(default=1, metadata=doc("components needed, per table or per seat"))
+    per: Per = field(default=Per.GAME, metadata=doc("game: one set; seat: a set per player"))
+    note: str = field(default="", metadata=doc("how the players show it, for the rulebook"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+    @property
+    def shown_by(self) -> list[tuple[str, str]]:
+        """The (kind, name) of every way this entry names, e.g. [('track', 'hp')]."""
+        named = [
+            ("product", self.product),
+            ("track", self.track),
+            ("slot", self.slot),
+            ("bring", self.bring),
+            ("convention", self.convention.value if self.convention else ""),
+        ]
+        return [(kind, name) for kind, name in named if name]
+
+
+@dataclass(frozen=True)
+class Physical:
+    """How the printed kit carries the game's state to the table, and what players bring.
+
+    A game's model includes it as ``physical: Physical = field(default=Physical(), …)``.
+    """
+
+    bring: tuple[Bring, ...] = field(
+        default=(), metadata=doc("what the players bring: dice, bags, a timer")
+    )
+    state: tuple[Trackable, ...] = field(
+        default=(), metadata=doc("every piece of public state the engine keeps, and its component")
+    )
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 

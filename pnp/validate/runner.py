@@ -17,6 +17,7 @@ from pnp.errors import ContentError, Location, Problem
 from pnp.model.common import Balance
 from pnp.registry import find_game
 from pnp.validate.checks import Findings, check_common
+from pnp.validate.fit import check_fit, check_observed
 from pnp.validate.play import check_play, judge_balance
 from pnp.validate.rulebook import check_rulebook
 
@@ -38,6 +39,9 @@ def check_static(game: LoadedGame, templates_root: Path) -> Findings:
     findings = Findings(game)
     check_common(findings, templates_root)
     plugin = find_game(game.slug)
+    if not _has_errors(findings):
+        # Slots, tracks and state on top of products and sizes the checks above passed.
+        check_fit(findings, plugin)
     if plugin is not None and plugin.check_static is not None:
         plugin.check_static(findings)
     if not _has_errors(findings):
@@ -97,6 +101,7 @@ def validate_games(
             games = simulated_games if simulated_games is not None else plugin.default_games
             report = plugin.check_simulated(findings, games, seed)
             result.reports[slug] = report
+            check_observed(findings, plugin, report)
             if plugin.summarise is not None:
                 result.summaries[slug] = plugin.summarise(report)
             play = check_play(
