@@ -241,6 +241,17 @@ class Physical:
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
+def physical_of(model: object) -> Physical:
+    """A game model's ``physical:`` section, or an empty one when its game has none."""
+    physical = getattr(model, "physical", None)
+    return physical if isinstance(physical, Physical) else Physical()
+
+
+def bring_amount(bring: Bring) -> str:
+    """How the cover and the components table give a brought thing's count: '1', '每人 1'."""
+    return f"每人 {bring.count}" if bring.per is Per.SEAT else str(bring.count)
+
+
 @runtime_checkable
 class Printable(Protocol):
     """Anything a product can print: it has an id, a name and a number of copies in the kit."""

@@ -11,6 +11,8 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from pnp.content.prose import render_prose
+from pnp.layout.products import collection
+from pnp.model.common import ProductKind, bring_amount, physical_of
 from pnp.output import atomic_output
 from pnp.render.draw import colour
 from pnp.render.fonts import FontSet
@@ -29,6 +31,43 @@ class CoverEntry:
 
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _components(
+    model: Any, small: ParagraphStyle, heading: ParagraphStyle, fonts: FontSet
+) -> list[Any]:
+    """The components with their counts, and what the players bring that the kit does not
+    print, so a table can check it has everything before it starts."""
+    rows = [[Paragraph(text, small) for text in ("配件", "数量", "说明")]]
+    for product in model.products:
+        count = sum(int(getattr(item, "copies", 1)) for item in collection(model, product))
+        unit = "张" if product.kind is ProductKind.CARDS else "份"
+        rows.append(
+            [Paragraph(_escape(product.title), small), Paragraph(f"{count} {unit}", small), ""]
+        )
+    physical = physical_of(model)
+    for bring in physical.bring:
+        note = render_prose(bring.note, {"game": model}, bring.where) if bring.note else ""
+        rows.append(
+            [
+                Paragraph(_escape(bring.name), small),
+                Paragraph(_escape(bring_amount(bring)), small),
+                Paragraph(_escape("自备，不在打印件中" + (f"：{note}" if note else "")), small),
+            ]
+        )
+    table = Table(rows, colWidths=[mm(62), mm(30), mm(88)], repeatRows=1)
+    styles = [
+        ("FONTNAME", (0, 0), (-1, -1), fonts.regular),
+        ("GRID", (0, 0), (-1, -1), 0.4, colour("#999999")),
+        ("BACKGROUND", (0, 0), (-1, 0), colour("#efe6d2")),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+    ]
+    if physical.bring:
+        first = len(rows) - len(physical.bring)
+        styles.append(("BACKGROUND", (0, first), (-1, -1), colour("#fbeaea")))
+    table.setStyle(TableStyle(styles))
+    title = "配件清单（含玩家自备）" if physical.bring else "配件清单"
+    return [Paragraph(title, heading), table]
 
 
 def render_cover(
@@ -89,6 +128,7 @@ def render_cover(
         )
     )
     story.append(table)
+    story += _components(model, small, heading, fonts)
     paper_label = paper_name.upper() if paper_name != "letter" else "Letter"
     guidance = [
         f"纸张：{paper_label}，打印时选择「实际大小 / 100%」，不要「适合页面」。"

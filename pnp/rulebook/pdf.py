@@ -26,7 +26,7 @@ from pnp.content.loader import LoadedGame
 from pnp.layout.primitives import Face, TextShape
 from pnp.layout.products import collection, layout_product
 from pnp.layout.sizes import item_size
-from pnp.model.common import ProductKind
+from pnp.model.common import ProductKind, bring_amount, physical_of
 from pnp.model.rulebook import Block, BlockKind, Generated, GlossaryEntry, Rulebook, Section
 from pnp.output import atomic_output
 from pnp.render.draw import DrawReport, draw_face
@@ -350,6 +350,10 @@ class StoryBuilder:
                 unit = "张" if product.kind is ProductKind.CARDS else "份"
                 size = f"{width / mm(1):.0f}×{height / mm(1):.0f} 毫米"
                 rows.append([product.title, f"{count} {unit}", size])
+            # What the kit does not print and the players bring (a d6, bags, a timer).
+            for bring in physical_of(model).bring:
+                spec = "自备" + (f"：{self.text(bring.note, bring)}" if bring.note else "")
+                rows.append([bring.name, bring_amount(bring), spec])
             return [
                 _table(
                     rows, [self.width * 0.5, self.width * 0.2, self.width * 0.3], styles, self.fonts

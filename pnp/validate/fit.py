@@ -19,11 +19,11 @@ from pnp.layout.sizes import SizeError, item_size
 from pnp.model.common import (
     NOWHERE,
     Per,
-    Physical,
     Product,
     Slot,
     Track,
     Trackable,
+    physical_of,
 )
 from pnp.model.rulebook import BlockKind, Generated, Section
 from pnp.registry import Game, Range
@@ -38,12 +38,6 @@ def _mm(points: float) -> str:
 
 def _size(width: float, height: float) -> str:
     return f"{_mm(width)}x{_mm(height)} mm"
-
-
-def physical_of(model: Any) -> Physical:
-    """The model's ``physical:`` section, or an empty one when its game has none."""
-    physical = getattr(model, "physical", None)
-    return physical if isinstance(physical, Physical) else Physical()
 
 
 def copies_of(model: Any, product: Product) -> int:
