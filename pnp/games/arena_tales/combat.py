@@ -73,8 +73,11 @@ def hits(
         if spec.kind is RangeKind.NONE:
             continue
         direction = (seat.facing + side) % 6
+        # Decided (range-bonus): a range bonus adds to every number of the hexagon, so a snipe
+        # moves to the new distance and a charge's full damage to the new maximum.
         reach = spec.reach + range_bonus
         if spec.kind is RangeKind.AREA:
+            # Decided (pillar-lines): area and snipe damage pass over pillars and characters.
             for hexagon in hexgrid.ray(seat.pos, direction, reach):
                 other = where.get(hexagon)
                 if other is not None and hittable(other):

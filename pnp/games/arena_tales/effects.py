@@ -206,8 +206,8 @@ def _fx_reach(
 def _fx_dash(
     rules: ArenaTalesRules, s: ArenaState, seat: int, code: int, x: int, t: Timing
 ) -> None:
-    # Move at most X hexes straight ahead (the player chooses how far, ``Dash``): a card-given
-    # direction, so 失控 does not restrict it.
+    # Decided (dash-at-most): move at most X hexes straight ahead, the player choosing how far
+    # (``Dash``); blocked hexes end the line. A card-given direction: 失控 does not restrict it.
     s.queue = (("dash", seat, x), *s.queue)
 
 

@@ -93,6 +93,24 @@ RULE_DECK = {"shared": 4, "own": 12, "copies": 2, "names": 100, "life": 18}
 """What the post fixes about decks and life, for the validator to check content against."""
 
 
+_FIELDS_READ = {
+    "settings": "life hand_refill forced_end hand_limit deck_size copies_per_name shared_names "
+    "own_names card_names",
+    "cards": "id colour type cost damage range effects",
+    "cards.effects": "kind timing amount element",
+    "characters": "id colour",
+    "elements": "element range damage cost draw",
+    "arenas": "radius orientation_points obstacles setups",
+    "arenas.orientation_points": "id q r",
+    "arenas.obstacles": "q r",
+    "arenas.setups": "players starts teams",
+}
+SETTINGS_READ = frozenset(
+    {"cards", "characters", "elements"}
+    | {f"{where}.{name}" for where, names in _FIELDS_READ.items() for name in names.split()}
+)
+"""Every content path the engine reads, for the validator to compare with what content uses."""
+
 _TOKEN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
@@ -338,52 +356,7 @@ class ArenaTalesRules:
             game=SLUG,
             effects=frozenset(EFFECTS) | frozenset(Timing),
             modes=frozenset(Mode),
-            settings=frozenset(
-                {
-                    "settings.life",
-                    "settings.hand_refill",
-                    "settings.forced_end",
-                    "settings.hand_limit",
-                    "settings.deck_size",
-                    "settings.copies_per_name",
-                    "settings.shared_names",
-                    "settings.own_names",
-                    "settings.card_names",
-                    "cards",
-                    "cards.id",
-                    "cards.colour",
-                    "cards.type",
-                    "cards.cost",
-                    "cards.damage",
-                    "cards.range",
-                    "cards.effects",
-                    "cards.effects.kind",
-                    "cards.effects.timing",
-                    "cards.effects.amount",
-                    "cards.effects.element",
-                    "characters",
-                    "characters.id",
-                    "characters.colour",
-                    "elements",
-                    "elements.element",
-                    "elements.range",
-                    "elements.damage",
-                    "elements.cost",
-                    "elements.draw",
-                    "arenas.radius",
-                    "arenas.orientation_points",
-                    "arenas.orientation_points.id",
-                    "arenas.orientation_points.q",
-                    "arenas.orientation_points.r",
-                    "arenas.obstacles",
-                    "arenas.obstacles.q",
-                    "arenas.obstacles.r",
-                    "arenas.setups",
-                    "arenas.setups.players",
-                    "arenas.setups.starts",
-                    "arenas.setups.teams",
-                }
-            ),
+            settings=SETTINGS_READ,
             options=frozenset({"players", "characters"}),
         )
 
@@ -535,7 +508,8 @@ class ArenaTalesRules:
         if type(action) is Move:
             seat.pos = hexgrid.neighbour(seat.pos, action.direction)
             seat.facing = action.facing
-        # An empty hand ends the turn: _settle sees it once nothing is left to resolve.
+        # Decided (empty-hand-end): an empty hand ends the turn after a discard-move; _settle
+        # sees it once nothing is left to resolve.
 
     def _decide(self, s: ArenaState, action: Action) -> None:
         task, rest = s.queue[0], s.queue[1:]
@@ -725,7 +699,8 @@ class ArenaTalesRules:
             s.queue = (("draw", arg(task, 1), missing, TO_HAND), *s.queue)
 
     def _task_cost(self, s: ArenaState, task: Task) -> None:
-        # [2] The next player will draw the cost; at settings.forced_end the turn will end.
+        # [2] The next player will draw the cost; at settings.forced_end the turn will end
+        # (decided, forced-end-count: the pending draw counts, not the cards in their hand).
         code = s.play[PLAY_CARD]
         cost = max(0, self.cards[code].cost + s.play[PLAY_COST])
         following = writable(s, (s.active + 1) % self.players)
@@ -813,7 +788,8 @@ class ArenaTalesRules:
         s.queue = (*tasks, ("responses",), *s.queue)
 
     def _task_finish(self, s: ArenaState, task: Task) -> None:
-        # [7] The end check: forced end at settings.forced_end, or an empty hand.
+        # [7] The end check: forced end at settings.forced_end, or an empty hand (decided,
+        # empty-hand-end: checked once the card and its responses have resolved).
         s.play = ()
         s.hits = ()
         if s.forced or not s.seats[s.active].hand:
