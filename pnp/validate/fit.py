@@ -277,10 +277,12 @@ def check_state(kit: _Kit, public: Mapping[str, Range] | None) -> None:
             _check_range(kit, entry, kit.tracks.get(name), public[entry.name])
     if public is None:
         return
+    # A missing entry belongs in the state list: point at its first entry, else the section.
+    listed = physical.state[0].where if physical.state else physical.where
     for name, span in public.items():
         if name not in entries:
             findings.error(
-                physical.where if physical.where != NOWHERE else None,
+                listed if listed != NOWHERE else None,
                 f"public state {name!r} ({span}) has no component or convention: "
                 f"add it to physical.state{suggest(name, entries)}",
             )
