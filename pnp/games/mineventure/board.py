@@ -123,6 +123,11 @@ class Board:
             if isinstance(card, Event) and card.effect.kind is EffectKind.STORY
         ]
 
+    @property
+    def start_piles(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]:
+        """Every deck as dealt: (all its cards as a sorted pile, no bottom, no discards)."""
+        return self._start
+
     # -- derived numbers -------------------------------------------------------------------
 
     def _effects(self, state: MineventureState, seat: int) -> list[Effect]:

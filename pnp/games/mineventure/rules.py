@@ -34,7 +34,6 @@ empty).
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 from dataclasses import fields
@@ -44,6 +43,7 @@ from pnp.engines.base import Declaration, InvariantViolation, Outcome
 from pnp.engines.piles import with_card as _insert
 from pnp.engines.piles import without as _remove
 from pnp.errors import IllegalActionError
+from pnp.games.mineventure import notation
 from pnp.games.mineventure.board import IMPLEMENTED
 from pnp.games.mineventure.combat import CombatRules
 from pnp.games.mineventure.model import (
@@ -68,8 +68,6 @@ from pnp.games.mineventure.state import (
     Player,
     Termination,
     clone,
-    decode,
-    encode,
 )
 
 
@@ -735,20 +733,11 @@ class MineventureRules(CombatRules):
     # -- notation -------------------------------------------------------------------------
 
     def notation(self, state: MineventureState) -> str:
-        """The whole position as one line: ``mv`` and a compact JSON array of every field."""
-        return "mv " + json.dumps(encode(state), separators=(",", ":"))
+        """The whole position as one line of text (see notation.py), like a chess FEN."""
+        return notation.write(self, state)
 
     def from_notation(self, text: str) -> MineventureState:
-        if not text.startswith("mv "):
-            raise ValueError(f"invalid {SLUG} notation {text!r}: expected 'mv [...]'")
-        try:
-            data = json.loads(text[3:])
-            state = decode(data)
-        except (ValueError, TypeError, IndexError) as error:
-            raise ValueError(f"invalid {SLUG} notation {text!r}: {error}") from None
-        if len(state.players) != self.players or len(state.piles) != len(self.decks):
-            raise ValueError(f"invalid {SLUG} notation {text!r}: wrong table size")
-        return state
+        return notation.read(self, text)
 
     def parse_action(self, text: str) -> Act:
         return Act.parse(text)

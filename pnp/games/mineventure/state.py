@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 import enum
 from dataclasses import dataclass, fields
-from typing import Any
 
 SLUG = "mineventure"
 
@@ -158,33 +157,3 @@ def clone(state: MineventureState) -> MineventureState:
     if state.combat is not None:
         new.combat = copy.copy(state.combat)
     return new
-
-
-def encode(state: MineventureState) -> list[Any]:
-    """The state as JSON-ready data (json writes tuples as arrays)."""
-    out: list[Any] = [getattr(state, name) for name in _STATE_FIELDS]
-    out[0] = [[getattr(p, name) for name in _PLAYER_FIELDS] for p in state.players]
-    combat = state.combat
-    if combat is not None:
-        out[_STATE_FIELDS.index("combat")] = [getattr(combat, f.name) for f in fields(Combat)]
-    return out
-
-
-def _tuples(value: Any) -> Any:
-    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
-
-
-def decode(data: list[Any]) -> MineventureState:
-    names = [f.name for f in fields(MineventureState)]
-    if len(data) != len(names):
-        raise ValueError(f"expected {len(names)} fields, got {len(data)}")
-    values = dict(zip(names, data, strict=True))
-    values["players"] = tuple(Player(*[_tuples(v) for v in p]) for p in values["players"])
-    values["piles"] = tuple(tuple(tuple(part) for part in deck) for deck in values["piles"])
-    values["queue"] = _tuples(values["queue"])
-    values["spawn_order"] = _tuples(values["spawn_order"])
-    values["loot"] = _tuples(values["loot"])
-    values["winners"] = _tuples(values["winners"])
-    if values["combat"] is not None:
-        values["combat"] = Combat(*[_tuples(v) for v in values["combat"]])
-    return MineventureState(**values)

@@ -549,3 +549,70 @@ def test_a_killer_may_decline_the_victims_equipment(rules: MineventureRules) -> 
     state = rules.apply(state, Act("loot", "none"))
     assert rules.tokens[state.players[0].main] == "diamond-sword"
     assert rules.by_token["wooden-sword"] in state.piles[rules.deck_index["equipment"]][1]
+
+
+# -- notation ----------------------------------------------------------------------------------
+
+DUEL = (
+    "mv decision 0 0 0d 40 - 0 0 "
+    "5,5;20;alex;bow*5;-;-;-;-,-,-;tnt;-/"
+    "5,8;5;alex;-;-;leather-tunic;-;-,-,-;bread*2;-/"
+    "10,4;20;alex;-;-;-;-;-,-,-;-;-"
+)
+
+
+def test_a_position_reads_from_its_notation_and_writes_back_the_same_line(
+    rules: MineventureRules,
+) -> None:
+    state = rules.from_notation(DUEL)
+    assert rules.notation(state) == DUEL
+    p0, p1 = state.players[0], state.players[1]
+    assert rules.tokens[p0.main] == "bow" and p0.main_dur == 5
+    assert [rules.tokens[c] for c in p1.hand] == ["bread", "bread"] and p1.hp == 5
+    # The draw piles are the cards that are nowhere else.
+    assert rules.invariant_problems(state) == []
+    # TNT from 3 cells away kills: the notation shows the death (D) and the loot choice.
+    after = rules.apply(state, Act("play", "tnt", "1"))
+    text = rules.notation(after)
+    assert text.startswith("mv loot 0 ") and " loot=0.1" in text
+    assert text.split(" ")[9].split("/")[1].endswith(";D")
+    assert "piles=item:-|tnt" in text
+    assert rules.from_notation(text) == after
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("mv decision 0", r"expected 'mv' and 9 fields, got 3 fields"),
+        (DUEL.replace("bow*5", "bows*5"), r"unknown 'bows'"),
+        (DUEL.replace("0d", "0x"), r"day '0x' must end in d \(day\) or n \(night\)"),
+        (DUEL + " colour=red", r"unknown field 'colour'"),
+        (DUEL.rsplit("/", 1)[0], r"2 seats for a table of 3"),
+    ],
+)
+def test_a_bad_notation_is_a_value_error_quoting_it(
+    rules: MineventureRules, text: str, message: str
+) -> None:
+    with pytest.raises(ValueError, match=r"^invalid mineventure notation 'mv .*': " + message):
+        rules.from_notation(text)
+
+
+def test_every_position_of_seeded_games_reads_back_from_its_notation(
+    rules: MineventureRules,
+) -> None:
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = rules.initial_state(rng)
+        while True:
+            text = rules.notation(state)
+            assert "\n" not in text and "[" not in text  # one line of text, not JSON
+            assert rules.from_notation(text) == state, text
+            if rules.is_terminal(state):
+                break
+            chooser = SensiblePolicy() if seed else RandomPolicy()
+            action = (
+                rules.sample_chance(state, rng)
+                if rules.is_chance(state)
+                else chooser.choose(rules, state, rng)
+            )
+            state = rules.apply(state, action)
