@@ -5,7 +5,8 @@
 - ``rules`` (with ``board``, the effects on the map): the rules engine;
 - ``policies``: the hand-written players; ``simulation`` and ``match``: seeded play and
   multi-game matches; ``examples``: the contract tables and the rulebook's worked examples;
-- ``checks``: the content validator.
+- ``checks``: the content validator; ``play``: the hooks of the shared play checks (tables,
+  seat factors, coverage items, the search player's evaluation hint).
 """
 
 from __future__ import annotations
@@ -13,7 +14,15 @@ from __future__ import annotations
 from pnp.games.dragon_hoard import checks
 from pnp.games.dragon_hoard.examples import example_tables, rulebook_examples
 from pnp.games.dragon_hoard.model import DragonHoard
-from pnp.games.dragon_hoard.policies import TreasureHunterPolicy
+from pnp.games.dragon_hoard.play import (
+    SEARCH,
+    coverage_items,
+    covered,
+    evaluate,
+    play_tables,
+    seat_factors,
+)
+from pnp.games.dragon_hoard.policies import PassivePolicy, TreasureHunterPolicy
 from pnp.games.dragon_hoard.rules import DragonHoardRules
 from pnp.registry import Game
 
@@ -22,7 +31,7 @@ GAME = Game(
     model=DragonHoard,
     rules=DragonHoardRules,
     tables=example_tables,
-    policies={"sensible": TreasureHunterPolicy},
+    policies={"sensible": TreasureHunterPolicy, "passive": PassivePolicy},
     check_static=checks.check_static,
     check_simulated=checks.check_simulated,
     summarise=checks.summarise,
@@ -30,4 +39,10 @@ GAME = Game(
     default_games=checks.DEFAULT_GAMES,
     rulebook_terms=checks.rulebook_terms,
     rulebook_examples=rulebook_examples,
+    play_tables=play_tables,
+    seat_factors=seat_factors,
+    coverage_items=coverage_items,
+    covered=covered,
+    evaluate=evaluate,
+    search=SEARCH,
 )

@@ -19,6 +19,11 @@ from pnp.games.dragon_hoard.state import HEART_OUT, LEFT_LAIR, DragonHoardState,
 _DIRECTIONS = tuple(Direction)
 
 
+def _cell(cell: Cell) -> str:
+    """A cell as coverage items name it: ``[4, 2]`` -> ``4,2``."""
+    return f"{cell[0]},{cell[1]}"
+
+
 class BoardEffects:
     """What action cards, AI cards and terrain do to the map; the rules set the tables."""
 
@@ -35,8 +40,18 @@ class BoardEffects:
     ai_effects: list[tuple[AIEffect, ...]]
     ai_colour: list[str]
     sets: list[tuple[int, ...]]
+    card_ids: list[str]
+    ai_ids: list[str]
+    treasure_ids: list[str]
     _body_cache: dict[Cell, frozenset[Cell]]
     _area_cache: dict[tuple[int, int, Cell], frozenset[Cell]]
+    trace: list[str] | None
+    """When a list, every rule of the content an ``apply`` exercises is appended to it as a
+    coverage item ('ai-card:pounce', 'terrain:gate:gate-a1', …); None in ordinary play."""
+
+    def _note(self, item: str) -> None:
+        if self.trace is not None:
+            self.trace.append(item)
 
     # -- effects --------------------------------------------------------------------------
 
@@ -51,6 +66,8 @@ class BoardEffects:
         """Resolve action card `c` of `seat`; a move goes `steps` cells (default: the card's,
         as far as the way allows)."""
         card = self.cards[c]
+        self._note(f"action-card:{card.id}")
+        self._note(f"action-kind:{card.kind.value}")
         if card.kind is ActionKind.MOVE:
             assert card.direction is not None
             self._move(new, seat, card.direction, card.steps if steps is None else steps)
@@ -115,10 +132,13 @@ class BoardEffects:
             moved = True
             new.pawns = _set(new.pawns, seat, pos)
             self._pick_up(new, seat, pos)
+            if self.trace is not None and any(pos in cells for cells in self.traps.values()):
+                self._note(f"terrain:trap:{_cell(pos)}")
             if pos in self.exits and self._may_leave(new, seat):
                 self._leave(new, seat)
                 return
         if moved and pos in self.gate_pair:
+            self._note(f"terrain:gate:{_cell(pos)}")
             pos = self.gate_pair[pos]
             new.pawns = _set(new.pawns, seat, pos)
             self._pick_up(new, seat, pos)
@@ -129,6 +149,9 @@ class BoardEffects:
         return held >= self.must_hold[seat]
 
     def _leave(self, new: DragonHoardState, seat: int) -> None:
+        pos = new.pawns[seat]
+        if pos is not None:
+            self._note(f"terrain:exit:{_cell(pos)}")
         if self._holds_heart(new, seat):
             new.events |= HEART_OUT
         new.status = _set(new.status, seat, Status.LEFT)
@@ -140,6 +163,7 @@ class BoardEffects:
         pos = new.pawns[seat]
         # Ice-Fire Dragon: the Heart carried out of the dragon's domain starts the countdown.
         if pos is not None and not self.lair.in_domain(pos) and self._holds_heart(new, seat):
+            self._note("rule:heart-out")
             new.events |= HEART_OUT
 
     def _holds_heart(self, state: DragonHoardState, seat: int) -> bool:
@@ -152,6 +176,8 @@ class BoardEffects:
         if not here:
             return
         new.floor = tuple(item for item in new.floor if (item[0], item[1]) != cell)
+        for _, _, t in here:
+            self._note(f"treasure:{self.treasure_ids[t]}")
         new.bags = _set(new.bags, seat, tuple(sorted((*new.bags[seat], *(t for _, _, t in here)))))
 
     def _grab(self, new: DragonHoardState, seat: int) -> None:
@@ -175,13 +201,16 @@ class BoardEffects:
         if best is None:
             return
         victim = best[1]
+        self._note("rule:grab-steals")
         t = max(new.bags[victim], key=lambda code: (self.value[code], -code))
         new.bags = _set(new.bags, victim, _remove(new.bags[victim], t))
         new.bags = _set(new.bags, seat, _insert(new.bags[seat], t))
 
     def _run_ai(self, new: DragonHoardState, c: int) -> None:
+        self._note(f"ai-card:{self.ai_ids[c]}")
         for effect in self.ai_effects[c]:
             kind = effect.kind
+            self._note(f"ai-effect:{kind.value}")
             if kind is AIEffectKind.ATTACK:
                 assert effect.area is not None
                 cells = self.area(c, effect, new.dragon)
@@ -253,6 +282,7 @@ class BoardEffects:
             pos = new.pawns[seat]
             if pos is None or pos not in body:
                 continue
+            self._note("rule:trample")
             if not new.sideways[seat]:
                 self._kill(new, seat)
                 continue
@@ -270,8 +300,10 @@ class BoardEffects:
     def _spring_traps(self, new: DragonHoardState, colour: str) -> None:
         cells = self.traps.get(colour, frozenset())
         for seat in self._clockwise(new):
-            if new.pawns[seat] in cells:
+            pos = new.pawns[seat]
+            if pos is not None and pos in cells:
                 # Traps hurt dodging players too (decision `death`).
+                self._note(f"trap-colour:{colour}")
                 self._kill(new, seat)
 
     def _kill(self, new: DragonHoardState, seat: int) -> None:

@@ -196,6 +196,7 @@ class DragonHoardRules(BoardEffects):
             }
         self._body_cache: dict[Cell, frozenset[Cell]] = {}
         self._area_cache: dict[tuple[int, int, Cell], frozenset[Cell]] = {}
+        self.trace: list[str] | None = None
 
     # -- the protocol ---------------------------------------------------------------------
 
@@ -409,6 +410,7 @@ class DragonHoardRules(BoardEffects):
         if type(action) is GiveUp:
             # The player gives up: out of the game with 0 points; everything they carry drops
             # on their cell (decision `giving-up`); the countdown starts this round.
+            self._note("rule:give-up")
             self._drop(new, seat, everything=True)
             new.status = _set(new.status, seat, Status.QUIT)
             new.pawns = _set(new.pawns, seat, None)
@@ -424,6 +426,7 @@ class DragonHoardRules(BoardEffects):
             new.bags = _set(new.bags, seat, bag)
             new.heirlooms = _set(new.heirlooms, seat, t)
             new.prep = _set(new.prep, seat, new.prep[seat] | PREP_HEIRLOOM)
+            self._note("rule:heirloom")
             return
         if type(action) is UseTreasure:
             t = self._treasure_by_id[action.treasure]
@@ -434,9 +437,11 @@ class DragonHoardRules(BoardEffects):
                 new.bags = _set(new.bags, seat, _remove(new.bags[seat], t))
             new.discarded = _insert(new.discarded, t)
             new.prep = _set(new.prep, seat, new.prep[seat] | PREP_TREASURE)
+            self._note(f"treasure-effect:{self.treasure_effect[t].value}")
             if self.treasure_effect[t] is TreasureEffect.TELEPORT:
                 assert action.gate is not None
                 cell = self.gate_cells[self._gate_by_id[action.gate]]
+                self._note(f"terrain:gate:{cell[0]},{cell[1]}")
                 new.pawns = _set(new.pawns, seat, cell)
                 self._pick_up(new, seat, cell)
                 self._after_move(new, seat)
@@ -551,6 +556,7 @@ class DragonHoardRules(BoardEffects):
         # that may still place decides) or stops. When every seat that may still place has
         # waited in a row, the hourglass has run out.
         if type(action) is Reveal:
+            self._note("rule:reveal")
             new.revealed = True
             new.peeker = seat
             new.waited = 0
@@ -646,8 +652,13 @@ class DragonHoardRules(BoardEffects):
     def _walk(self, new: DragonHoardState, seat: int, steps: int) -> None:
         _, c = new.queue[0]
         new.queue = new.queue[1:]
-        direction = self.cards[c].direction
+        card = self.cards[c]
+        direction = card.direction
         assert direction is not None
+        self._note(f"action-card:{card.id}")
+        self._note(f"action-kind:{card.kind.value}")
+        if steps < card.steps:
+            self._note("rule:short-move")
         self._move(new, seat, direction, steps)
         self._run_queue(new)
 
@@ -660,11 +671,13 @@ class DragonHoardRules(BoardEffects):
         # Countdown, once in never out: a player left, a player gave up, the recall limit was
         # reached (Ice-Fire Dragon: the third recall card), the Heart left the domain.
         if not new.countdown and (new.events or new.recalls >= self.recall_limit):
+            self._note("rule:countdown")
             new.countdown = True
         # A recall card drawn this round: every AI card not removed for good (deck and executed
         # pile; next round's card stays aside) becomes a new deck; in the countdown the recall
         # cards of that reshuffle are removed for good.
         if new.recall_round:
+            self._note("rule:recall-reshuffle")
             pool = [*new.deck, *new.executed]
             if new.countdown:
                 gone = [c for c in pool if self.ai_recall[c]]
@@ -695,6 +708,7 @@ class DragonHoardRules(BoardEffects):
         # The dead respawn on their own entry teleporter.
         for seat in range(n):
             if new.status[seat] is Status.DEAD:
+                self._note(f"terrain:entry:{seat}")
                 new.status = _set(new.status, seat, Status.IN)
                 new.pawns = _set(new.pawns, seat, self.entries[seat])
         new.prep = (0,) * n
