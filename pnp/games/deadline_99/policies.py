@@ -1,13 +1,40 @@
-"""Hand-written policies for Deadline 99 (the shared random policy lives in pnp.engines.base)."""
+"""Hand-written policies for Deadline 99 (the shared random policy lives in pnp.engines.base).
+
+Every policy here breaks ties at random with the ``rng`` the play loop injects, never by seat
+number or by the order ``legal_actions`` lists the actions in: a tie broken towards the lowest
+seat made seat 0 the favourite target of every J and 7 and so look weak (issue 14).
+"""
 
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, TypeVar
 
 from pnp.engines.base import Rules
 from pnp.games.deadline_99.model import EffectKind, Role
 from pnp.games.deadline_99.rules import Deadline99Rules, Deadline99State, Play
+
+T = TypeVar("T")
+K = TypeVar("K")
+
+
+def pick_best(options: Sequence[T], key: Callable[[T], Any], rng: random.Random) -> T:
+    """The option with the least key; among equals, one drawn uniformly with ``rng``."""
+    best: list[T] = []
+    best_key: Any = None
+    for option in options:
+        value = key(option)
+        if not best or value < best_key:
+            best, best_key = [option], value
+        elif value == best_key:
+            best.append(option)
+    return best[0] if len(best) == 1 else best[int(rng.random() * len(best))]
+
+
+def _plays(rules: Rules[Any, Any], state: Deadline99State) -> tuple[Deadline99Rules, list[Play]]:
+    assert isinstance(rules, Deadline99Rules)
+    return rules, [a for a in rules.legal_actions(state) if isinstance(a, Play)]
 
 
 class SafePolicy:
@@ -17,7 +44,8 @@ class SafePolicy:
     most; 8, A and J; 10 and Q subtracting (the lower count is the lower risk); 7; K. Targets:
     J and 7 the opponent holding the most cards, A the opponent holding the fewest; in camp mode
     a known king of the player's own camp is never named while another target is left. When
-    every card busts, it plays the first one.
+    every card busts, it plays any one. Ties (two opponents holding as many cards, two cards of
+    one rank in different suits) are broken at random.
     """
 
     _RANK: ClassVar[dict[EffectKind, int]] = {
@@ -33,16 +61,15 @@ class SafePolicy:
     }
 
     def choose(self, rules: Rules[Any, Any], state: Deadline99State, rng: random.Random) -> Play:
-        assert isinstance(rules, Deadline99Rules)
-        actions = [a for a in rules.legal_actions(state) if isinstance(a, Play)]
-        safe = [a for a in actions if not rules.eliminates(state, a)]
+        d99, actions = _plays(rules, state)
+        safe = [a for a in actions if not d99.eliminates(state, a)]
         if not safe:
-            return actions[0]
+            return actions[int(rng.random() * len(actions))]
         seat = state.seat
-        me = rules.identity(state, seat)
+        me = d99.identity(state, seat)
 
         def ally_king(target: int) -> bool:
-            other = rules.identity(state, target)
+            other = d99.identity(state, target)
             return (
                 me is not None
                 and other is not None
@@ -50,21 +77,59 @@ class SafePolicy:
                 and other.camp is me.camp
             )
 
-        def key(action: Play) -> tuple[int, int, int, int]:
-            effect = rules.effect(action.card)
+        def key(action: Play) -> tuple[int, int, int]:
+            effect = d99.effect(action.card)
             amount = -effect.amount if effect.kind is EffectKind.ADD else 0
             target = action.target
             if target is None:
-                return (self._RANK[effect.kind], amount, -action.sign, 0)
+                return (self._RANK[effect.kind], amount, -action.sign)
             cards = len(state.hands[target])
             if effect.kind is EffectKind.CHOOSE_NEXT:
                 # A: name the opponent with the fewest cards (never oneself if others exist).
                 order = cards + (1000 if target == seat else 0)
             else:
                 order = -cards
-            return (self._RANK[effect.kind], 1 if ally_king(target) else 0, order, target)
+            return (self._RANK[effect.kind], 1 if ally_king(target) else 0, order)
 
-        return min(safe, key=key)
+        return pick_best(safe, key, rng)
 
     def __repr__(self) -> str:
         return "SafePolicy()"
+
+
+class PassivePolicy:
+    """A passive player: never takes a risk and never harms anyone else.
+
+    It plays whatever leaves the count lowest (10 and Q subtracting first, then 8, then the
+    smallest number card), never names another player with J or 7 while any other card keeps
+    it in (a J or 7 it must play takes from / swaps with a random player), names itself with
+    an A, keeps K for last, and plays Death only when every other card busts. Ties at random.
+    Liveness plays it at every table: a table of passive players must still end.
+    """
+
+    def choose(self, rules: Rules[Any, Any], state: Deadline99State, rng: random.Random) -> Play:
+        d99, actions = _plays(rules, state)
+        count, cap = state.count, d99.cap
+        seat = state.seat
+
+        def key(action: Play) -> tuple[int, int, int]:
+            effect = d99.effect(action.card)
+            kind = effect.kind
+            if d99.eliminates(state, action):
+                return (3, 0, 0)
+            if kind is EffectKind.STEAL_RANDOM or kind is EffectKind.SWAP_HANDS:
+                return (2, 0, 0)  # would harm another player: only when nothing else is left
+            if kind is EffectKind.SET_TO_CAP:
+                return (1, cap - count, 0)
+            if kind is EffectKind.CHOOSE_NEXT:
+                return (0, 0, 0 if action.target == seat else 1)
+            if kind is EffectKind.ADD_OR_SUBTRACT:
+                return (0, action.sign * effect.amount, 0)
+            if kind is EffectKind.ADD:
+                return (0, effect.amount, 0)
+            return (0, 0, 0)  # reverse, the Angel
+
+        return pick_best(actions, key, rng)
+
+    def __repr__(self) -> str:
+        return "PassivePolicy()"

@@ -615,6 +615,43 @@ class Deadline99Rules:
     def _illegal(self, state: Deadline99State, action: object, why: str) -> IllegalActionError:
         return IllegalActionError(f"illegal action {action!r} in {self.notation(state)}: {why}")
 
+    def resample(self, state: Deadline99State, seat: int, rng: random.Random) -> Deadline99State:
+        """A position ``seat`` cannot tell from ``state`` (for the search player).
+
+        What everyone sees stays: the count, the direction, the discards, who is out, how many
+        cards each player and the draw pile hold, and the kings (camp mode: they reveal). What
+        ``seat`` cannot see is dealt again at random: the other players' hands and the draw pile
+        from the cards it has not seen, and the hidden identities of the others. (A 7 shows two
+        players each other's hand; this determinisation forgets it, which only makes the search
+        player a little weaker, never a cheat.)
+        """
+        hidden = [s for s in range(self.players) if s != seat and state.hands[s]]
+        pool = [c for s in hidden for c in state.hands[s]]
+        pool.extend(state.draw_pile)
+        rng.shuffle(pool)
+        hands = list(state.hands)
+        start = 0
+        for s in hidden:
+            size = len(state.hands[s])
+            hands[s] = tuple(sorted(pool[start : start + size]))
+            start += size
+        new = _copy(state)
+        new.hands = tuple(hands)
+        new.draw_pile = tuple(sorted(pool[start:]))
+        if state.identities:
+            unseen = [
+                s
+                for s, ident in enumerate(state.identities)
+                if s != seat and self._identities[ident].role is not Role.KING
+            ]
+            dealt = [state.identities[s] for s in unseen]
+            rng.shuffle(dealt)
+            identities = list(state.identities)
+            for s, ident in zip(unseen, dealt, strict=True):
+                identities[s] = ident
+            new.identities = tuple(identities)
+        return new
+
     # -- helpers for policies and tests ---------------------------------------------------
 
     def effect(self, card: str) -> Effect:
