@@ -27,6 +27,7 @@ from typing import Any
 
 import jinja2
 import yaml
+from jinja2 import nodes
 
 from pnp.content.sandbox import ContentEnvironment, evaluate_bounded, render_bounded
 from pnp.content.yamlsource import check_shape
@@ -137,7 +138,7 @@ class Template:
     def _compile(self, value: str, where: str) -> Callable[[dict[str, Any]], Any]:
         stripped = value.strip()
         try:
-            calls_macro = any(name in stripped for name in _MACRO.findall(self.macros))
+            calls_macro = any(name in stripped for name in _macro_names(self.macros))
             if (
                 stripped.startswith("{{")
                 and stripped.endswith("}}")
@@ -145,13 +146,84 @@ class Template:
                 and "{%" not in stripped
                 and not calls_macro  # macros live in the text path; an expression can't see them
             ):
-                expression = _ENV.compile_expression(stripped[2:-2], undefined_to_none=False)
+                expression = _compiled_expression(stripped[2:-2])
                 return lambda context: evaluate_bounded(expression, context)
-            source = self.macros + value if self.macros else value
-            template = _ENV.from_string(source)
-            return lambda context: render_bounded(template, context)
+            if not self.macros:
+                template = _compiled_template(value)
+                return lambda context: render_bounded(template, context)
+            prefix = None if calls_macro else _macro_output(self.macros)
+            if prefix is None or value[:1].isspace() or value.startswith(("{{-", "{%-")):
+                # The value calls a macro, or whitespace control between the block and the
+                # value could act (a block ending in `-%}` eats the value's leading spaces):
+                # compile it behind the whole block, as written.
+                template = _compiled_template(self.macros + value)
+                return lambda context: render_bounded(template, context)
+            # A value that calls no macro renders exactly as behind the block: the block's
+            # own output (the text between its macros) followed by the value's.
+            template = _compiled_template(value)
+            if not prefix:
+                return lambda context: render_bounded(template, context)
+            return lambda context: prefix + render_bounded(template, context)
         except jinja2.TemplateSyntaxError as error:
             raise TemplateError(f"{where}: jinja syntax error: {error.message}") from None
+
+
+# Compiled once per process, shared by every template (a face and its back extend the same
+# base, so they share its macro block and many values): compiling is most of a layout's cost.
+_TEMPLATES: dict[str, jinja2.Template] = {}
+_EXPRESSIONS: dict[str, Callable[..., Any]] = {}
+_MACRO_NAMES: dict[str, tuple[str, ...]] = {}
+_MACRO_OUTPUTS: dict[str, str | None] = {}
+
+
+def _compiled_template(source: str) -> jinja2.Template:
+    template = _TEMPLATES.get(source)
+    if template is None:
+        template = _TEMPLATES[source] = _ENV.from_string(source)
+    return template
+
+
+def _compiled_expression(source: str) -> Callable[..., Any]:
+    expression = _EXPRESSIONS.get(source)
+    if expression is None:
+        expression = _EXPRESSIONS[source] = _ENV.compile_expression(source, undefined_to_none=False)
+    return expression
+
+
+def _macro_names(macros: str) -> tuple[str, ...]:
+    names = _MACRO_NAMES.get(macros)
+    if names is None:
+        names = _MACRO_NAMES[macros] = tuple(_MACRO.findall(macros))
+    return names
+
+
+def _macro_output(macros: str) -> str | None:
+    """What a macro block writes by itself: the literal text between its macros, the same for
+    every context; None when it holds anything else at its top level (a `set`, an
+    expression), or does not parse, so a value must be compiled behind it as written."""
+    if macros in _MACRO_OUTPUTS:
+        return _MACRO_OUTPUTS[macros]
+    output: str | None = ""
+    marker = "\x00pnp-end"
+    try:
+        # The marker keeps the block's last newline, which jinja drops only at the very end.
+        body = _ENV.parse(macros + marker).body
+    except jinja2.TemplateSyntaxError:
+        body, output = [], None
+    for node in body:
+        if isinstance(node, nodes.Macro):
+            continue
+        if isinstance(node, nodes.Output) and all(
+            isinstance(child, nodes.TemplateData) for child in node.nodes
+        ):
+            if output is not None:
+                output += "".join(child.data for child in node.nodes)  # type: ignore[attr-defined]
+            continue
+        output = None
+    if output is not None:
+        output = output[: -len(marker)] if output.endswith(marker) else None
+    _MACRO_OUTPUTS[macros] = output
+    return output
 
 
 _CACHE: dict[Path, Template] = {}
@@ -288,7 +360,43 @@ def layout_face(
     bleed: float,
     key: str,
 ) -> Face:
-    """Lay out one face of `width` x `height` points (trim) with `bleed` around it."""
+    """Lay out one face of `width` x `height` points (trim) with `bleed` around it.
+
+    A face is laid out once per process for the same template, data and size: the kit, the
+    validator and the rulebook's figures and card appendix all ask for the same faces, and
+    the model they read is frozen. The memo holds the context's values, so their ids stay
+    theirs while it is kept."""
+    memo_key = (
+        id(template),
+        key,
+        width,
+        height,
+        bleed,
+        tuple((name, id(value)) for name, value in context.items()),
+    )
+    remembered = _FACES.get(memo_key)
+    if remembered is not None:
+        return remembered[0]
+    face = _layout_face(template, context, width=width, height=height, bleed=bleed, key=key)
+    if len(_FACES) >= _MAX_FACES:
+        _FACES.clear()
+    _FACES[memo_key] = (face, template, tuple(context.values()))
+    return face
+
+
+_FACES: dict[tuple[Any, ...], tuple[Face, Template, tuple[Any, ...]]] = {}
+_MAX_FACES = 50_000
+
+
+def _layout_face(
+    template: Template,
+    context: Mapping[str, Any],
+    *,
+    width: float,
+    height: float,
+    bleed: float,
+    key: str,
+) -> Face:
     scope: dict[str, Any] = {
         **context,
         "palette": template.palette,

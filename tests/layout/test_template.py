@@ -142,3 +142,51 @@ def test_extends_may_not_climb_out_of_the_templates_folder(tmp_path: Path) -> No
     (root / "game" / "face.yaml").write_text("extends: ../../secret.yaml\nboxes: []\n")
     with pytest.raises(TemplateError, match="lies outside the templates folder"):
         load_template(root, "game/face.yaml")
+
+
+def _text_of(tmp_path: Path, macros: str, value: str) -> str:
+    write(
+        tmp_path,
+        "m.yaml",
+        "macros: " + repr(macros).replace("'", '"') + "\n"
+        "boxes:\n  - {type: text, x: 0, y: 0, w: 60mm, h: 60mm, text: "
+        + repr(value).replace("'", '"')
+        + "}\n",
+    )
+    (shape,) = face(tmp_path, "m.yaml", {"n": 7}).shapes
+    assert isinstance(shape, TextShape)
+    return shape.text
+
+
+@pytest.mark.parametrize(
+    ("macros", "value"),
+    [
+        ("{% macro one() %}1{% endmacro %}\nbetween\n{% macro two() %}2{% endmacro %}", "v{{ n }}"),
+        ("{%- macro one() -%}1{%- endmacro -%}\n", "  v{{ n }}"),
+        ("{%- macro one() -%}1{%- endmacro -%}\n", "{{ n }} and {{ one() }}"),
+        ("x{% macro one() %}1{% endmacro %} ", "{%- if n %}{{ n }}{% endif %}"),
+        ("{% set k = 2 %}{% macro one() %}{{ k }}{% endmacro %}", "{{ n }}{{ one() }}"),
+    ],
+)
+def test_a_value_renders_as_if_written_behind_the_macro_block(
+    tmp_path: Path, macros: str, value: str
+) -> None:
+    # A value that calls no macro is compiled without the block, so it must come out exactly
+    # as the block followed by the value would: the block's own text, its whitespace control.
+
+    from pnp.content.sandbox import ContentEnvironment
+
+    expected = ContentEnvironment().from_string(macros + value).render(n=7).strip("\n")
+    assert _text_of(tmp_path, macros, value) == expected
+
+
+def test_a_face_is_laid_out_once_for_the_same_data(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "f.yaml",
+        'boxes:\n  - {type: text, x: 0, y: 0, w: 9mm, h: 9mm, text: "{{ n }}"}\n',
+    )
+    context = {"n": 3}
+    first = face(tmp_path, "f.yaml", context)
+    assert face(tmp_path, "f.yaml", context) is first
+    assert face(tmp_path, "f.yaml", {"n": 4}).shapes != first.shapes
