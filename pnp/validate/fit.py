@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-from pnp.errors import Location
+from pnp.errors import Location, TemplateError
+from pnp.layout.primitives import RectShape
+from pnp.layout.products import layout_product
 from pnp.layout.sizes import SizeError, item_size
 from pnp.model.common import (
     NOWHERE,
@@ -155,6 +158,46 @@ def check_slots(kit: _Kit) -> None:
                     slot.where,
                     f"{label} is {_size(w, h)}, an item of {held.id!r} is {_size(*size)}"
                     f"{turned}: it overhangs by more than the {_mm(tolerance)} mm tolerance",
+                )
+
+
+DRAWN_WITHIN = 1.0
+"""How far (mm) a box the face draws may lie from a slot's edges and still be its outline."""
+
+
+def check_drawn(kit: _Kit, templates_root: Path) -> None:
+    """Each slot is drawn: the face of its product's first item has a box at the slot's
+    place and size, so content's geometry and the printed board cannot drift apart."""
+    findings = kit.findings
+    for product in kit.model.products:
+        if not product.slots:
+            continue
+        try:
+            laid = layout_product(findings.game, product, templates_root, 0.0)
+        except (TemplateError, SizeError):
+            continue  # the layout check reports it
+        if not laid.runs:
+            continue
+        face = laid.runs[0][0]
+        boxes = [
+            (s.x, face.height - s.y - s.height, s.width, s.height)
+            for s in face.shapes
+            if isinstance(s, RectShape) and (s.style.stroke or s.style.fill)
+        ]
+        for slot in product.slots:
+            try:
+                wanted = tuple(parse_length(t) for t in (slot.x, slot.y, slot.w, slot.h))
+            except ValueError:
+                continue  # reported by check_slots
+            near = parse_length(f"{DRAWN_WITHIN}mm")
+            if not any(
+                all(abs(a - b) <= near for a, b in zip(box, wanted, strict=True)) for box in boxes
+            ):
+                x, y, w, h = wanted
+                findings.error(
+                    slot.where,
+                    f"slot {slot.id!r} on {product.id!r} is not drawn: its face {product.face!r} "
+                    f"has no box at {_mm(x)},{_mm(y)} mm of {_size(w, h)}",
                 )
 
 
@@ -357,12 +400,15 @@ def check_listed(kit: _Kit) -> None:
         )
 
 
-def check_fit(findings: Findings, game: Game | None) -> None:
-    """Every physical check of one game's content (static: no play needed)."""
+def check_fit(findings: Findings, game: Game | None, templates_root: Path | None = None) -> None:
+    """Every physical check of one game's content (static: no play needed); with
+    ``templates_root``, also that every slot is drawn where content says it is."""
     if not hasattr(findings.game.model, "products"):
         return
     kit = _Kit(findings)
     check_slots(kit)
+    if templates_root is not None:
+        check_drawn(kit, templates_root)
     check_tracks(kit)
     public = (
         dict(game.public_state(findings.game.model))

@@ -41,7 +41,7 @@ def check_static(game: LoadedGame, templates_root: Path) -> Findings:
     plugin = find_game(game.slug)
     if not _has_errors(findings):
         # Slots, tracks and state on top of products and sizes the checks above passed.
-        check_fit(findings, plugin)
+        check_fit(findings, plugin, templates_root)
     if plugin is not None and plugin.check_static is not None:
         plugin.check_static(findings)
     if not _has_errors(findings):

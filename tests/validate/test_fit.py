@@ -22,6 +22,7 @@ from pnp.model.common import Physical, doc
 from pnp.registry import Range
 from pnp.validate.checks import Findings
 from pnp.validate.fit import check_fit, check_observed
+from tests.conftest import TEMPLATES
 from tests.validate.seeding import Seeding, only
 
 GAME = "mineventure"
@@ -263,3 +264,23 @@ def test_pnp_validate_runs_the_fit_checks(content_copy: Path, physical_game: reg
     seed(content_copy, PLAYER_BOARD.replace("w: 90mm, h: 65mm", "w: 42mm, h: 48mm"))
     problem = only(SEEDING.validate(content_copy), "slot 'equipment-1'")
     assert problem.location.path.endswith("mineventure/kit.yaml")
+
+
+def test_a_slot_the_face_does_not_draw_is_an_error(
+    content_copy: Path, physical_game: registry.Game
+) -> None:
+    # The café's waiting box was declared but never drawn: content and the board must agree.
+    drawn = PLAYER_BOARD.replace("w: 90mm, h: 65mm", "w: 42mm, h: 48mm")
+    waiting = "      - {id: waiting, x: 200mm, y: 10mm, w: 20mm, h: 20mm, holds: markers}\n"
+    seed(content_copy, drawn.replace("    tracks:\n", waiting + "    tracks:\n"))
+    findings = Findings(load_game(content_copy, GAME))
+    check_fit(findings, physical_game, TEMPLATES)
+    problem = only(findings.problems, "not drawn")
+    assert problem.message == (
+        "slot 'waiting' on 'player-boards' is not drawn: its face "
+        "'mineventure/player-board.yaml' has no box at 200,10 mm of 20x20 mm"
+    )
+    assert problem.location.line == SEEDING.line_of(content_copy, "kit.yaml", "id: waiting")
+    # The character and equipment slots are drawn where content says (too small is another
+    # message).
+    assert [p for p in findings.problems if "not drawn" in p.message] == [problem]
