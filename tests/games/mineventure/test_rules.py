@@ -616,3 +616,203 @@ def test_every_position_of_seeded_games_reads_back_from_its_notation(
                 else chooser.choose(rules, state, rng)
             )
             state = rules.apply(state, action)
+
+
+# -- every effect kind at work: each test fails when its handler is removed ----------------------
+
+
+def seat(
+    x: int,
+    y: int,
+    hp: int = 20,
+    char: str = "alex",
+    main: str = "-",
+    sub: str = "-",
+    armour: str = "-",
+    partner: str = "-",
+    buffs: str = "-,-,-",
+    hand: str = "-",
+    flags: str = "-",
+) -> str:
+    """One seat of a notation line (see pnp/games/mineventure/notation.py)."""
+    return ";".join((f"{x},{y}", str(hp), char, main, sub, armour, partner, buffs, hand, flags))
+
+
+def table(
+    rules: MineventureRules, *seats: str, phase: str = "decision", extra: str = ""
+) -> MineventureState:
+    """A position from notation: seat 0 to act, day 0, the dragon unhurt."""
+    text = f"mv {phase} 0 0 0d 40 - 0 0 " + "/".join(seats) + extra
+    return rules.from_notation(text)
+
+
+FAR = seat(10, 4)
+"""A third seat out of everyone's way."""
+
+
+def _play(rules: MineventureRules, state: MineventureState, *actions: str) -> MineventureState:
+    for text in actions:
+        state = rules.apply(state, Act.parse(text))
+    return state
+
+
+def _fight(rules: MineventureRules, a: str, b: str) -> MineventureState:
+    """Seat 0 (with `a`) hits seat 1 (bare-handed, with `b`) once at distance 1."""
+    state = table(rules, a, b, FAR)
+    return _play(rules, state, "fight:1", "strike:main", "strike:fist")
+
+
+def test_heal_restores_hp(rules: MineventureRules) -> None:
+    # The enchanted golden apple heals 12, never above the maximum.
+    state = table(rules, seat(5, 5, hp=5, hand="enchanted-golden-apple"), seat(5, 6), FAR)
+    assert _play(rules, state, "play:enchanted-golden-apple").players[0].hp == 17
+
+
+def test_draw_queues_cards_from_the_named_deck(rules: MineventureRules) -> None:
+    # A fishing rod, on a water cell (its map-corner icon), draws 2 food cards.
+    state = table(rules, seat(5, 8, hand="fishing-rod"), seat(5, 6), FAR)
+    after = _play(rules, state, "play:fishing-rod")
+    food = rules.deck_index["food"]
+    assert rules.is_chance(after) and [d for _, d, _ in after.queue] == [food, food]
+
+
+def test_legendary_and_story_events(rules: MineventureRules) -> None:
+    # Legendary cards come only through events; a story event stays in play.
+    state = table(
+        rules,
+        seat(5, 5),
+        seat(5, 6),
+        FAR,
+        phase="deal",
+        extra=" queue=0.event.land resume=decision",
+    )
+    after = _play(rules, state, "draw:ancient-city")
+    assert after.queue == ((0, rules.deck_index["legendary"], "card"),)
+    after = _play(rules, state, "draw:eye-of-ender")
+    assert rules.tokens[after.story] == "eye-of-ender" and after.phase == "decision"
+
+
+def test_cleanse_removes_negative_buffs_only(rules: MineventureRules) -> None:
+    buffs = "strength.4.1,poison.3.2,weakness.3.3"
+    state = table(rules, seat(5, 5, buffs=buffs, hand="milk-bucket"), seat(5, 6), FAR)
+    after = _play(rules, state, "play:milk-bucket")
+    assert [e and rules.buffs[e[0]].id for e in after.players[0].buffs] == ["strength", None, None]
+
+
+def test_revive_saves_the_holder_of_the_totem(rules: MineventureRules) -> None:
+    # The totem works from the hand: at 0 HP or below its holder lives on with 6 HP.
+    after = _fight(
+        rules, seat(5, 5, main="iron-sword*6"), seat(5, 6, hp=3, hand="totem-of-undying")
+    )
+    assert after.players[1].alive and after.players[1].hp == 6 and not after.players[1].hand
+
+
+@pytest.mark.parametrize(
+    ("attacker", "taken"),
+    [
+        (seat(5, 5, main="iron-sword*6"), 5),
+        (seat(5, 5, main="iron-sword*6+sharpness"), 5 + 2),  # sharpen: the book adds 2
+        (seat(5, 5, main="iron-sword*6", partner="wolf"), 5 + 2),  # companion attack: a 2nd hit
+        (seat(5, 5, main="iron-sword*6", buffs="strength.4.1,-,-"), 5 + 2),  # strength +2
+        (seat(5, 5, main="iron-sword*6", buffs="-,weakness.3.1,-"), 5 // 2),  # halve dealt ↓
+    ],
+)
+def test_what_an_attacker_carries_changes_the_hit(
+    rules: MineventureRules, attacker: str, taken: int
+) -> None:
+    after = _fight(rules, attacker, seat(5, 6))
+    assert after.players[1].hp == 20 - taken
+
+
+@pytest.mark.parametrize(
+    ("defender", "taken"),
+    [
+        (seat(5, 6, partner="iron-golem"), 5 - 2),  # guard: each physical hit −2
+        (seat(5, 6, buffs="resistance.4.1,-,-"), (5 + 1) // 2),  # halve taken ↑
+    ],
+)
+def test_what_a_defender_carries_changes_the_hit(
+    rules: MineventureRules, defender: str, taken: int
+) -> None:
+    after = _fight(rules, seat(5, 5, main="iron-sword*6"), defender)
+    assert after.players[1].hp == 20 - taken
+
+
+def test_extend_range_and_glowing_reach_further(rules: MineventureRules) -> None:
+    # A bow reaches 4; the punch book adds 1; a glowing target is seen 1 further.
+    def can_fight(me: str, target: str) -> bool:
+        return Act("fight", "1") in rules.legal_actions(table(rules, me, target, FAR))
+
+    assert not can_fight(seat(5, 5, main="bow*5"), seat(5, 10))
+    assert can_fight(seat(5, 5, main="bow*5+punch"), seat(5, 10))
+    assert can_fight(seat(5, 5, main="bow*5"), seat(5, 10, buffs="-,glowing.4.1,-"))
+
+
+@pytest.mark.parametrize(
+    ("char", "partner", "buffs", "steps"),
+    [
+        ("steve", "-", "-,-,-", 3),
+        ("alex", "-", "-,-,-", 3 + 1),  # the character's stride
+        ("steve", "horse", "-,-,-", 3 + 2),  # the partner's stride
+        ("steve", "-", "swiftness.4.1,-,-", 3 + 2),
+        ("steve", "-", "-,slowness.3.1,-", 1),  # 3 − 2
+    ],
+)
+def test_stride_changes_the_steps_of_a_move(
+    rules: MineventureRules, char: str, partner: str, buffs: str, steps: int
+) -> None:
+    me = seat(5, 5, char=char, partner=partner, buffs=buffs)
+    state = _play(rules, table(rules, me, seat(9, 9), FAR, phase="action"), "roll", "die:3")
+    assert state.phase == "move" and state.roll == steps
+
+
+def test_nimble_adds_to_the_flee_roll(rules: MineventureRules) -> None:
+    # Crossbow range 3: a 4 scores 3 and fails; Noor's +1 makes it 4 and gets away.
+    for char, away in (("alex", False), ("noor", True)):
+        state = table(rules, seat(5, 5, main="crossbow*4"), seat(5, 6, char=char), FAR)
+        state = _play(rules, state, "fight:1", "strike:main", "flee", "die:4")
+        assert (state.combat is None) is away
+
+
+def test_pack_raises_the_hand_limit(rules: MineventureRules) -> None:
+    # Sunny's pack: one more card kept at the end phase.
+    hand = "bread,apple,cookie,steak,tnt"
+    for char, passes in (("alex", False), ("sunny", True)):
+        state = table(rules, seat(5, 5, char=char, hand=hand), seat(5, 6), FAR)
+        after = _play(rules, state, "end")
+        assert (after.seat == 1) is passes
+
+
+def _whole_round(rules: MineventureRules, state: MineventureState) -> MineventureState:
+    """Every seat skips and ends: the round ends through the rules."""
+    for _ in range(rules.players):
+        state = _play(rules, state, "skip", "end")
+    return state
+
+
+def test_regeneration_and_poison_tick_at_the_end_of_a_round(rules: MineventureRules) -> None:
+    state = table(
+        rules,
+        seat(5, 5, hp=10, buffs="regeneration.3.1,-,-"),
+        seat(5, 6, hp=10, buffs="-,poison.3.2,-"),
+        FAR,
+        phase="action",
+    )
+    after = _whole_round(rules, state)
+    assert after.players[0].hp == 12 and after.players[1].hp == 9
+
+
+def test_nurse_adds_to_and_starve_stops_the_daily_heal(rules: MineventureRules) -> None:
+    # After the night everyone heals 2; Steve's nurse adds 1; hunger stops it.
+    text = rules.notation(
+        table(
+            rules,
+            seat(5, 5, hp=10, char="steve"),
+            seat(5, 6, hp=10, buffs="-,hunger.2.1,-"),
+            seat(10, 4, hp=10),
+            phase="action",
+        )
+    ).replace(" 0 0 0d ", " 0 1 0n ")
+    after = _whole_round(rules, rules.from_notation(text))
+    assert after.day == 1
+    assert [p.hp for p in after.players] == [13, 10, 12]
