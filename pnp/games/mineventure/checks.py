@@ -33,6 +33,7 @@ from pnp.games.mineventure.rules import MineventureRules
 from pnp.games.mineventure.simulation import simulate
 from pnp.games.mineventure.state import (
     SLUG,
+    TURN_CAP,
     Act,
     MineventureState,
     Mode,
@@ -194,6 +195,16 @@ def _check_settings(findings: Findings, model: Mineventure) -> None:
     for name in ("hand_limit", "die_sides", "combat_rounds", "rounds_per_day"):
         if getattr(s, name) < 1:
             findings.error(s.where, f"settings: {name} must be at least 1")
+    if s.final_day <= s.story_day:
+        findings.error(
+            s.where, f"settings: final_day {s.final_day} must come after story_day {s.story_day}"
+        )
+    if s.final_day * s.rounds_per_day >= TURN_CAP:
+        findings.error(
+            s.where,
+            f"settings: final_day {s.final_day} is {s.final_day * s.rounds_per_day} rounds, "
+            f"past the simulation's cap of {TURN_CAP}",
+        )
     if s.flee_floor < 1 or s.flee_floor > s.die_sides:
         findings.error(s.where, f"settings: flee_floor {s.flee_floor} is not a face of the die")
     if len(model.characters) < model.info.players.max:

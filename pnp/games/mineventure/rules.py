@@ -14,17 +14,22 @@ The rules of the post (shared/seeds/003_d2668811a13e6a3c.txt) and this edition's
   draw unless another player already stands there.
 - Drawn equipment/partners may be kept (replacing the old card, which goes to its deck's
   bottom) or returned to the bottom (decision drawn-field-cards). Events resolve at once.
-- Decision phase: play any hand cards, declare one battle on a player (or the dragon) in range,
-  or end. End phase: discard down to the hand limit.
+- Decision phase: play any hand cards (each when its footer says: decision hand-card-timing),
+  declare one battle on a player (or the dragon) in range, or end. End phase, however a turn
+  reaches it: discard down to the hand limit, then play passes (decision end-phase).
 - Combat (at most `combat_rounds` rounds): an ambush first round when the defender's range does
   not reach the attacker (Manhattan distance); then each round the attacker and the defender
-  declare a weapon, one hand card or a flee; both resolve at once, each hit on its own.
+  declare a weapon, one hand card or a flee; both resolve at once, each hit on its own: hits
+  first, then the other cards played, then deaths (decision simultaneous-exchange). A killer
+  takes the victim's hand and may take one equipment card (decision loot-choice).
 - Round end: story damage, the dragon's breath, buffs tick; time moves half a day, and after
-  the night everyone heals `daily_heal`.
+  the night everyone heals `daily_heal`. When day `final_day` begins the game ends and nobody
+  wins (decision final-day).
 
-The package: state.py (positions, actions, notation), board.py (the map, card table, piles,
-damage and deaths), combat.py (battles), this module (the protocol and the turn flow),
-policies.py, simulation.py and examples.py (contract tables and the rulebook's worked examples).
+The package: state.py (positions and actions), notation.py (a position as one line), board.py
+(the map, card table, piles, damage and deaths), combat.py (battles), this module (the protocol
+and the turn flow), policies.py, simulation.py and examples.py (contract tables and the
+rulebook's worked examples).
 
 Chance is explicit: a die roll is ``die:<n>`` and a draw is ``draw:<card>``. Each deck is a
 multiset pile (uniformly random draws), an ordered bottom (field cards put back, drawn in

@@ -10,9 +10,9 @@ from dataclasses import dataclass, fields
 SLUG = "mineventure"
 
 TURN_CAP = 300
-"""Rounds after which a simulation stops a game and reports a cap hit. The story event comes
-into play by day `story_day` at the latest and then bleeds every overworld player each round,
-so natural games end far sooner; a cap hit means a stuck policy or an engine bug."""
+"""Rounds after which a simulation stops a game and reports a cap hit. Every game ends when
+day `final_day` begins (the validator holds `final_day` rounds below this cap), so a cap hit
+means an engine bug."""
 
 DRAGON = -1
 """The dragon's seat number in combat and in action arguments ('dragon' in text)."""

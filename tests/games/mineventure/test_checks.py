@@ -268,3 +268,9 @@ def test_an_engine_that_forbids_what_a_footer_allows_is_caught(
     monkeypatch.setattr(MineventureRules, "playable", old_playable)
     problem = only(validate(content_copy), r"'tnt': its footer says 'anytime'")
     assert problem.location.path.endswith("cards.yaml")
+
+
+def test_a_final_day_before_the_story_day_is_caught(content_copy: Path) -> None:
+    edit(content_copy, "game.yaml", "final_day: 20 ", "final_day: 5 ")
+    problem = only(validate(content_copy), r"final_day 5 must come after story_day 6")
+    assert problem.location.path.endswith("game.yaml")
