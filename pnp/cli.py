@@ -9,7 +9,9 @@ would trip a later stage is reported, located, instead.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import json
+import logging
 import os
 import sys
 import time
@@ -21,12 +23,21 @@ import click
 
 from pnp.content.loader import LoadedGame, discover_games, load_game
 from pnp.errors import ContentError, PnpError, Problem
+from pnp.output import atomic_output
 from pnp.paths import default_content_root, default_output_root, templates_root_for
 
 
 class Context:
-    def __init__(self, content: Path | None) -> None:
+    def __init__(self, content: Path | None, verbosity: int = 1) -> None:
+        self.verbosity = verbosity
+        """0 with --quiet (errors and warnings only), 1 by default, 2 with --verbose."""
         self.use_content(content or default_content_root())
+
+    def say(self, message: str, *, verbose: bool = False) -> None:
+        """A progress line on stdout, unless --quiet (or, for `verbose` lines, unless
+        --verbose)."""
+        if self.verbosity >= (2 if verbose else 1):
+            click.echo(message)
 
     def use_content(self, content: Path) -> None:
         """Read content from ``content``: a usage error (exit 2) when it is not a folder, so a
@@ -163,11 +174,32 @@ def content_option(command: Any) -> Any:
     envvar="PNP_CONTENT",
     help=CONTENT_HELP,
 )
+@click.option("--quiet", "-q", is_flag=True, help="Print only errors and warnings.")
+@click.option("--verbose", "-v", is_flag=True, help="Also print each file and slow step.")
 @click.version_option(package_name="pnp")
 @click.pass_context
-def main(ctx: click.Context, content: Path | None) -> None:
+def main(ctx: click.Context, content: Path | None, quiet: bool, verbose: bool) -> None:
     """Print-and-play kits, rule engines and rulebooks from one content source."""
-    ctx.obj = Context(content)
+    verbosity = 0 if quiet else 2 if verbose else 1
+    _configure_logging(verbosity)
+    ctx.obj = Context(content, verbosity)
+
+
+def _configure_logging(verbosity: int) -> None:
+    """pnp's slow steps (the first run's font preparation) log to the 'pnp' logger: shown on
+    stderr by default, hidden by --quiet, with debug detail under --verbose."""
+    logger = logging.getLogger("pnp")
+    logger.setLevel((logging.WARNING, logging.INFO, logging.DEBUG)[verbosity])
+    if not any(isinstance(h, _EchoHandler) for h in logger.handlers):
+        logger.addHandler(_EchoHandler())
+    logger.propagate = False
+
+
+class _EchoHandler(logging.Handler):
+    """Log lines through click, to whatever stderr is at the time (tests swap it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        click.echo(self.format(record), err=True)
 
 
 @main.command("list")
@@ -234,6 +266,21 @@ def list_command(obj: Context) -> None:
     is_flag=True,
     help="Also write every export (png, tts, gallery) into output/<game>/export/.",
 )
+@click.option(
+    "--only",
+    "only",
+    multiple=True,
+    metavar="PRODUCT",
+    help="Build only this product (repeatable; 'rulebook' for both rulebook editions).",
+)
+@click.option(
+    "--force", is_flag=True, help="Render every file again, even those the cache says are current."
+)
+@click.option(
+    "--watch",
+    is_flag=True,
+    help="Build, then rebuild whatever changes each time a content or template file is saved.",
+)
 @click.pass_obj
 def build(
     obj: Context,
@@ -246,11 +293,16 @@ def build(
     flip: str,
     back_offset: str,
     exports: bool,
+    only: tuple[str, ...],
+    force: bool,
+    watch: bool,
 ) -> None:
-    """Build the kits of GAMES (default: every game) into output/<game>/."""
+    """Build the kits of GAMES (default: every game) into output/<game>/.
+
+    A kit whose content, templates, options and pnp are what its last build used is left as
+    it is; otherwise only the products whose drawing changed are rendered again."""
     from pnp.kit import BuildOptions
     from pnp.layout.sheets import Flip
-    from pnp.rulebook.build import build_game
 
     try:
         offset_x, offset_y = (float(part) for part in back_offset.split(","))
@@ -265,27 +317,116 @@ def build(
         back_offset_mm=(offset_x, offset_y),
     )
     slugs = obj.slugs(games)
+    root = out or default_output_root()
     failures = Failures()
     for slug in slugs:
         with failures.for_game(slug):
-            started = time.perf_counter()
-            game = obj.checked(slug)
-            out_dir = (out or default_output_root()) / slug
-            report = build_game(game, out_dir, obj.templates_root, options)
-            elapsed = time.perf_counter() - started
-            pages = sum(f.pages for f in report.files)
-            click.echo(
-                f"{slug}: {len(report.files)} files, {pages} pages -> {out_dir} ({elapsed:.2f} s)"
-            )
-            for name in report.removed:
-                click.echo(f"  removed {name} (no longer part of the kit)")
-            for warning in report.warnings:
-                click.echo(f"  warning: {warning}", err=True)
-            if exports:
-                from pnp.export import FORMATS
-
-                _export(obj, game, FORMATS, out_dir, "default", None)
+            _build_one(obj, slug, root / slug, options, only=only, force=force, exports=exports)
+    if watch:
+        _watch(obj, slugs, root, options, only=only, exports=exports)
     failures.exit()
+
+
+def _build_one(
+    obj: Context,
+    slug: str,
+    out_dir: Path,
+    options: Any,
+    *,
+    only: tuple[str, ...],
+    force: bool,
+    exports: bool,
+) -> None:
+    from pnp.rulebook.build import build_game, kit_up_to_date
+
+    started = time.perf_counter()
+    if (
+        not force
+        and not only
+        and not exports
+        and kit_up_to_date(obj.content_root / slug, out_dir, obj.templates_root, options)
+    ):
+        obj.say(f"{slug}: up to date -> {out_dir} ({time.perf_counter() - started:.2f} s)")
+        return
+    game = obj.checked(slug)
+    if force:
+        from pnp.output import MANIFEST
+
+        (out_dir / MANIFEST).unlink(missing_ok=True)
+    report = build_game(game, out_dir, obj.templates_root, options, only=only or None)
+    elapsed = time.perf_counter() - started
+    pages = sum(f.pages for f in report.files)
+    obj.say(
+        f"{slug}: {len(report.files)} files, {pages} pages, {len(report.rendered)} rendered "
+        f"-> {out_dir} ({elapsed:.2f} s)"
+    )
+    for name in report.rendered:
+        obj.say(f"  wrote {name}", verbose=True)
+    for name in report.unchanged:
+        obj.say(f"  kept {name} (unchanged)", verbose=True)
+    for name in report.removed:
+        obj.say(f"  removed {name} (no longer part of the kit)")
+    for warning in report.warnings:
+        click.echo(f"  warning: {warning}", err=True)
+    if exports:
+        from pnp.export import FORMATS
+
+        _export(obj, game, FORMATS, out_dir, "default", None)
+
+
+WATCH_INTERVAL_SECONDS = 0.3
+"""How often --watch looks at the files. A content tree is tens of files, so polling their
+sizes and times costs nothing and needs no file-watcher library or OS support."""
+
+
+def _snapshot(folders: list[Path]) -> dict[Path, tuple[int, int]]:
+    found: dict[Path, tuple[int, int]] = {}
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        for path in folder.rglob("*"):
+            if path.is_file() and not path.name.startswith("."):
+                stat = path.stat()
+                found[path] = (stat.st_size, stat.st_mtime_ns)
+    return found
+
+
+def _watch(
+    obj: Context,
+    slugs: list[str],
+    root: Path,
+    options: Any,
+    *,
+    only: tuple[str, ...],
+    exports: bool,
+    rounds: int | None = None,
+) -> None:
+    """Rebuild a game each time one of its content files, or a template, changes; until
+    interrupted (or for `rounds` polls, for tests)."""
+    folders = {slug: obj.content_root / slug for slug in slugs}
+    seen = {slug: _snapshot([folder, obj.templates_root]) for slug, folder in folders.items()}
+    obj.say(f"watching {', '.join(slugs)} (Ctrl-C to stop)")
+    polls = 0
+    try:
+        while rounds is None or polls < rounds:
+            time.sleep(WATCH_INTERVAL_SECONDS)
+            polls += 1
+            for slug, folder in folders.items():
+                now = _snapshot([folder, obj.templates_root])
+                if now == seen[slug]:
+                    continue
+                seen[slug] = now
+                try:
+                    _build_one(
+                        obj, slug, root / slug, options, only=only, force=False, exports=exports
+                    )
+                except ContentError as error:
+                    for problem in error.problems:
+                        click.echo(str(problem), err=True)
+                except PnpError as error:
+                    click.echo(f"{slug}: error: {error}", err=True)
+    except KeyboardInterrupt:
+        obj.say("stopped watching")
 
 
 def _export(
@@ -593,6 +734,71 @@ def simulate(
             )
         for line in lines:
             click.echo(line)
+    except ContentError as error:
+        _report_content_error(error)
+    except PnpError as error:
+        _fail(f"error: {error}")
+
+
+@main.command()
+@content_option
+@click.argument("game")
+@click.argument("item_id", metavar="ID")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Output root (default: output/); images go to <root>/<game>/preview/.",
+)
+@click.option(
+    "--dpi", type=click.IntRange(36, 600), default=150, show_default=True, help="Resolution."
+)
+@click.option("--bleed", "bleed_mm", type=click.FloatRange(0, 10), default=0.0, show_default=True)
+@click.pass_obj
+def preview(
+    obj: Context, game: str, item_id: str, out: Path | None, dpi: int, bleed_mm: float
+) -> None:
+    """Write one card or component of GAME as PNG (front, and back if it has one).
+
+    ID is an item id (a card, a board…) or PRODUCT:ID when several products share it."""
+    from pnp.export.faces import collect, png_bytes
+
+    try:
+        loaded = obj.checked(game)
+        product_id, _, wanted = item_id.rpartition(":")
+        products = [
+            p
+            for p in loaded.model.products
+            if (not product_id or p.id == product_id)
+            and any(str(i.id) == wanted for i in getattr(loaded.model, p.items, ()))
+        ]
+        if not products:
+            ids = sorted(
+                {
+                    str(i.id)
+                    for p in loaded.model.products
+                    for i in getattr(loaded.model, p.items, ())
+                }
+            )
+            near = difflib.get_close_matches(wanted, ids, n=3)
+            hint = f" (did you mean {', '.join(map(repr, near))}?)" if near else ""
+            _fail(f"error: game {game!r} has no item {item_id!r}{hint}")
+        if len(products) > 1:
+            names = ", ".join(f"{p.id}:{wanted}" for p in products)
+            _fail(f"error: {wanted!r} is in several products; name one of {names}")
+        [product] = products
+        laid_out, rasteriser = collect(
+            loaded, obj.templates_root, bleed_mm=bleed_mm, products=[product.id]
+        )
+        item = next(i for i in laid_out[0].items if i.id == wanted)
+        faces = [item.front] + ([item.back] if item.back is not None else [])
+        folder = (out or default_output_root()) / game / "preview"
+        for side, image in zip(("front", "back"), rasteriser.render(faces, dpi), strict=False):
+            path = folder / f"{product.id}-{wanted}-{side}.png"
+            with atomic_output(path) as temporary:
+                temporary.write_bytes(png_bytes(image, dpi))
+            obj.say(f"{path} ({image.width}x{image.height} px)")
+        for warning in sorted(rasteriser.warnings):
+            click.echo(f"  warning: {warning}", err=True)
     except ContentError as error:
         _report_content_error(error)
     except PnpError as error:

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pnp.content.loader import LoadedGame
 from pnp.content.prose import render_prose
 from pnp.errors import ContentError, Problem
-from pnp.layout.products import layout_product, text_of
+from pnp.layout.products import LaidOutProduct, layout_product, text_of
 from pnp.layout.sheets import Flip, plan_card_grid, plan_sheet
 from pnp.layout.sizes import item_size
 from pnp.model.common import Product, ProductKind
+from pnp.output import code_fingerprint, sha256_of
 from pnp.units import PAPER_SIZES_MM, mm
 
 
@@ -42,11 +45,39 @@ class KitReport:
     warnings: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     """Files an earlier build wrote that this one no longer makes, removed."""
+    rendered: list[str] = field(default_factory=list)
+    """Names of the files this build wrote."""
+    unchanged: list[str] = field(default_factory=list)
+    """Names of the files the last build wrote that hold what this one would write."""
+    digests: dict[str, str] = field(default_factory=dict)
+    """Each product file's digest (``product_digest``), for the next build's record."""
+    fonts: Any = None
+    """The FontSet the kit was drawn with."""
+    up_to_date: bool = False
+    """Nothing was rebuilt: the inputs hash as the last build's did."""
 
 
 def paper_size(name: str) -> tuple[float, float]:
     w, h = PAPER_SIZES_MM[name]
     return mm(w), mm(h)
+
+
+def product_digest(
+    product: Product, laid_out: LaidOutProduct, options: BuildOptions, fonts: Any
+) -> str:
+    """The digest of what a product's PDF will hold: its faces as laid out, the options, the
+    fonts and pnp's code. Equal digests give byte-identical files."""
+    digest = hashlib.sha256()
+    for part in (
+        code_fingerprint(),
+        repr(options),
+        repr((fonts.regular, fonts.bold, fonts.regular_path.name, fonts.bold_path.name)),
+        repr(product),
+        repr(laid_out.runs),
+    ):
+        digest.update(part.encode("utf-8"))
+        digest.update(b"\0")
+    return digest.hexdigest()
 
 
 def build_kit(
@@ -55,20 +86,29 @@ def build_kit(
     templates_root: Path,
     options: BuildOptions,
     extra_files: Sequence[BuiltFile] = (),
+    *,
+    only: Collection[str] | None = None,
+    previous: Mapping[str, object] | None = None,
+    cover: bool = True,
 ) -> KitReport:
-    """Lay out and render every product of the game into `out_dir`."""
+    """Lay out and render the products of the game into `out_dir` (those named in `only`, or
+    all), then the read-me-first page listing them and `extra_files` (unless `cover` is off).
+
+    `previous` is the last build's record (``pnp.output.read_manifest``): a product whose
+    digest it holds, with its file unchanged since, is not rendered again."""
     # Imported here so `pnp list` and `pnp validate` never pay for reportlab and fonts.
     from pnp.render.cards import CardRun, CardSheetOptions, render_card_sheets
-    from pnp.render.cover import CoverEntry, render_cover
     from pnp.render.draw import DrawReport
     from pnp.render.fonts import prepare_cjk_fonts
     from pnp.render.sheets import render_sheets
 
     bleed = mm(options.bleed_mm)
     products: Sequence[Product] = game.model.products
+    # Every product is laid out even for `only`: the font subset is drawn from all of them,
+    # so a partial build writes the same bytes as a full one.
     laid_out = [layout_product(game, product, templates_root, bleed) for product in products]
     fonts = prepare_cjk_fonts(text_of(laid_out) + game.model.info.title)
-    report = KitReport(game=game.slug)
+    report = KitReport(game=game.slug, fonts=fonts)
     draw_report = DrawReport()
     page_w, page_h = paper_size(options.paper)
     sheet_options = CardSheetOptions(
@@ -78,10 +118,21 @@ def build_kit(
         back_offset_x=mm(options.back_offset_mm[0]),
         back_offset_y=mm(options.back_offset_mm[1]),
     )
+    recorded = _recorded_products(out_dir, previous or {})
     for item in laid_out:
         product = item.product
+        if only is not None and product.id not in only:
+            continue
         path = out_dir / f"{game.slug}-{product.id}.pdf"
         title = f"{game.model.info.title} · {product.title}"
+        note = render_prose(product.note, {"game": game.model}, product.where)
+        digest = product_digest(product, item, options, fonts)
+        report.digests[path.name] = digest
+        kept = recorded.get(path.name)
+        if kept is not None and kept[0] == digest:
+            report.files.append(BuiltFile(path, product.id, product.title, kept[1], note))
+            report.unchanged.append(path.name)
+            continue
         if product.kind is ProductKind.CARDS:
             width, height = item_size(product)
             # Landscape cards sit turned a quarter in a portrait slot: more fit that way.
@@ -121,22 +172,61 @@ def build_kit(
                 report=draw_report,
                 content_root=game.folder,
             )
-        note = render_prose(product.note, {"game": game.model}, product.where)
         report.files.append(BuiltFile(path, product.id, product.title, pages, note))
-    report.files.extend(extra_files)  # built elsewhere (the rulebook), listed on the cover
-    cover = out_dir / f"{game.slug}-00-read-me-first.pdf"
-    entries = [CoverEntry(f.path.name, f.title, f.pages, f.note) for f in report.files]
-    render_cover(
-        cover,
-        game.model,
-        entries,
-        paper=(page_w, page_h),
-        paper_name=options.paper,
-        bleed_mm=options.bleed_mm,
-        fonts=fonts,
-    )
-    report.files.insert(0, BuiltFile(cover, "read-me-first", "打印说明", 1, ""))
+        report.rendered.append(path.name)
     report.warnings.extend(sorted(draw_report.overflows))
     for origin, chars in sorted(draw_report.missing_glyphs.items()):
         report.warnings.append(f"{origin}: no glyph for {''.join(sorted(chars))!r}")
+    if cover:
+        add_cover(game, out_dir, options, report, extra_files)
     return report
+
+
+def add_cover(
+    game: LoadedGame,
+    out_dir: Path,
+    options: BuildOptions,
+    report: KitReport,
+    extra_files: Sequence[BuiltFile] = (),
+) -> None:
+    """Render the read-me-first page listing the report's files and `extra_files` (built
+    elsewhere: the rulebook), and put it first in the report."""
+    from pnp.render.cover import CoverEntry, render_cover
+
+    report.files.extend(extra_files)
+    path = out_dir / f"{game.slug}-00-read-me-first.pdf"
+    entries = [CoverEntry(f.path.name, f.title, f.pages, f.note) for f in report.files]
+    render_cover(
+        path,
+        game.model,
+        entries,
+        paper=paper_size(options.paper),
+        paper_name=options.paper,
+        bleed_mm=options.bleed_mm,
+        fonts=report.fonts,
+    )
+    report.files.insert(0, BuiltFile(path, "read-me-first", "打印说明", 1, ""))
+    report.rendered.insert(0, path.name)
+
+
+def _recorded_products(out_dir: Path, record: Mapping[str, object]) -> dict[str, tuple[str, int]]:
+    """file name -> (digest, pages) of the products the last build wrote whose files still
+    hold the bytes it wrote."""
+    products, files = record.get("products"), record.get("files")
+    if not isinstance(products, dict) or not isinstance(files, dict):
+        return {}
+    found: dict[str, tuple[str, int]] = {}
+    for name, entry in products.items():
+        if not isinstance(entry, dict) or "/" in str(name):
+            continue
+        digest, pages, sha = entry.get("digest"), entry.get("pages"), files.get(name)
+        path = out_dir / str(name)
+        if (
+            isinstance(digest, str)
+            and isinstance(pages, int)
+            and isinstance(sha, str)
+            and path.is_file()
+            and sha256_of(path) == sha
+        ):
+            found[str(name)] = (digest, pages)
+    return found

@@ -10,13 +10,16 @@ at a folder that holds other things.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
+import importlib.metadata
 import json
 import os
 import re
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 MANIFEST = ".pnp-build.json"
 """The record of a build, inside its output folder."""
@@ -107,3 +110,64 @@ def sha256_of(path: Path) -> str:
         for block in iter(lambda: stream.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+# -- the build cache -----------------------------------------------------------------------
+#
+# A build is a pure function of its inputs: the game's content folder, the templates, pnp's own
+# code, the installed libraries (reportlab, the font package…) and the build options. Their
+# digest is recorded in the manifest; a build whose inputs hash the same, into a folder whose
+# files are still the ones recorded, has nothing to do. When inputs did change, each product's
+# digest is the digest of what it will draw (its laid-out faces, options and fonts), so a
+# one-card edit re-renders that card's product and leaves the others alone.
+
+_CODE_ROOT = Path(__file__).resolve().parent
+
+
+def _digest_tree(digest: Any, root: Path, label: str) -> None:
+    if not root.is_dir():
+        digest.update(f"{label}: none\n".encode())
+        return
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        relative = path.relative_to(root).as_posix()
+        if relative.startswith(".") or "/." in relative or "__pycache__" in relative:
+            continue
+        digest.update(f"{label}/{relative}\0{path.stat().st_size}\0".encode())
+        digest.update(path.read_bytes())
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """pnp's own source and the versions of every installed distribution (reportlab, the
+    font package, …): any of them changing may change the bytes of a PDF."""
+    digest = hashlib.sha256()
+    _digest_tree(digest, _CODE_ROOT, "pnp")
+    versions = sorted(
+        f"{dist.metadata['Name']}=={dist.version}" for dist in importlib.metadata.distributions()
+    )
+    digest.update("\n".join(versions).encode())
+    for name in ("PNP_CJK_FONT", "PNP_CJK_FONT_BOLD", "PNP_FONT_CACHE"):
+        digest.update(f"{name}={os.environ.get(name, '')}\n".encode())
+    return digest.hexdigest()
+
+
+def input_digest(content_folder: Path, templates_root: Path, options: object) -> str:
+    """The digest of everything one game's build reads."""
+    digest = hashlib.sha256()
+    digest.update(code_fingerprint().encode())
+    digest.update(repr(options).encode())
+    _digest_tree(digest, content_folder, "content")
+    _digest_tree(digest, templates_root, "templates")
+    return digest.hexdigest()
+
+
+def files_unchanged(folder: Path, record: dict[str, object]) -> bool:
+    """Every file the recorded build wrote is still there with the bytes it wrote."""
+    files = record.get("files")
+    if not isinstance(files, dict) or not files:
+        return False
+    for name, sha in files.items():
+        path = folder / str(name)
+        if "/" in str(name) or not path.is_file() or sha256_of(path) != sha:
+            return False
+    return True

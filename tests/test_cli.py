@@ -199,7 +199,7 @@ def test_validate_github_format_annotates_the_file_and_line(content_copy: Path) 
 
 
 def test_validate_json_names_its_format_version() -> None:
-    code, out, _ = run("validate", "deadline-99", "--games", "5", "--format", "json")
+    code, out, _ = run("validate", "deadline-99", "--static-only", "--format", "json")
     assert code == 0
     assert json.loads(out)["format_version"] == 1
 
@@ -231,3 +231,28 @@ def test_python_dash_m_pnp_is_the_same_command() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "deadline-99" in done.stdout
+
+
+def test_preview_writes_one_card_as_png(tmp_path: Path) -> None:
+    from PIL import Image
+
+    code, out, err = run("preview", "deadline-99", "angel", "--out", str(tmp_path), "--dpi", "100")
+    assert code == 0, err
+    front = tmp_path / "deadline-99" / "preview" / "variant-cards-angel-front.png"
+    assert front.is_file() and str(front) in out
+    # 63x88 mm at 100 dpi, no bleed.
+    assert Image.open(front).size == (248, 346)
+
+
+def test_preview_of_an_unknown_item_suggests_the_nearest(tmp_path: Path) -> None:
+    code, _, err = run("preview", "deadline-99", "angle", "--out", str(tmp_path))
+    assert code == 2 and "did you mean 'angel'" in err
+    assert not (tmp_path / "deadline-99").exists()
+
+
+def test_quiet_prints_nothing_but_problems(tmp_path: Path) -> None:
+    code, out, err = run(
+        "-q", "build", "deadline-99", "--only", "count-tracker", "--out", str(tmp_path)
+    )
+    assert code == 0, err
+    assert out == ""

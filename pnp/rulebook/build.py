@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
 from pnp.content.loader import LoadedGame
 from pnp.errors import PnpError
-from pnp.kit import BuildOptions, BuiltFile, KitReport, build_kit
-from pnp.output import remove_leftovers, remove_stale, sha256_of, write_manifest
+from pnp.kit import BuildOptions, BuiltFile, KitReport, add_cover, build_kit
+from pnp.output import (
+    files_unchanged,
+    input_digest,
+    read_manifest,
+    remove_leftovers,
+    remove_stale,
+    sha256_of,
+    write_manifest,
+)
 
 
 @dataclass(frozen=True)
@@ -36,15 +46,55 @@ def build_rulebook(game: LoadedGame, out_dir: Path, templates_root: Path) -> Rul
     return RulebookFiles(reading, booklet, pages, sides // 2)
 
 
+RULEBOOK = "rulebook"
+"""The name ``only`` takes for the two rulebook editions."""
+
+
+def kit_up_to_date(
+    content_folder: Path, out_dir: Path, templates_root: Path, options: object
+) -> bool:
+    """Whether the kit in `out_dir` was built from exactly these inputs and is untouched since:
+    checked before the content is even loaded, so a no-op rebuild costs a few hashes."""
+    record = read_manifest(out_dir)
+    return record.get("inputs") == input_digest(
+        content_folder, templates_root, options
+    ) and files_unchanged(out_dir, record)
+
+
 def build_game(
-    game: LoadedGame, out_dir: Path, templates_root: Path, options: BuildOptions
+    game: LoadedGame,
+    out_dir: Path,
+    templates_root: Path,
+    options: BuildOptions,
+    *,
+    only: Collection[str] | None = None,
 ) -> KitReport:
-    """The whole kit of a game: its rulebook (if it has one) and every product, with a cover
-    page that lists them all. What an earlier build left behind — temporary files of a killed
-    build, products since renamed or dropped — is removed (see ``pnp.output``)."""
+    """The whole kit of a game: every product, its rulebook (if it has one) and a cover page
+    that lists them all. What an earlier build left behind — temporary files of a killed
+    build, products since renamed or dropped — is removed (see ``pnp.output``).
+
+    Products whose drawing did not change since the last build into `out_dir` are kept as
+    they are. `only` names the products to build (``rulebook`` for both rulebook editions);
+    the rest of the folder, cover included, is left as it is."""
+    known = [p.id for p in game.model.products]
+    has_rulebook = getattr(game.model, "rulebook", None) is not None
+    if only is not None:
+        choices = known + ([RULEBOOK] if has_rulebook else [])
+        for name in only:
+            if name not in choices:
+                near = difflib.get_close_matches(name, choices, n=1)
+                hint = f" (did you mean {near[0]!r}?)" if near else ""
+                raise PnpError(
+                    f"--only: game {game.slug!r} has no product {name!r}{hint}; "
+                    f"products: {', '.join(choices)}"
+                )
     remove_leftovers(out_dir, f"{game.slug}-")
+    previous = read_manifest(out_dir)
+    report = build_kit(
+        game, out_dir, templates_root, options, only=only, previous=previous, cover=False
+    )
     extras: list[BuiltFile] = []
-    if getattr(game.model, "rulebook", None) is not None:
+    if has_rulebook and (only is None or RULEBOOK in only):
         book = build_rulebook(game, out_dir, templates_root)
         extras = [
             BuiltFile(
@@ -62,14 +112,47 @@ def build_game(
                 "A4 双面打印，选「短边翻转」；对折后在折线处装订。",
             ),
         ]
-    report = build_kit(game, out_dir, templates_root, options, extras)
+        report.rendered.extend(file.path.name for file in extras)
+    if only is not None:
+        report.files.extend(extras)
+        _record(out_dir, game, previous, report, inputs=None)
+        return report
+    add_cover(game, out_dir, options, report, extras)
     written = [file.path.name for file in report.files]
     report.removed.extend(remove_stale(out_dir, written))
-    write_manifest(
+    _record(
         out_dir,
-        {
-            "game": game.slug,
-            "files": {name: sha256_of(out_dir / name) for name in sorted(written)},
-        },
+        game,
+        previous,
+        report,
+        inputs=input_digest(game.folder, templates_root, options),
+        replace=True,
     )
     return report
+
+
+def _record(
+    out_dir: Path,
+    game: LoadedGame,
+    previous: dict[str, object],
+    report: KitReport,
+    *,
+    inputs: str | None,
+    replace: bool = False,
+) -> None:
+    """Write the build's record: every file with its digest, each product's drawing digest
+    and pages, and the inputs' digest of a full build (a partial one clears it, since the
+    folder no longer holds one build of one set of inputs)."""
+    old_files = previous.get("files") if not replace else None
+    old_products = previous.get("products") if not replace else None
+    files: dict[str, object] = dict(old_files) if isinstance(old_files, dict) else {}
+    products: dict[str, object] = dict(old_products) if isinstance(old_products, dict) else {}
+    for built in report.files:
+        files[built.path.name] = sha256_of(built.path)
+    for name, digest in report.digests.items():
+        pages = next(f.pages for f in report.files if f.path.name == name)
+        products[name] = {"digest": digest, "pages": pages}
+    record: dict[str, object] = {"game": game.slug, "files": files, "products": products}
+    if inputs is not None:
+        record["inputs"] = inputs
+    write_manifest(out_dir, record)
