@@ -209,7 +209,7 @@ class Trackable:
     )
     count: int = field(default=1, metadata=doc("components needed, per table or per seat"))
     per: Per = field(default=Per.GAME, metadata=doc("game: one set; seat: a set per player"))
-    note: str = field(default="", metadata=doc("how the players show it, for the rulebook"))
+    note: str = field(default="", metadata=doc("how the players show it (prose, jinja)"))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
     @property
