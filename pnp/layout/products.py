@@ -3,6 +3,7 @@ export rasterises and the validator checks before anything is drawn."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +33,31 @@ def collection(model: Any, product: Product) -> Sequence[Any]:
     return tuple(items)
 
 
+_RECENT: OrderedDict[tuple[int, str, Path, float], tuple[LoadedGame, LaidOutProduct]] = (
+    OrderedDict()
+)
+_RECENT_LIMIT = 64
+"""Products laid out lately in this process. ``pnp build`` checks content (which lays out every
+face to find template mistakes) and then renders it: the second layout is this lookup. Keyed by
+the game object itself (kept alive with the entry), so another load of edited content is new."""
+
+
 def layout_product(
+    game: LoadedGame, product: Product, templates_root: Path, bleed: float
+) -> LaidOutProduct:
+    key = (id(game), product.id, templates_root, bleed)
+    found = _RECENT.get(key)
+    if found is not None and found[0] is game:
+        _RECENT.move_to_end(key)
+        return found[1]
+    laid_out = _layout_product(game, product, templates_root, bleed)
+    _RECENT[key] = (game, laid_out)
+    while len(_RECENT) > _RECENT_LIMIT:
+        _RECENT.popitem(last=False)
+    return laid_out
+
+
+def _layout_product(
     game: LoadedGame, product: Product, templates_root: Path, bleed: float
 ) -> LaidOutProduct:
     width, height = item_size(product)
