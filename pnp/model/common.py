@@ -22,14 +22,21 @@ class PlayerRange:
 
     min: int = field(metadata=doc("fewest players"))
     max: int = field(metadata=doc("most players"))
+    only: tuple[int, ...] = field(
+        default=(),
+        metadata=doc("the counts the game supports when not every one between (e.g. [2, 4, 6])"),
+    )
 
     def __contains__(self, players: object) -> bool:
-        return isinstance(players, int) and self.min <= players <= self.max
+        in_range = isinstance(players, int) and self.min <= players <= self.max
+        return in_range and (not self.only or players in self.only)
 
     def __iter__(self):  # type: ignore[no-untyped-def]
-        return iter(range(self.min, self.max + 1))
+        return iter(p for p in range(self.min, self.max + 1) if not self.only or p in self.only)
 
     def __str__(self) -> str:
+        if self.only:
+            return "/".join(str(p) for p in self.only)
         return f"{self.min}-{self.max}" if self.min != self.max else str(self.min)
 
 

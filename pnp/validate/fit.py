@@ -348,7 +348,14 @@ def _check_range(kit: _Kit, entry: Trackable, found: Any, span: Range) -> None:
 def check_counts(kit: _Kit) -> None:
     """A component needed per seat is printed (or brought) for the largest table."""
     findings = kit.findings
-    players = kit.model.info.players.max
+    info = kit.model.info
+    outside = [p for p in info.players.only if not info.players.min <= p <= info.players.max]
+    if outside:
+        findings.error(
+            info.where,
+            f"info.players.only: {_shown(outside)} outside {info.players.min}..{info.players.max}",
+        )
+    players = max(info.players, default=info.players.max)
     for entry in physical_of(kit.model).state:
         if entry.per is not Per.SEAT or len(entry.shown_by) != 1:
             continue

@@ -284,3 +284,20 @@ def test_a_slot_the_face_does_not_draw_is_an_error(
     # The character and equipment slots are drawn where content says (too small is another
     # message).
     assert [p for p in findings.problems if "not drawn" in p.message] == [problem]
+
+
+def test_supported_player_counts_print_as_the_post_gives_them(
+    content_copy: Path, physical_game: registry.Game
+) -> None:
+    # Arena Tales' cover said "2-6 人" where the post says 2/4/6.
+    seed(content_copy)
+    SEEDING.edit(
+        content_copy,
+        "game.yaml",
+        "players: {min: 3, max: 6}",
+        "players: {min: 3, max: 6, only: [3, 4, 6, 8]}",
+    )
+    game = load_game(content_copy, GAME)
+    assert str(game.model.info.players) == "3/4/6/8" and list(game.model.info.players) == [3, 4, 6]
+    problem = only(fit_problems(content_copy, physical_game), "only")
+    assert problem.message == "info.players.only: 8 outside 3..6"
