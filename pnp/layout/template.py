@@ -273,6 +273,26 @@ def _display(templates_root: Path, path: Path) -> str:
 
 
 def _read_template(templates_root: Path, path: Path, seen: tuple[Path, ...]) -> Template:
+    if path in seen:
+        raise TemplateError(f"{_display(templates_root, path)}: 'extends' loops back to itself")
+    # A base is read once, however many templates extend it (again if its file changes).
+    try:
+        stat = path.stat()
+        key = (templates_root.resolve(), path, stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        return _parse_template(templates_root, path, seen)  # it says the file is missing
+    template = _READ.get(key)
+    if template is None:
+        template = _READ[key] = _parse_template(templates_root, path, seen)
+    return template
+
+
+_READ: dict[tuple[Path, Path, int, int], Template] = {}
+# libyaml parses several times faster, with the same marks (lines) and the same data.
+_FAST_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _parse_template(templates_root: Path, path: Path, seen: tuple[Path, ...]) -> Template:
     display = _display(templates_root, path)
     if path in seen:
         raise TemplateError(f"{display}: 'extends' loops back to itself")
@@ -287,8 +307,13 @@ def _read_template(templates_root: Path, path: Path, seen: tuple[Path, ...]) -> 
     except ContentError as error:
         raise TemplateError(str(error.problems[0])) from None
     try:
-        root_node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text) or {}
+        try:
+            root_node = yaml.compose(text, Loader=_FAST_LOADER)
+            data = yaml.load(text, Loader=_FAST_LOADER) or {}
+        except yaml.YAMLError:
+            # The same error, in the words of the pure-Python parser every message quotes.
+            root_node = yaml.compose(text, Loader=yaml.SafeLoader)
+            data = yaml.safe_load(text) or {}
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = f":{mark.line + 1}" if mark else ""

@@ -185,7 +185,15 @@ class CJKParagraph(Paragraph):
                 ascent=style.fontSize,
                 descent=-0.2 * style.fontSize,
             )
-        return _split_cjk(self.frags, list(maxWidths), style)
+        # A paragraph is wrapped again and again at the same widths (a table measures its
+        # cells, a frame wraps before it draws, a rulebook lays out twice for its contents);
+        # the lines depend on nothing else, so each width is broken once.
+        key = (tuple(maxWidths), id(self.frags))
+        broken: dict[tuple[Any, ...], Any] = self.__dict__.setdefault("_pnp_broken", {})
+        lines = broken.get(key)
+        if lines is None:
+            lines = broken[key] = _split_cjk(self.frags, list(maxWidths), style)
+        return lines
 
 
 _rl_justify_line = rl_paragraph._justifyDrawParaLineX
