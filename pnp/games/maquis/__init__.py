@@ -1,20 +1,21 @@
-"""MAQUIS as one package: model, rules, policies, checks, examples."""
+"""MAQUIS as one package: model, rules, policies, checks, examples, and the hooks of the
+shared play checks (tables, factors, coverage, scores, search settings)."""
 
 from __future__ import annotations
 
-from pnp.games.maquis import checks
+from pnp.games.maquis import checks, play
 from pnp.games.maquis.examples import example_tables, rulebook_examples
 from pnp.games.maquis.model import Maquis
-from pnp.games.maquis.policies import GreedyPolicy
+from pnp.games.maquis.policies import GreedyPolicy, PassivePolicy
 from pnp.games.maquis.rules import MaquisRules
-from pnp.registry import Game
+from pnp.registry import Game, SearchSettings
 
 GAME = Game(
     slug="maquis",
     model=Maquis,
     rules=MaquisRules,
     tables=example_tables,
-    policies={"sensible": GreedyPolicy},
+    policies={"sensible": GreedyPolicy, "passive": PassivePolicy},
     check_static=checks.check_static,
     check_simulated=checks.check_simulated,
     summarise=checks.summarise,
@@ -22,4 +23,11 @@ GAME = Game(
     default_games=checks.DEFAULT_GAMES,
     rulebook_terms=checks.rulebook_terms,
     rulebook_examples=rulebook_examples,
+    play_tables=play.play_tables,
+    game_factors=play.game_factors,
+    coverage_items=play.coverage_items,
+    covered=play.covered,
+    score=play.score,
+    evaluate=play.evaluate,
+    search=SearchSettings(iterations=40, rollout="random", depth=8, exploration=0.7),
 )

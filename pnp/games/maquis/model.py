@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from pnp.errors import Location
-from pnp.model.common import NOWHERE, Decision, GameInfo, Product, doc
+from pnp.model.common import NOWHERE, Balance, Decision, GameInfo, Product, doc
 from pnp.model.rulebook import Rulebook
 
 
@@ -328,6 +328,10 @@ class Maquis:
     difficulty_reference: tuple[Printed, ...] = field(metadata=doc("the difficulty aid"))
     products: tuple[Product, ...] = field(metadata=doc("the files of the printed kit"))
     decisions: tuple[Decision, ...] = field(default=(), metadata=doc("open points decided"))
+    balance: Balance | None = field(
+        default=None,
+        metadata=doc("what the design promises about difficulty and fairness, checked in play"),
+    )
     rulebook: Rulebook | None = field(default=None, metadata=doc("the rules, as structured text"))
 
     @cached_property

@@ -1,4 +1,9 @@
-"""Hand-written Maquis players: the sensible (greedy) policy and the policy registry."""
+"""Hand-written Maquis players: the sensible (greedy) policy, the passive one, and the registry.
+
+Every choice among equally good actions is made at random from the injected ``rng`` (never
+by the order of the board's spaces or of the legal actions), so no space or worker is
+favoured by where it happens to stand in a list.
+"""
 
 from __future__ import annotations
 
@@ -23,6 +28,20 @@ from pnp.games.maquis.state import (
 )
 from pnp.games.maquis.state import put as _put
 
+TIE = 1e-9
+"""Scores closer than this are a tie, broken at random."""
+
+
+def pick(rng: random.Random, choices: Sequence[Any]) -> Any:
+    """One of ``choices`` drawn from ``rng`` (the first without a draw when there is one)."""
+    return choices[0] if len(choices) == 1 else choices[int(rng.random() * len(choices))]
+
+
+def best_of(scored: Sequence[tuple[float, Any]], rng: random.Random) -> Any:
+    """The item with the highest score, a tie broken at random from ``rng``."""
+    top = max(score for score, _ in scored)
+    return pick(rng, [item for score, item in scored if score >= top - TIE])
+
 
 class GreedyPolicy:
     """A sensible player: works towards the missions, weighs rewards against the risk of the
@@ -38,7 +57,7 @@ class GreedyPolicy:
     LOSE_WORKER = 30.0
 
     def __init__(self) -> None:
-        self._cache: dict[tuple[Any, ...], tuple[float, str]] = {}
+        self._cache: dict[tuple[Any, ...], tuple[float, tuple[str, ...]]] = {}
 
     def _distances(self, rules: MaquisRules, s: MaquisState) -> list[int]:
         """Hops from every space to the nearest safe house, ignoring figures."""
@@ -201,7 +220,9 @@ class GreedyPolicy:
 
     def best(
         self, rules: MaquisRules, s: MaquisState, i: int, need: list[float]
-    ) -> tuple[float, str]:
+    ) -> tuple[float, tuple[str, ...]]:
+        """The best value a worker on space ``i`` can gain and every option key reaching it
+        (``-``, doing nothing, when no option gains anything)."""
         # Between two placements only the board changes, and options do not depend on it.
         key = (
             id(rules),
@@ -224,13 +245,15 @@ class GreedyPolicy:
 
     def _best(
         self, rules: MaquisRules, s: MaquisState, i: int, need: list[float]
-    ) -> tuple[float, str]:
-        best_value, best_key = 0.0, "-"
+    ) -> tuple[float, tuple[str, ...]]:
+        best_value, best_keys = 0.0, ["-"]
         for o in rules.options(s, i):
             v = self.option_value(rules, s, o, list(need))
-            if v > best_value:
-                best_value, best_key = v, o.key
-        return best_value, best_key
+            if v > best_value + TIE:
+                best_value, best_keys = v, [o.key]
+            elif v >= best_value - TIE and best_value > 0:
+                best_keys.append(o.key)
+        return best_value, tuple(best_keys)
 
     def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> MaquisAction:
         assert isinstance(rules, MaquisRules) and isinstance(state, MaquisState)
@@ -244,38 +267,73 @@ class GreedyPolicy:
             dist = self._distances(rules, s)
             risks = self.arrest_risks(rules, s)
             lose = self.LOSE_WORKER - 8.0 * rules.level.arrest_morale * (1 + (s.morale <= 3))
-            best_score, best_action = -1e9, places[0]
+            scored = []
             for a in places:
                 i = rules.index[a.loc]
                 value, _ = self.best(rules, s, i, need)
                 risk = risks[i]
                 keep = value if rules.locs[i].shield else value * (1 - risk)
-                score = keep - risk * lose - 0.01 * dist[i]
-                if score > best_score:
-                    best_score, best_action = score, a
-            return best_action
+                scored.append((keep - risk * lose - 0.01 * dist[i], a))
+            chosen: MaquisAction = best_of(scored, rng)
+            return chosen
         # Action phase.
         if s.active >= 0:
             if not rules.has_path_home(s, s.active) and s.morale > 1 - rules.s.kill_morale:
-                for kill in actions:
-                    if isinstance(kill, Kill):
-                        board = _put(s.board, rules.index[kill.loc], EMPTY)
-                        if rules.has_path_home(s, s.active, board):
-                            return kill
+                opening = [
+                    kill
+                    for kill in actions
+                    if isinstance(kill, Kill)
+                    and rules.has_path_home(
+                        s, s.active, _put(s.board, rules.index[kill.loc], EMPTY)
+                    )
+                ]
+                if opening:
+                    killed: MaquisAction = pick(rng, opening)
+                    return killed
             return Return()
         need = self.needs(rules, s)
-        best_value = -1.0
-        best_activation: Activate | None = None
+        activations: list[tuple[float, Activate]] = []
         for i, c in enumerate(s.board):
             if c != WORKER:
                 continue
-            value, key = self.best(rules, s, i, need)
-            if value > best_value:
-                best_value, best_activation = value, Activate(rules.locs[i].id, key)
-        return best_activation if best_activation is not None else actions[0]
+            value, keys = self.best(rules, s, i, need)
+            activations += [(value, Activate(rules.locs[i].id, key)) for key in keys]
+        if not activations:
+            return actions[0]
+        activation: MaquisAction = best_of(activations, rng)
+        return activation
 
     def __repr__(self) -> str:
         return "GreedyPolicy()"
 
 
-POLICIES: dict[str, type[Policy]] = {"random": RandomPolicy, "sensible": GreedyPolicy}
+class PassivePolicy(GreedyPolicy):
+    """A player who never takes a risk: never kills a policeman, and puts each worker where
+    he is least likely to be arrested (a tie at random), whatever the space offers; in the
+    action phase he still does the best thing each worker can do there. Liveness plays it to
+    show a game ends even when nobody fights."""
+
+    def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> MaquisAction:
+        assert isinstance(rules, MaquisRules) and isinstance(state, MaquisState)
+        s = state
+        actions = [a for a in rules.legal_actions(s) if not isinstance(a, Kill)]
+        if s.phase == "place":
+            places = [a for a in actions if isinstance(a, Place)]
+            if not places:
+                return actions[0]  # Stay: no empty space is left
+            risks = self.arrest_risks(rules, s)
+            safest: MaquisAction = best_of([(-risks[rules.index[a.loc]], a) for a in places], rng)
+            return safest
+        if s.active >= 0:
+            return Return()
+        return super().choose(rules, s, rng)
+
+    def __repr__(self) -> str:
+        return "PassivePolicy()"
+
+
+POLICIES: dict[str, type[Policy]] = {
+    "random": RandomPolicy,
+    "sensible": GreedyPolicy,
+    "passive": PassivePolicy,
+}
