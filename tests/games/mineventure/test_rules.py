@@ -816,3 +816,19 @@ def test_nurse_adds_to_and_starve_stops_the_daily_heal(rules: MineventureRules) 
     after = _whole_round(rules, rules.from_notation(text))
     assert after.day == 1
     assert [p.hp for p in after.players] == [13, 10, 12]
+
+
+def test_a_weapon_at_no_durability_breaks_to_the_bottom_of_its_deck(
+    rules: MineventureRules,
+) -> None:
+    # Every use costs one durability; at zero the weapon breaks. Field cards never go to a
+    # discard pile (decision broken-weapon): the sword to the deck's bottom, its book discarded.
+    after = _fight(rules, seat(5, 5, main="iron-sword*1+sharpness"), seat(5, 6))
+    assert after.players[1].hp == 20 - 5 - 2 and after.players[0].main == -1
+    equipment, item = rules.deck_index["equipment"], rules.deck_index["item"]
+    assert after.piles[equipment][1] == (rules.by_token["iron-sword"],)
+    assert after.piles[item][2] == (rules.by_token["sharpness"],)
+    # A sub weapon strikes the same way: a snowball from 3 cells in an ambush.
+    state = table(rules, seat(5, 5, sub="snowball*3"), seat(5, 8), FAR)
+    state = _play(rules, state, "fight:1", "strike:sub")
+    assert state.players[1].hp == 20 - 1 and state.players[0].sub_dur == 2
