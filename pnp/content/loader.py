@@ -10,6 +10,7 @@ from typing import Any
 from pnp.content.schema import convert, merge_files
 from pnp.content.yamlsource import load_yaml
 from pnp.errors import ContentError, Location, Problem, UnknownGameError
+from pnp.model.generic import GenericGame
 from pnp.registry import find_game
 
 
@@ -53,17 +54,8 @@ def load_game(content_root: Path, slug: str) -> LoadedGame:
         raise UnknownGameError(f"no game {slug!r} in {content_root}{hint}; games: {listing}")
     display_folder = f"{_display_root(content_root)}/{slug}"
     registered = find_game(slug)
-    if registered is None:
-        raise ContentError(
-            [
-                Problem(
-                    Location(display_folder),
-                    f"no game package is registered for {slug!r} (a 'pnp.games' entry point)",
-                    game=slug,
-                )
-            ]
-        )
-    model_type = registered.model
+    # No package claims the folder: a data-only game (pnp new), read into the generic model.
+    model_type = registered.model if registered is not None else GenericGame
     paths = sorted(folder.glob("*.yaml"))
     if not paths:
         raise ContentError([Problem(Location(display_folder), "no *.yaml files", game=slug)])
@@ -83,7 +75,18 @@ def load_game(content_root: Path, slug: str) -> LoadedGame:
         merged = merge_files(nodes)
         model: Any = convert(merged, model_type)
     except ContentError as error:
-        raise ContentError(_with_game(error.problems, slug)) from None
+        problems = _with_game(error.problems, slug)
+        if registered is None:
+            problems.append(
+                Problem(
+                    Location(display_folder),
+                    f"no game package is registered for {slug!r}, so its content was read as a "
+                    "data-only game (see 'pnp new'); a game with its own model is announced "
+                    "through a 'pnp.games' entry point",
+                    game=slug,
+                )
+            )
+        raise ContentError(problems) from None
     return LoadedGame(
         slug=slug, model=model, folder=folder, display_folder=display_folder, files=tuple(files)
     )

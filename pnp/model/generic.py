@@ -1,0 +1,65 @@
+"""The model of a data-only game: a kit (cards, tokens, boards) and a rulebook with no Python.
+
+A content folder that no game package claims is read into :class:`GenericGame`. Its items live
+in named collections (``collections: {cards: [...], tokens: [...]}``) that products name by
+key (``items: cards``); each item has an id, a name, a number of copies, a text, and any other
+values the designer wants on its face under ``fields`` (``{{ item.fields.cost }}`` in a
+template). ``pnp new SLUG`` writes a working example of all of it. A rules engine can come
+later, as a package announced through the ``pnp.games`` entry point.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pnp.errors import Location
+from pnp.model.common import NOWHERE, Balance, Decision, GameInfo, Physical, Product, doc
+from pnp.model.rulebook import Rulebook
+
+
+@dataclass(frozen=True)
+class GenericItem:
+    """One card, token, board or aid of a data-only game."""
+
+    id: str = field(metadata=doc("stable slug of the item"))
+    name: str = field(default="", metadata=doc("name printed on the item"))
+    copies: int = field(default=1, metadata=doc("how many the kit prints"))
+    text: str = field(default="", metadata=doc("rules text printed on the item"))
+    kind: str = field(default="", metadata=doc("a free label: a card type, a suit, a colour"))
+    fields: dict[str, Any] = field(
+        default_factory=dict,
+        metadata=doc("any other values its templates show, as {{ item.fields.NAME }}"),
+    )
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class GenericGame:
+    """The whole content of a data-only game."""
+
+    info: GameInfo = field(metadata=doc("title, players, play time"))
+    products: tuple[Product, ...] = field(metadata=doc("the files of the printed kit"))
+    collections: dict[str, tuple[GenericItem, ...]] = field(
+        default_factory=dict,
+        metadata=doc("items by collection name; a product's 'items' names one"),
+    )
+    settings: dict[str, Any] = field(
+        default_factory=dict,
+        metadata=doc("the game's numbers, for prose and faces: {{ game.settings.NAME }}"),
+    )
+    decisions: tuple[Decision, ...] = field(default=(), metadata=doc("open points decided"))
+    rulebook: Rulebook | None = field(default=None, metadata=doc("the rules, as structured text"))
+    physical: Physical = field(
+        default_factory=Physical, metadata=doc("what the players bring, and what shows what")
+    )
+    balance: Balance | None = field(
+        default=None, metadata=doc("fairness promises (checked once the game has an engine)")
+    )
+
+    def __getattr__(self, name: str) -> tuple[GenericItem, ...]:
+        # A product's `items` names a collection; the kit reads it as an attribute.
+        collections = self.__dict__.get("collections", {})
+        if name in collections:
+            return collections[name]  # type: ignore[no-any-return]
+        raise AttributeError(name)

@@ -1,0 +1,83 @@
+"""`pnp new`: a data-only game that validates and builds with no Python written."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from pnp.cli import main
+from tests.conftest import CONTENT
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_a_new_game_builds_a_kit_beside_the_others(tmp_path: Path) -> None:
+    content, templates = tmp_path / "content", tmp_path / "templates"
+    shutil.copytree(CONTENT / "deadline-99", content / "deadline-99")
+    templates.mkdir()
+    shutil.copytree(CONTENT.parent / "templates" / "deadline-99", templates / "deadline-99")
+    code, _, err = run("--content", str(content), "new", "star-race", "--title", "星辰竞速")
+    assert code == 0, err
+    assert (content / "star-race" / "kit.yaml").is_file()
+    assert (templates / "star-race" / "card.yaml").is_file()
+    # The draft has no engine: it is checked statically and the other game is not held back.
+    code, _, err = run("--content", str(content), "validate", "--static-only")
+    assert code == 0, err
+    assert "ok: 2 game(s) valid." in err
+    code, _, err = run("--content", str(content), "build", "star-race", "--out", str(tmp_path))
+    assert code == 0, err
+    kit = tmp_path / "star-race"
+    assert sorted(p.name for p in kit.glob("*.pdf")) == [
+        "star-race-00-read-me-first.pdf",
+        "star-race-board.pdf",
+        "star-race-cards.pdf",
+        "star-race-rulebook-booklet.pdf",
+        "star-race-rulebook.pdf",
+        "star-race-tokens.pdf",
+    ]
+
+
+def test_a_new_game_s_cards_show_its_content(tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    content = tmp_path / "content"
+    content.mkdir()
+    (tmp_path / "templates").mkdir()
+    assert run("--content", str(content), "new", "duel")[0] == 0
+    items = content / "duel" / "items.yaml"
+    items.write_text(items.read_text(encoding="utf-8").replace("火花", "流星"), encoding="utf-8")
+    code, _, err = run("--content", str(content), "build", "duel", "--out", str(tmp_path))
+    assert code == 0, err
+    text = "".join(p.extract_text() for p in PdfReader(tmp_path / "duel" / "duel-cards.pdf").pages)
+    assert "流星" in text and "火花" not in text
+
+
+def test_new_never_overwrites_and_wants_a_slug(tmp_path: Path) -> None:
+    content = tmp_path / "content"
+    content.mkdir()
+    (tmp_path / "templates").mkdir()
+    assert run("--content", str(content), "new", "duel")[0] == 0
+    code, _, err = run("--content", str(content), "new", "duel")
+    assert code == 2 and "already exists" in err
+    code, _, err = run("--content", str(content), "new", "Duel Game")
+    assert code == 2 and "expected lowercase letters" in err
+
+
+def test_a_data_only_game_with_a_typo_says_where_and_what_it_was_read_as(
+    tmp_path: Path,
+) -> None:
+    content = tmp_path / "content"
+    content.mkdir()
+    (tmp_path / "templates").mkdir()
+    assert run("--content", str(content), "new", "duel")[0] == 0
+    game = content / "duel" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("settings:", "setings:"))
+    code, out, _ = run("--content", str(content), "validate", "duel")
+    assert code == 1
+    assert "game.yaml:7" in out and "setings" in out
+    assert "read as a data-only game" in out
