@@ -150,35 +150,48 @@ def module_name(slug: str) -> str:
 _GAMES: dict[str, Game] | None = None
 
 
+_BROKEN: dict[str, str] = {}
+"""Why each announced game that could not be loaded failed, by slug."""
+
+
+def _load(entry: importlib.metadata.EntryPoint) -> Game:
+    try:
+        game = entry.load()
+    except Exception as error:  # a broken plug-in is reported, never a traceback
+        raise PnpError(
+            f"game {entry.name!r}: entry point {entry.value!r} failed to load: "
+            f"{type(error).__name__}: {error}"
+        ) from error
+    if not isinstance(game, Game):
+        raise PnpError(f"game {entry.name!r}: entry point {entry.value!r} is not a pnp Game")
+    if game.slug != entry.name:
+        raise PnpError(f"game {entry.name!r}: entry point {entry.value!r} names game {game.slug!r}")
+    return game
+
+
 def games() -> dict[str, Game]:
-    """Every game announced through the entry point, by slug (loaded once per process)."""
+    """Every game announced through the entry point that loads, by slug (loaded once per
+    process). A game whose package fails to load is left out here — so one broken game never
+    stops the others — and reported when it is asked for (:func:`find_game`)."""
     global _GAMES
     if _GAMES is None:
         found: dict[str, Game] = {}
         for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
             try:
-                game = entry.load()
-            except Exception as error:  # a broken plug-in is reported, never a traceback
-                raise PnpError(
-                    f"game {entry.name!r}: entry point {entry.value!r} failed to load: "
-                    f"{type(error).__name__}: {error}"
-                ) from error
-            if not isinstance(game, Game):
-                raise PnpError(
-                    f"game {entry.name!r}: entry point {entry.value!r} is not a pnp Game"
-                )
-            if game.slug != entry.name:
-                raise PnpError(
-                    f"game {entry.name!r}: entry point {entry.value!r} names game {game.slug!r}"
-                )
-            found[game.slug] = game
+                found[entry.name] = _load(entry)
+            except PnpError as error:
+                _BROKEN[entry.name] = str(error)
         _GAMES = dict(sorted(found.items()))
     return _GAMES
 
 
 def find_game(slug: str) -> Game | None:
-    """The game ``slug``, or None when no package announces it."""
-    return games().get(slug)
+    """The game ``slug``, or None when no package announces it; PnpError saying why when one
+    does but it fails to load."""
+    found = games().get(slug)
+    if found is None and slug in _BROKEN:
+        raise PnpError(_BROKEN[slug])
+    return found
 
 
 def game_for(slug: str) -> Game:

@@ -256,3 +256,20 @@ def test_quiet_prints_nothing_but_problems(tmp_path: Path) -> None:
     )
     assert code == 0, err
     assert out == ""
+
+
+def test_a_game_whose_package_is_broken_fails_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pnp.registry as registry
+
+    loaded = dict(registry.games())
+    loaded.pop("maquis")
+    monkeypatch.setattr(registry, "_GAMES", loaded)
+    monkeypatch.setitem(
+        registry._BROKEN, "maquis", "game 'maquis': entry point failed to load: ImportError: x"
+    )
+    code, out, _ = run("validate", "--static-only")
+    assert code == 1
+    [line] = [line for line in out.splitlines() if "maquis" in line]
+    assert line.startswith("content/maquis: maquis: game 'maquis': entry point failed to load")
+    code, _, err = run("validate", "deadline-99", "--static-only")
+    assert code == 0, err

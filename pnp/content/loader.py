@@ -9,7 +9,7 @@ from typing import Any
 
 from pnp.content.schema import convert, merge_files
 from pnp.content.yamlsource import load_yaml
-from pnp.errors import ContentError, Location, Problem, UnknownGameError
+from pnp.errors import ContentError, Location, PnpError, Problem, UnknownGameError
 from pnp.model.generic import GenericGame
 from pnp.registry import find_game
 
@@ -53,7 +53,10 @@ def load_game(content_root: Path, slug: str) -> LoadedGame:
         listing = ", ".join(known) or "none"
         raise UnknownGameError(f"no game {slug!r} in {content_root}{hint}; games: {listing}")
     display_folder = f"{_display_root(content_root)}/{slug}"
-    registered = find_game(slug)
+    try:
+        registered = find_game(slug)
+    except PnpError as error:  # its package is announced but broken: this game alone fails
+        raise ContentError([Problem(Location(display_folder), str(error), game=slug)]) from None
     # No package claims the folder: a data-only game (pnp new), read into the generic model.
     model_type = registered.model if registered is not None else GenericGame
     paths = sorted(folder.glob("*.yaml"))
