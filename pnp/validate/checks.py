@@ -284,10 +284,24 @@ def check_layout(findings: Findings, templates_root: Path) -> None:
                         continue
                     seen.add((shape.path, shape.origin))
                     try:
-                        resolve_asset(game.folder, shape.path, shape.origin)
+                        _check_image(resolve_asset(game.folder, shape.path, shape.origin), shape)
                     except TemplateError as error:
                         where, message = _located(error)
                         findings.error(where or product.where, f"product {product.id!r}: {message}")
+
+
+def _check_image(path: Path, shape: ImageShape) -> None:
+    """The file decodes as the image it claims to be (a corrupt file would stop a build
+    half-way through writing the kit)."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as image:
+            image.verify()
+    except (OSError, UnidentifiedImageError, ValueError, SyntaxError) as error:
+        raise TemplateError(
+            f"{shape.origin}: image {shape.path!r} is not a readable image ({error})"
+        ) from None
 
 
 def check_common(findings: Findings, templates_root: Path) -> None:

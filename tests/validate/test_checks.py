@@ -81,3 +81,18 @@ def test_a_face_showing_a_missing_image_fails_validate_at_its_template_line(
     problem = only(_validate_with(content_copy, templates), "'art/missing.png' not found")
     assert problem.location.path.endswith("deadline-99/variant-card.yaml")
     assert problem.location.line == len(face.read_text().splitlines())
+
+
+def test_a_face_showing_a_corrupt_image_fails_validate_before_any_build(
+    content_copy: Path, tmp_path: Path
+) -> None:
+    templates = _templates_copy(tmp_path)
+    (content_copy / "deadline-99" / "art").mkdir()
+    (content_copy / "deadline-99" / "art" / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\nnot a png")
+    face = templates / "deadline-99" / "variant-card.yaml"
+    face.write_text(
+        face.read_text()
+        + '  - {type: image, x: 1mm, y: 1mm, w: 5mm, h: 5mm, src: "art/broken.png"}\n'
+    )
+    problem = only(_validate_with(content_copy, templates), "is not a readable image")
+    assert problem.location.path.endswith("deadline-99/variant-card.yaml")
