@@ -182,12 +182,16 @@ def _ending(rules: Deadline99Rules, state: Deadline99State) -> list[str]:
 
 def evaluate(rules: Rules[Any, Any], state: Deadline99State) -> list[float]:
     """A hint for the search player where a playout stops. A card in hand is a turn survived,
-    so a player's chance grows with their cards: in normal mode the living share the win in
-    proportion to 1 + cards held; in camp mode a camp wins when the other king falls first,
+    so a player's chance grows with their cards, a card that never busts most: in normal mode
+    the living share the win in proportion to 1 + cards + 2 x lifesavers held; in camp mode a camp wins when the other king falls first,
     judged the same way from the two kings' hands, and a living free agent is likely to win."""
     assert isinstance(rules, Deadline99Rules)
+    kinds = rules._kind
     strength = [
-        0.0 if out else 1.0 + len(hand) for hand, out in zip(state.hands, state.out, strict=True)
+        0.0
+        if out
+        else 1.0 + len(hand) + LIFESAVER_WEIGHT * sum(kinds[c] in LIFESAVERS for c in hand)
+        for hand, out in zip(state.hands, state.out, strict=True)
     ]
     if not state.identities:
         total = sum(strength) or 1.0
@@ -210,6 +214,21 @@ def evaluate(rules: Rules[Any, Any], state: Deadline99State) -> list[float]:
             scores.append(FREE_AGENT_HOPE if strength[seat] else 0.0)
     return scores
 
+
+LIFESAVERS = frozenset(
+    {
+        EffectKind.ADD_OR_SUBTRACT,
+        EffectKind.SET_TO_CAP,
+        EffectKind.CHOOSE_NEXT,
+        EffectKind.REVERSE,
+        EffectKind.STEAL_RANDOM,
+        EffectKind.SWAP_HANDS,
+        EffectKind.BONUS_DRAW,
+    }
+)
+"""Cards that never bust: a hand of them survives any count."""
+LIFESAVER_WEIGHT = 2.0
+"""How much more a lifesaver counts towards a player's chances than a number card."""
 
 FREE_AGENT_HOPE = 0.6
 """A living free agent's score in an unfinished camp game (they win about two games in three

@@ -494,4 +494,5 @@ def test_every_decision_the_engine_cites_is_printed(deadline_99: LoadedGame) -> 
     cited = {re.sub(r"-\s+", "-", c) for c in cited}
     decided = {d.id for d in deadline_99.model.decisions}
     assert cited and cited <= decided, cited - decided
-    assert decided - {"decks-by-players"} <= cited, decided - cited
+    # Decisions about the kit and the balance promises are not readings of the engine.
+    assert decided - {"decks-by-players", "balance-promises"} <= cited, decided - cited
