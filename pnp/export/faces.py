@@ -8,10 +8,11 @@ what the printed PDF shows.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import struct
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -88,8 +89,39 @@ class Rasteriser:
     def _rasterise(
         self, faces: list[Face], dpi: float, size: tuple[int, int] | None
     ) -> list[Image.Image]:
+        with self.pages(faces, dpi, size) as image_of:
+            return [image_of(index) for index in range(len(faces))]
+
+    @contextlib.contextmanager
+    def pages(
+        self, faces: Sequence[Face], dpi: float, size: tuple[int, int] | None = None
+    ) -> Iterator[Callable[[int], Image.Image]]:
+        """A function that rasterises the index-th of `faces` when asked, and keeps nothing:
+        an exporter writes each image and lets it go, so memory stays flat in the card count.
+        The faces are drawn into one PDF first (fonts embedded once), as `render` does."""
         import pypdfium2
 
+        document = pypdfium2.PdfDocument(self._document(faces, dpi, size))
+        scale = dpi / POINTS_PER_INCH
+
+        def image_of(index: int) -> Image.Image:
+            page = document[index]
+            try:
+                bitmap = page.render(scale=scale)
+                try:
+                    image: Image.Image = bitmap.to_pil().convert("RGB")
+                    return image
+                finally:
+                    bitmap.close()
+            finally:
+                page.close()
+
+        try:
+            yield image_of
+        finally:
+            document.close()
+
+    def _document(self, faces: Sequence[Face], dpi: float, size: tuple[int, int] | None) -> bytes:
         from pnp.render.draw import DrawReport, draw_face
         from pnp.render.pdf import new_canvas
 
@@ -114,20 +146,11 @@ class Rasteriser:
             draw_face(canvas, face, self.fonts, report, self.game.folder)
             canvas.restoreState()
             canvas.showPage()
-        document = pypdfium2.PdfDocument(canvas.getpdfdata())
-        try:
-            images = []
-            for index in range(len(document)):
-                page = document[index]
-                bitmap = page.render(scale=scale)
-                images.append(bitmap.to_pil().convert("RGB"))
-                page.close()
-        finally:
-            document.close()
         self.warnings.update(report.overflows)
         for origin, chars in report.missing_glyphs.items():
             self.warnings.add(f"{origin}: no glyph for {''.join(sorted(chars))!r}")
-        return images
+        data: bytes = canvas.getpdfdata()
+        return data
 
 
 def pixel_size(points: float, dpi: float) -> int:

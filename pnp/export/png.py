@@ -7,9 +7,12 @@ with a manifest mapping numbers to card ids and copies.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
-from collections.abc import Iterable
+import zipfile
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,9 +26,10 @@ from pnp.export.faces import (
     face_key,
     png_bytes,
 )
-from pnp.export.files import json_text, write_json, write_zip
+from pnp.export.files import ZIP_EPOCH, json_text, write_json
 from pnp.export.profiles import ShopProfile, UnsupportedSizeError
 from pnp.layout.primitives import Face
+from pnp.output import atomic_output
 from pnp.units import to_mm
 
 
@@ -90,26 +94,22 @@ def export_png(
             report.warnings.append(f"{product.product.id}: not exported: {error}")
             continue
         pairs = pair_cards(product)
-        faces = [pair.front for pair in pairs] + [pair.back for pair in pairs if pair.back]
-        images = iter(rasteriser.render(faces, profile.dpi, (size.width_px, size.height_px)))
-        fronts = {pair.number: next(images) for pair in pairs}
-        backs = {pair.number: next(images) for pair in pairs if pair.back}
-        encoded: dict[int, bytes] = {}  # a back shared by many cards is encoded once
-
-        def encode(image: Any, encoded: dict[int, bytes] = encoded) -> bytes:
-            if id(image) not in encoded:
-                encoded[id(image)] = png_bytes(image, profile.dpi)
-            return encoded[id(image)]
-
-        entries: dict[str, bytes] = {}
+        # Each distinct face is drawn once (fronts first, then backs, as pairs come) ...
+        faces: list[Face] = []
+        page_of: dict[tuple[object, ...], int] = {}
+        for face in [pair.front for pair in pairs] + [pair.back for pair in pairs if pair.back]:
+            page_of.setdefault(face_key(face), len(faces))
+            if len(faces) < len(page_of):
+                faces.append(face)
+        images: dict[str, tuple[object, ...]] = {}  # image name -> the face it shows
         cards: list[dict[str, Any]] = []
         for pair in pairs:
             front_name = f"{pair.stem}-front.png"
-            entries[front_name] = encode(fronts[pair.number])
+            images[front_name] = face_key(pair.front)
             back_name = ""
             if pair.back is not None:
                 back_name = f"{pair.stem}-back.png"
-                entries[back_name] = encode(backs[pair.number])
+                images[back_name] = face_key(pair.back)
             for item in pair.items:
                 cards.append(
                     {
@@ -129,15 +129,37 @@ def export_png(
             "bleed_mm": round(profile.bleed_mm, 3),
             "pixels": [size.width_px, size.height_px],
             "shop_product": str(size.product) if size.product else None,
-            "images": len(entries),
+            "images": len(images),
             "cards_total": sum(card["copies"] for card in cards),
             "shared_back": len({face_key(p.back) for p in pairs if p.back}) == 1 and len(pairs) > 1,
             "cards": cards,
         }
-        entries["manifest.csv"] = _manifest_csv(pairs).encode("utf-8")
-        entries["manifest.json"] = json_text({**_header(game, profile), **deck}).encode("utf-8")
+        texts = {
+            "manifest.csv": _manifest_csv(pairs).encode("utf-8"),
+            "manifest.json": json_text({**_header(game, profile), **deck}).encode("utf-8"),
+        }
         path = out_dir / deck["zip"]
-        write_zip(path, entries)
+        # ... and each image is rasterised, encoded and written into the zip, then let go,
+        # so memory stays flat however many cards a deck has. Only an image more names
+        # show (a back shared by many cards) is kept, encoded, until its last use.
+        uses = Counter(images.values())
+        kept: dict[tuple[object, ...], bytes] = {}
+        with (
+            rasteriser.pages(faces, profile.dpi, (size.width_px, size.height_px)) as image_of,
+            zip_writer(path) as add,
+        ):
+            for name in sorted([*images, *texts]):
+                if name in texts:
+                    add(name, texts[name])
+                    continue
+                key = images[name]
+                data = kept.pop(key, None)
+                if data is None:
+                    data = png_bytes(image_of(page_of[key]), profile.dpi)
+                uses[key] -= 1
+                if uses[key]:
+                    kept[key] = data
+                add(name, data)
         report.files.append(path)
         decks.append(deck)
     manifest = out_dir / "manifest.json"
@@ -176,3 +198,22 @@ def _manifest_csv(pairs: list[CardPair]) -> str:
             ]
         )
     return buffer.getvalue()
+
+
+@contextlib.contextmanager
+def zip_writer(path: Path) -> Iterator[Callable[[str, bytes], None]]:
+    """Add entries to a zip one by one, each written at once: the same bytes as
+    ``write_zip`` given the same entries in name order (fixed times and permissions, PNGs
+    stored, text deflated), without holding them all."""
+    with atomic_output(path) as temporary, zipfile.ZipFile(temporary, "w") as archive:
+
+        def add(name: str, data: bytes) -> None:
+            info = zipfile.ZipInfo(name, date_time=ZIP_EPOCH)
+            info.create_system = 3  # Unix, whatever machine wrote it
+            info.external_attr = 0o644 << 16
+            info.compress_type = (
+                zipfile.ZIP_STORED if name.endswith(".png") else zipfile.ZIP_DEFLATED
+            )
+            archive.writestr(info, data)
+
+        yield add

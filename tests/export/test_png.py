@@ -173,3 +173,31 @@ def test_two_exports_zip_to_identical_bytes(
         infos = archive.infolist()
     assert [i.filename for i in infos] == sorted(i.filename for i in infos)
     assert {i.date_time for i in infos} == {(1980, 1, 1, 0, 0, 0)}
+
+
+def test_each_card_image_is_released_once_written(
+    deadline_99: LoadedGame, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Streaming: memory stays flat in the card count because no rasterised card outlives
+    # its encoding (a back many cards share is kept encoded, as bytes, not as an image).
+    import gc
+    import weakref
+
+    from pnp.export import png
+
+    encoded: list[weakref.ref[Image.Image]] = []
+    original = png.png_bytes
+
+    def encode(image: Image.Image, dpi: float) -> bytes:
+        gc.collect()
+        assert [ref for ref in encoded if ref() is not None] == []
+        encoded.append(weakref.ref(image))
+        return original(image, dpi)
+
+    monkeypatch.setattr(png, "png_bytes", encode)
+    export_game(deadline_99, "png", tmp_path, TEMPLATES, products=["playing-cards"])
+    path = tmp_path / "export" / "png" / "default" / "deadline-99-playing-cards.zip"
+    with zipfile.ZipFile(path) as archive:
+        names = archive.namelist()
+    # 48 distinct fronts and one shared back, each encoded once for 96 image names.
+    assert len(encoded) == 49 and len([n for n in names if n.endswith(".png")]) == 96
