@@ -248,31 +248,36 @@ class BoardEffects:
         return cells
 
     def _advance_step(self, new: DragonHoardState) -> Cell | None:
-        """One step of the dragon toward the nearest pawn, its body staying in the domain."""
-        pawns = [p for p in new.pawns if p is not None]
-        if not pawns:
-            return None
+        """One step of the dragon toward the nearest pawn, its body staying in the domain.
+
+        Decision `trampling`: pawns equally near are taken clockwise from the hourglass holder
+        (so no side of the map is chased first by the rules themselves); the dragon closes the
+        larger of the two gaps to its prey first, the north-south one when they are equal."""
+        r = self.lair.dragon_radius
         x, y = new.dragon
 
-        def gap(centre: Cell) -> int:
-            r = self.lair.dragon_radius
-            return min(
-                max(abs(px - centre[0]) - r, 0) + max(abs(py - centre[1]) - r, 0)
-                for px, py in pawns
-            )
+        def gap(centre: Cell, pawn: Cell) -> int:
+            return max(abs(pawn[0] - centre[0]) - r, 0) + max(abs(pawn[1] - centre[1]) - r, 0)
 
-        now = gap(new.dragon)
-        best: tuple[int, Cell] | None = None
+        prey: Cell | None = None
+        for seat in self._clockwise(new):
+            pawn = new.pawns[seat]
+            if pawn is not None and (prey is None or gap(new.dragon, pawn) < gap(new.dragon, prey)):
+                prey = pawn
+        if prey is None:
+            return None
+        now = gap(new.dragon, prey)
         reach = self.lair.domain_radius - self.lair.dragon_radius
+        steps = []
         for direction in _DIRECTIONS:
             dx, dy = direction.step
             to = (x + dx, y + dy)
             if max(abs(to[0] - self.centre[0]), abs(to[1] - self.centre[1])) > reach:
                 continue
-            distance = gap(to)
-            if distance < now and (best is None or distance < best[0]):
-                best = (distance, to)
-        return None if best is None else best[1]
+            if gap(to, prey) < now:
+                along = abs(prey[1] - y) if dy else abs(prey[0] - x)
+                steps.append((-along, 0 if dy else 1, to))
+        return min(steps)[2] if steps else None
 
     def _trample(self, new: DragonHoardState) -> None:
         # Trampling (decision `trampling`): pawns under the dragon's body are attacked; a

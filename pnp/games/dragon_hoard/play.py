@@ -127,7 +127,7 @@ def _cell(cell: Sequence[int]) -> str:
 
 # -- the search player -------------------------------------------------------------------------
 
-SEARCH = SearchSettings(iterations=64, rollout="sensible", depth=24, exploration=0.5)
+SEARCH = SearchSettings(iterations=32, rollout="sensible", depth=16, exploration=0.5)
 """The strong player: playouts with the sensible policy for about a round and a half, then the
 evaluation hint; cheap enough for the balance run, strong enough to beat the sensible policy."""
 

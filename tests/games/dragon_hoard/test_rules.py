@@ -146,9 +146,9 @@ def test_a_cancelled_card_still_counts_for_the_speed() -> None:
 
 def test_a_dead_players_card_is_cancelled() -> None:
     rules = DragonHoardRules(MODEL, 2)
-    # Tail-sweep (speed 0): seat 1 at (6, 8) is in the ring and dies before its move south,
-    # which would have picked up the gold at (6, 10).
-    state = placement(rules, "tail-sweep", [(1, "move-s"), (0, "move-e")], pawns=((0, 6), (6, 8)))
+    # Roar-home (speed 0, a ring round the dragon): seat 1 at (6, 8) is in the ring and dies
+    # before its move south, which would have picked up the gold at (6, 10).
+    state = placement(rules, "roar-home", [(1, "move-s"), (0, "move-e")], pawns=((0, 6), (6, 8)))
     after = resolve(rules, state)
     gold = rules.treasure_ids.index("gold")
     assert (6, 10, gold) in after.floor and after.bags[1] == ()
