@@ -5,9 +5,12 @@
     python3 tasks.py test  [pytest options...]      # lint, type-check, validate, run the tests
     python3 tasks.py bench [options...]             # benchmark figures (benchmarks/bench.py)
     python3 tasks.py fuzz  [--cases N --seed S]     # content fuzzing (benchmarks/fuzz.py)
+    python3 tasks.py lock                           # rewrite constraints.txt from .venv
 
-Both create .venv/ on first use and install pnp into it (fonts included: they come from
-PyPI as package dependencies), then reinstall only when pyproject.toml changes.
+Each creates .venv/ on first use and installs pnp into it (the font included: it comes from
+PyPI as a package dependency) at the exact versions of constraints.txt, so every machine runs
+what CI ran; it reinstalls only when pyproject.toml or constraints.txt changes. After changing
+a dependency in pyproject.toml, `lock` writes the versions .venv then holds.
 Standard library only, so it runs on a machine that has nothing but Python 3.11 and pip.
 """
 
@@ -23,6 +26,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 STAMP = VENV / ".pnp-installed"
+CONSTRAINTS = ROOT / "constraints.txt"
+# The distribution was called "pnp" before it took a name that is free on PyPI.
+OLD_DISTRIBUTION = "pnp"
 
 
 def _bin(name: str) -> Path:
@@ -31,7 +37,14 @@ def _bin(name: str) -> Path:
 
 
 def _requirements_hash() -> str:
-    return hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes())
+    if CONSTRAINTS.is_file():
+        digest.update(b"\0" + CONSTRAINTS.read_bytes())
+    return digest.hexdigest()
+
+
+def _pip(*args: str) -> list[str]:
+    return [str(_bin("python")), "-m", "pip", *args, "--disable-pip-version-check"]
 
 
 def ensure_environment() -> None:
@@ -42,20 +55,59 @@ def ensure_environment() -> None:
         print("tasks: creating .venv", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
     print("tasks: installing pnp and its dependencies into .venv", flush=True)
-    subprocess.run(
-        [
-            str(_bin("python")),
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            "-e",
-            f"{ROOT}[test]",
-        ],
-        check=True,
-    )
+    renamed = subprocess.run(_pip("show", "--quiet", OLD_DISTRIBUTION), capture_output=True)
+    if renamed.returncode == 0:  # a .venv from before the rename: two owners of `pnp`
+        subprocess.run(_pip("uninstall", "--yes", "--quiet", OLD_DISTRIBUTION), check=True)
+    pinned = ["--constraint", str(CONSTRAINTS)] if CONSTRAINTS.is_file() else []
+    subprocess.run(_pip("install", "--quiet", *pinned, "-e", f"{ROOT}[test]"), check=True)
     STAMP.write_text(wanted)
+
+
+# Run by .venv's Python: pnp's dependency closure (with the test extra) as `name==version`.
+_LOCK_SCRIPT = r"""
+import importlib.metadata as md, sys, tomllib
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+project = tomllib.load(open(sys.argv[1], "rb"))["project"]
+todo = [(Requirement(r), "") for r in project["dependencies"]]
+todo += [(Requirement(r), "") for r in project["optional-dependencies"]["test"]]
+pins, seen = {}, set()
+while todo:
+    requirement, extra = todo.pop()
+    if requirement.marker and not requirement.marker.evaluate({"extra": extra}):
+        continue
+    key = (canonicalize_name(requirement.name), frozenset(requirement.extras))
+    if key in seen:
+        continue
+    seen.add(key)
+    dist = md.distribution(requirement.name)
+    if not requirement.specifier.contains(dist.version, prereleases=True):
+        sys.exit(f"lock: .venv has {dist.metadata['Name']} {dist.version}, not {requirement}")
+    pins[key[0]] = dist.version
+    for extra_name in ("", *requirement.extras):
+        todo += [(Requirement(r), extra_name) for r in dist.requires or []]
+print("\n".join(f"{name}=={version}" for name, version in sorted(pins.items())))
+"""
+
+
+def lock() -> int:
+    result = subprocess.run(
+        [str(_bin("python")), "-c", _LOCK_SCRIPT, str(ROOT / "pyproject.toml")],
+        capture_output=True,
+        text=True,
+    )
+    if result.returncode:
+        print(result.stderr.strip() or "tasks: lock failed", file=sys.stderr)
+        return result.returncode
+    header = (
+        "# Exact versions of pnp's dependencies (with the test extra), as CI installs them.\n"
+        "# tasks.py passes this file to pip (--constraint); `python3 tasks.py lock` rewrites\n"
+        "# it from .venv after a dependency in pyproject.toml changes.\n"
+    )
+    CONSTRAINTS.write_text(header + result.stdout)
+    print(f"tasks: wrote {CONSTRAINTS.name} ({len(result.stdout.splitlines())} packages)")
+    return 0
 
 
 def run(*command: str) -> int:
@@ -63,10 +115,12 @@ def run(*command: str) -> int:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in {"build", "test", "bench", "fuzz"}:
+    if not argv or argv[0] not in {"build", "test", "bench", "fuzz", "lock"}:
         print(__doc__.strip())
         return 2
     task, rest = argv[0], argv[1:]
+    if task == "lock":
+        return lock()
     ensure_environment()
     if task == "build":
         return run(str(_bin("pnp")), "build", *rest)

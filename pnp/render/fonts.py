@@ -1,22 +1,36 @@
-"""CJK fonts for reportlab: Noto Sans CJK, Simplified forms, converted to TrueType outlines.
+"""CJK fonts for reportlab: Noto Sans CJK SC, converted to TrueType outlines glyph by glyph.
 
-reportlab embeds (and subsets) only TrueType-outlined fonts, while the Noto Sans CJK
-wheels on PyPI ship CFF-outlined OpenType.  So on first use the OTF is subset to the
-characters a kit can need, its cmap is pointed at the Simplified-Chinese glyph forms
-(the wheels carry the Traditional-Chinese build, whose default glyphs differ for many
-hanzi and for the placement of ，。、), and the outlines are converted to quadratic
-curves.  The result is cached on disk, keyed by everything that decides its bytes.
+reportlab embeds (and subsets) only TrueType-outlined fonts, while Noto Sans CJK ships
+PostScript (CFF2) outlines: the ``manimgx-fonts-cjk`` wheel carries the unmodified variable
+collection ``NotoSansCJK-VF.otf.ttc`` (SIL OFL 1.1), whose Simplified-Chinese face is drawn
+here at weight 400 (regular) and 700 (bold).
+
+Only the characters a kit needs are converted: a small base (ASCII, punctuation, the
+symbols and the words pnp prints itself) plus what the caller passes.  Each glyph is
+converted once per machine and kept in a glyph store on disk; a font file for a set of
+characters is then assembled from the store in milliseconds and cached too.
+
+Every value of the assembled font that a PDF embeds and that could depend on which other
+characters the file holds (the header's bounding box, the maxima of ``hhea`` and ``maxp``)
+is fixed, so a PDF's bytes depend only on the characters it draws, never on the font file
+it was set with: any font this module returns for a text sets it identically.
 """
 
 from __future__ import annotations
 
+import atexit
+import copy
 import hashlib
 import importlib.metadata
 import importlib.util
 import io
+import logging
+import marshal
 import os
+import struct
 import tempfile
 import threading
+import time
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -26,9 +40,11 @@ from typing import Any
 
 from pnp.errors import FontError
 
-# Bump whenever the conversion changes what it writes: the number is part of the
-# cache key, so old cached fonts are simply never looked at again.
-CONVERTER_VERSION = "1"
+log = logging.getLogger("pnp.fonts")
+
+# Bump whenever the conversion changes what it writes: the number is part of every cache
+# key, so old cached glyphs and fonts are simply never looked at again.
+CONVERTER_VERSION = "2"
 
 REGULAR_NAME = "PnpSans"
 BOLD_NAME = "PnpSans-Bold"
@@ -42,38 +58,30 @@ ENV_USER_FONT_BOLD = "PNP_CJK_FONT_BOLD"
 # resolution, and larger tolerances barely shrink the file.
 _MAX_ERR = 1.0
 
-# (import name of the wheel's package, font file inside it, pip distribution name)
-_SOURCES: dict[str, tuple[str, str, str]] = {
-    "regular": (
-        "cvttf_NotoSansCJK_Regular",
-        "NotoSansCJKtc-Regular.otf",
-        "cvttf-notosanscjk-regular",
-    ),
-    "bold": ("cvttf_NotoSansCJK_Bold", "NotoSansCJKtc-Bold.otf", "cvttf-notosanscjk-bold"),
-}
-
-# Simplified-Chinese glyph forms live behind the `locl` feature of language ZHS.  The
-# latin/kana/hangul scripts carry their own copies of the (punctuation) substitutions.
-_LOCL_SCRIPTS = ("hani", "latn", "kana", "hang")
-_LOCL_LANGUAGE = "ZHS "
-
-# Tables the PDF never uses.  Layout tables go because reportlab does no shaping (and
-# GSUB closure would pull thousands of unreachable glyphs into the subset), vertical
-# tables because reportlab only sets horizontal text.
-_DROP_TABLES = (
-    "GSUB",
-    "GPOS",
-    "GDEF",
-    "BASE",
-    "JSTF",
-    "MATH",
-    "VORG",
-    "vhea",
-    "vmtx",
-    "DSIG",
-)
+# The font: import name of the package, file inside it, pip distribution name.
+SOURCE_PACKAGE = "manimgx_fonts_cjk"
+SOURCE_FILE = "NotoSansCJK-VF.otf.ttc"
+SOURCE_DIST = "manimgx-fonts-cjk"
+# The face of the collection whose default glyphs are the Simplified-Chinese forms.
+_FACE_PS_PREFIX = "NotoSansCJKsc-"
+_FAMILY = "Noto Sans CJK SC"
+# style -> (weight axis value, subfamily name)
+STYLES: dict[str, tuple[int, str]] = {"regular": (400, "Regular"), "bold": (700, "Bold")}
 
 _HEAD = 1024 * 1024  # bytes hashed from each end of a source font
+
+# Fixed maxima of the assembled fonts (see the module docstring); a glyph beyond them
+# raises them for its own font only, which no Noto Sans CJK glyph comes near.
+_MAX_POINTS = 4096
+_MAX_CONTOURS = 512
+# The bounding box every font declares: the source's own, padded for the bold weight.
+_BBOX_PAD = 100
+
+# Glyph store key of the .notdef glyph (a code point can never be negative).
+_NOTDEF = -1
+
+# A stored glyph: (advance, left side bearing, points, contours, TrueType glyph data).
+StoredGlyph = tuple[int, int, int, int, bytes]
 
 
 @dataclass(frozen=True)
@@ -84,42 +92,50 @@ class FontSet:
     bold: str
     regular_path: Path
     bold_path: Path
-    # Code points both faces can draw; a character outside it would print as tofu.
+    # Code points both faces held when the set was made; a bundled font takes in more.
     coverage: frozenset[int] = field(repr=False)
     # Characters that were asked for but the source font has no glyph for.
     lacking: frozenset[str] = field(default=frozenset(), repr=False)
+    # What decides the glyphs' bytes (converter, source font), whatever the characters:
+    # equal identities draw a text identically.
+    identity: str = ""
+    # The growing fonts behind a bundled set (None for a user's font).
+    family: Any = field(default=None, repr=False, compare=False)
 
     def covers(self, char: str) -> bool:
-        return ord(char) in self.coverage
+        return not self.missing(char)
 
     def missing(self, text: str) -> set[str]:
         """The characters of `text` these fonts cannot draw (whitespace never counts).
 
-        A character outside the base set that was not passed to `prepare_cjk_fonts` as
-        an extra character is missing too, even if the source font has it.
+        The bundled fonts draw every character the source font has; a user's font only
+        those it holds.
         """
-        return {
-            ch
-            for ch in set(text)
-            if ord(ch) not in self.coverage
-            and not ch.isspace()
-            and unicodedata.category(ch) != "Cc"
-        }
+        outside = {ch for ch in set(text) if ord(ch) not in self.coverage and _drawable(ch)}
+        if not outside or self.family is None:
+            return outside
+        family: _Family = self.family
+        with _lock:
+            family.need(outside)
+            return {ch for ch in outside if ord(ch) in family.absent}
+
+
+def _drawable(ch: str) -> bool:
+    return not ch.isspace() and unicodedata.category(ch) != "Cc"
 
 
 # --------------------------------------------------------------------------- charset
 
-
-def _gb2312() -> str:
-    """Every character of GB2312 (symbols and both levels of hanzi), in code order."""
-    chars: list[str] = []
-    for high in range(0xA1, 0xF8):
-        for low in range(0xA1, 0xFF):
-            try:
-                chars.append(bytes((high, low)).decode("gb2312"))
-            except UnicodeDecodeError:
-                continue
-    return "".join(chars)
+# The words pnp itself prints (cover page, sheet labels, rulebook furniture): they reach a
+# font without being passed to `prepare_cjk_fonts`.  tests/render/test_fonts.py checks that
+# every character of pnp's own string literals is here.
+_PNP_WORDS = (
+    "一上下不与个中为么义之也书二交人仅从件任份会传何例侧保偏像入共内册再出分切列则到制加"
+    "区十单卡印压参双叠另只可号合后含周器四图在地址域处备复外多大夹好如子字存它完定实家容寸"
+    "对导小尺屏左已幅幕并开张录径怎总成或打把折拆择拼按换排接放数整文新方时明是替有本术机条"
+    "标校格正每毫沿清片版牌物玩用画留的目直相真短移站米粘约纸线细编缩网翻背自若落虚血裁装要"
+    "规览角订记语说请读贴路转载辑边这连适选那配里重量钉钟镜长阅附际需面页须马骑黑齐"
+)
 
 
 def _span(first: int, last: int) -> str:
@@ -128,25 +144,23 @@ def _span(first: int, last: int) -> str:
 
 @cache
 def base_charset() -> str:
-    """The characters every built font covers (if the source has them), sorted."""
+    """The characters every prepared font covers (if the source has them), sorted."""
     parts = [
         _span(0x20, 0x7E),  # ASCII printable
         _span(0xA0, 0xBF),  # Latin-1 punctuation and signs
         "×÷",
-        _gb2312(),
-        _span(0x3000, 0x303F),  # CJK symbols and punctuation
-        _span(0xFF00, 0xFFEF),  # full-width and half-width forms
-        _span(0x2010, 0x2044),  # general punctuation: dashes, quotes, ellipsis, bullet
-        _span(0x2190, 0x21FF),  # arrows
-        "±×÷−≤≥∞≠≈",
-        "♠♥♣♦♤♡♧♢",
-        "☆★",
+        "‐‑‒–—―‖‘’‚“”„•…‰′″※",  # general punctuation
+        "←↑→↓↔⇒⇔",
+        "±−∞≈≠≤≥",
+        "♠♥♣♦♤♡♧♢☆★✓♪♫",
+        "■□▲△▼▽◆◇○●◎",
         _span(0x2460, 0x2473),  # ①–⑳
         _span(0x2776, 0x277F),  # ❶–❿, for numbered steps on dark grounds
-        _span(0x3251, 0x325F),  # ㉑–㉟
-        _span(0x32B1, 0x32BF),  # ㊱–㊿
-        "✓♪♫",
-        _span(0x25A0, 0x25FF),  # geometric shapes
+        _span(0x3000, 0x3011),  # ideographic space, 、。〃 and the CJK brackets
+        "〔〕〖〗〘〙〚〛〜",
+        _span(0xFF01, 0xFF5E),  # full-width forms of ASCII
+        "￥￡￠",
+        _PNP_WORDS,
     ]
     return "".join(sorted(set("".join(parts))))
 
@@ -168,7 +182,7 @@ def _source_identity(path: Path) -> str:
     """A cheap content fingerprint: size plus the first and last megabyte.
 
     mtime would change on every reinstall of an identical wheel, and hashing all
-    16 MB on every process start is wasted work.
+    33 MB on every process start is wasted work.
     """
     digest = hashlib.sha256()
     size = path.stat().st_size
@@ -181,192 +195,359 @@ def _source_identity(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _cache_key(source: Path, charset: str) -> str:
+def _key(*parts: str) -> str:
     digest = hashlib.sha256()
-    digest.update(CONVERTER_VERSION.encode())
-    digest.update(b"\0")
-    digest.update(_source_identity(source).encode())
-    digest.update(b"\0")
-    digest.update("".join(sorted(set(charset))).encode("utf-8"))
+    for part in (CONVERTER_VERSION, *parts):
+        digest.update(part.encode("utf-8"))
+        digest.update(b"\0")
     return digest.hexdigest()[:20]
 
 
 # ------------------------------------------------------------------- locating fonts
 
 
-def _locate_source(style: str) -> Path | None:
-    """The bundled OTF for `style`, found without importing the wheel's package."""
-    module, filename, dist = _SOURCES[style]
+def locate_source() -> Path | None:
+    """The bundled font collection, found without importing the wheel's package."""
     try:
-        spec = importlib.util.find_spec(module)
+        spec = importlib.util.find_spec(SOURCE_PACKAGE)
     except (ImportError, ValueError):
         spec = None
     if spec is not None and spec.submodule_search_locations:
         for location in spec.submodule_search_locations:
-            candidate = Path(location) / filename
+            candidate = Path(location) / SOURCE_FILE
             if candidate.is_file():
                 return candidate
-    # The wheel also drops a copy next to the interpreter prefix; metadata finds
-    # whichever copy is actually installed.
     try:
-        files = importlib.metadata.files(dist) or []
+        files = importlib.metadata.files(SOURCE_DIST) or []
     except importlib.metadata.PackageNotFoundError:
         return None
     for entry in files:
-        if entry.name == filename:
+        if entry.name == SOURCE_FILE:
             candidate = Path(str(entry.locate()))
             if candidate.is_file():
                 return candidate
     return None
 
 
-def _require_source(style: str) -> Path:
-    path = _locate_source(style)
+def _require_source() -> Path:
+    path = locate_source()
     if path is None:
-        _, filename, dist = _SOURCES[style]
         raise FontError(
-            f"The {style} CJK font ({filename}, Noto Sans CJK) is not installed. "
-            f"Install it with: pip install {dist}  "
+            f"The CJK font ({SOURCE_FILE}, Noto Sans CJK) is not installed. "
+            f"Install it with: pip install {SOURCE_DIST}  "
             f"(or point ${ENV_USER_FONT} at a TrueType font with Chinese glyphs)."
         )
     return path
 
 
-# ------------------------------------------------------------------------ conversion
+def _open_face(source: Path, lazy: bool = True) -> Any:
+    """The Simplified-Chinese face of the collection (a plain font file is its own face)."""
+    from fontTools.ttLib import TTCollection, TTFont, TTLibError
+
+    try:
+        with source.open("rb") as stream:
+            is_collection = stream.read(4) == b"ttcf"
+        if not is_collection:
+            return TTFont(str(source), lazy=lazy, recalcBBoxes=False, recalcTimestamp=False)
+        collection = TTCollection(str(source), lazy=lazy)
+    except (TTLibError, OSError) as exc:
+        raise FontError(f"{source} is not a readable font: {exc}") from exc
+    for font in collection.fonts:
+        name = font["name"].getDebugName(6) or ""
+        if name.startswith(_FACE_PS_PREFIX):
+            return font
+    raise FontError(f"{source} holds no Simplified-Chinese face ({_FACE_PS_PREFIX}*)")
 
 
-def _locl_substitutions(font: Any) -> dict[str, str]:
-    """glyph -> Simplified-Chinese glyph, from the ZHS `locl` single substitutions."""
-    if "GSUB" not in font:
+# ------------------------------------------------------------------------ glyph store
+
+
+def _store_path(directory: Path, identity: str, style: str) -> Path:
+    return directory / f"glyphs-{style}-{_key(identity, style)}.marshal"
+
+
+def _read_store(path: Path) -> dict[int, StoredGlyph | None]:
+    try:
+        data = marshal.loads(path.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
         return {}
-    gsub = font["GSUB"].table
-    if gsub.ScriptList is None or gsub.FeatureList is None or gsub.LookupList is None:
-        return {}
-    features = gsub.FeatureList.FeatureRecord
-    lookup_indices: list[int] = []
-    for script in gsub.ScriptList.ScriptRecord:
-        if script.ScriptTag not in _LOCL_SCRIPTS:
+    return data if isinstance(data, dict) else {}
+
+
+def _cmap_format12(face: Any) -> dict[int, int] | None:
+    """code point -> glyph index from the face's format-12 cmap, read straight from its
+    bytes: fontTools would decode all 44 000 entries and name every glyph first."""
+    data = face.reader["cmap"]
+    (count,) = struct.unpack(">H", data[2:4])
+    for index in range(count):
+        platform, encoding, offset = struct.unpack(">HHI", data[4 + 8 * index : 12 + 8 * index])
+        if (platform, encoding) not in ((3, 10), (0, 4), (0, 6)):
             continue
-        for lang in script.Script.LangSysRecord:
-            if lang.LangSysTag != _LOCL_LANGUAGE:
+        if struct.unpack(">H", data[offset : offset + 2])[0] != 12:
+            continue
+        (groups,) = struct.unpack(">I", data[offset + 12 : offset + 16])
+        table = data[offset + 16 : offset + 16 + 12 * groups]
+        mapping: dict[int, int] = {}
+        for first, last, glyph in struct.iter_unpack(">III", table):
+            for codepoint in range(first, last + 1):
+                mapping[codepoint] = glyph + codepoint - first
+        return mapping
+    return None
+
+
+class _GlyphSource:
+    """The source face, opened once per process, converting glyphs on request."""
+
+    def __init__(self, source: Path) -> None:
+        self.face = _open_face(source)
+        indices = _cmap_format12(self.face) if "cmap" in self.face.reader else None
+        if indices is None:
+            self.order: list[str] = self.face.getGlyphOrder()
+            self.names = dict((self.face.getBestCmap() or {}).items())
+        else:
+            # Glyphs named by index: spares fontTools naming 65 000 glyphs from the cmap.
+            count = self.face["maxp"].numGlyphs
+            self.order = [".notdef", *(f"glyph{gid:05d}" for gid in range(1, count))]
+            self.face.setGlyphOrder(self.order)
+            self.names = {cp: self.order[gid] for cp, gid in indices.items() if gid < count}
+        self._glyph_sets: dict[str, Any] = {}
+
+    def has(self, codepoint: int) -> bool:
+        return codepoint in self.names
+
+    def convert(self, style: str, codepoints: Iterable[int]) -> dict[int, StoredGlyph | None]:
+        """TrueType outlines of `codepoints` (None where the font has no glyph) at `style`'s
+        weight: the fontTools otf2ttf recipe, glyph by glyph."""
+        from fontTools.misc.roundTools import otRound
+        from fontTools.pens.cu2quPen import Cu2QuPen
+        from fontTools.pens.ttGlyphPen import TTGlyphPen
+        from fontTools.ttLib import newTable
+
+        glyph_set = self._glyph_sets.get(style)
+        if glyph_set is None:
+            location = {"wght": STYLES[style][0]} if "fvar" in self.face else None
+            glyph_set = self.face.getGlyphSet(location=location, normalized=False)
+            self._glyph_sets[style] = glyph_set
+        glyf = newTable("glyf")
+        glyf.glyphs = {}
+        done: dict[int, StoredGlyph | None] = {}
+        for codepoint in codepoints:
+            name = self.order[0] if codepoint == _NOTDEF else self.names.get(codepoint)
+            if name is None:
+                done[codepoint] = None
                 continue
-            for index in lang.LangSys.FeatureIndex:
-                if features[index].FeatureTag == "locl":
-                    for lookup in features[index].Feature.LookupListIndex:
-                        if lookup not in lookup_indices:
-                            lookup_indices.append(lookup)
-    mapping: dict[str, str] = {}
-    for index in sorted(lookup_indices):
-        lookup = gsub.LookupList.Lookup[index]
-        for sub in lookup.SubTable:
-            if lookup.LookupType == 7:  # extension: the real subtable sits inside
-                sub = sub.ExtSubTable
-            # Only single substitutions re-map a character to one other glyph; the
-            # first lookup to claim a glyph wins, as it would when shaping.
-            for source, target in (getattr(sub, "mapping", None) or {}).items():
-                mapping.setdefault(source, target)
-    return mapping
+            source_glyph = glyph_set[name]
+            pen = TTGlyphPen(glyph_set)
+            # PostScript contours run counter-clockwise, TrueType ones clockwise.
+            source_glyph.draw(Cu2QuPen(pen, _MAX_ERR, reverse_direction=True))
+            glyph = pen.glyph()
+            data = glyph.compile(glyf, recalcBBoxes=True)
+            contours = max(glyph.numberOfContours, 0)
+            points = len(glyph.coordinates) if contours else 0
+            # TrueType left side bearings must equal xMin.
+            lsb = glyph.xMin if contours else 0
+            done[codepoint] = (otRound(source_glyph.width), lsb, points, contours, data)
+        return done
 
 
-def _remap_cmap(font: Any, substitutions: Mapping[str, str]) -> None:
-    for table in font["cmap"].tables:
-        if table.format == 14:  # variation sequences: not used by reportlab
-            continue
-        table.cmap = {cp: substitutions.get(glyph, glyph) for cp, glyph in table.cmap.items()}
-    # Variation-sequence tables point at TC glyphs we no longer want to keep.
-    font["cmap"].tables = [t for t in font["cmap"].tables if t.format != 14]
+class _GlyphStore:
+    """Converted glyphs of one source, per style, on disk and in memory."""
+
+    def __init__(self, source: Path, directory: Path) -> None:
+        self.source = source
+        self.directory = directory
+        self.identity = _source_identity(source)
+        self.glyphs = {
+            style: _read_store(_store_path(directory, self.identity, style)) for style in STYLES
+        }
+        self._reader: _GlyphSource | None = None
+        self._unsaved: set[str] = set()
+
+    def ensure(self, codepoints: Iterable[int]) -> None:
+        """Convert the glyphs of `codepoints` the store lacks (saved by `save`)."""
+        wanted = list(dict.fromkeys(codepoints))
+        new = {s: [cp for cp in wanted if cp not in self.glyphs[s]] for s in STYLES}
+        new = {style: cps for style, cps in new.items() if cps}
+        if not new:
+            return
+        started = time.perf_counter()
+        count = max(len(cps) for cps in new.values())
+        if self._reader is None:
+            log.info(
+                "preparing the Chinese font: converting %d characters of Noto Sans CJK to "
+                "TrueType outlines (once; kept in %s)",
+                count,
+                self.directory,
+            )
+            self._reader = _GlyphSource(self.source)
+        if not self._unsaved:
+            # Glyphs measured but never embedded are worth keeping too.
+            atexit.register(self.save)
+        for style, cps in new.items():
+            self.glyphs[style].update(self._reader.convert(style, cps))
+            self._unsaved.add(style)
+        elapsed = time.perf_counter() - started
+        (log.info if elapsed >= 0.5 else log.debug)(
+            "font ready: %d characters converted in %.1f s", count, elapsed
+        )
+
+    def save(self) -> None:
+        for style in sorted(self._unsaved):
+            path = _store_path(self.directory, self.identity, style)
+            # Another process may have stored glyphs meanwhile: keep theirs as well.
+            merged = {**_read_store(path), **self.glyphs[style]}
+            _write_atomically(path, marshal.dumps(merged))
+            self.glyphs[style] = merged
+        self._unsaved.clear()
+
+    def font_bytes(self, style: str, codepoints: Iterable[int]) -> bytes:
+        """The assembled TrueType font of `style` for `codepoints` (all ensured)."""
+        face = self._reader.face if self._reader is not None else _open_face(self.source)
+        store = self.glyphs[style]
+        glyphs = {cp: store[cp] for cp in (_NOTDEF, *codepoints)}
+        return _assemble(face, style, glyphs)
 
 
-def _subset(font: Any, codepoints: Iterable[int]) -> None:
-    from fontTools import subset
+def build_fonts(
+    source: Path, charset: str, directory: Path, store: _GlyphStore | None = None
+) -> dict[str, Path]:
+    """The cached TrueType fonts (style -> file) of `source` for `charset`, built if absent:
+    glyphs the store lacks are converted and stored, then each font is assembled."""
+    chars = "".join(sorted(set(charset)))
+    identity = _source_identity(source)
+    paths = {
+        style: directory / f"PnpSans-{style}-{_key(identity, style, chars)}.ttf" for style in STYLES
+    }
+    todo = [style for style, path in paths.items() if not _looks_like_truetype(path)]
+    if todo:
+        store = store or _GlyphStore(source, directory)
+        codepoints = [ord(ch) for ch in chars]
+        store.ensure([_NOTDEF, *codepoints])
+        store.save()
+        for style in todo:
+            _write_atomically(paths[style], store.font_bytes(style, codepoints))
+    return paths
 
-    options = subset.Options()
-    options.layout_features = []
-    options.drop_tables = [*options.drop_tables, *_DROP_TABLES]
-    options.name_IDs = ["*"]  # keep copyright and the OFL text
-    options.name_languages = ["*"]
-    options.name_legacy = True
-    options.notdef_outline = True
-    options.glyph_names = True
-    options.hinting = False  # CFF hints do not survive the conversion anyway
-    options.recalc_timestamp = False
-    subsetter = subset.Subsetter(options)
-    subsetter.populate(unicodes=codepoints)
-    subsetter.subset(font)
+
+# ------------------------------------------------------------------------ assembling
 
 
-def _cff_to_glyf(font: Any) -> None:
-    """Replace the CFF outlines with quadratic TrueType ones (the fontTools otf2ttf recipe)."""
-    from fontTools.pens.cu2quPen import Cu2QuPen
-    from fontTools.pens.ttGlyphPen import TTGlyphPen
-    from fontTools.ttLib import newTable
+def _glyph_name(codepoint: int) -> str:
+    return f"uni{codepoint:04X}" if codepoint <= 0xFFFF else f"u{codepoint:05X}"
 
-    order = font.getGlyphOrder()
-    glyph_set = font.getGlyphSet()
-    glyphs = {}
-    for name in order:
-        tt_pen = TTGlyphPen(glyph_set)
-        # PostScript contours run counter-clockwise, TrueType ones clockwise.
-        glyph_set[name].draw(Cu2QuPen(tt_pen, _MAX_ERR, reverse_direction=True))
-        glyphs[name] = tt_pen.glyph()
 
-    font["loca"] = newTable("loca")
+def _assemble(face: Any, style: str, glyphs: Mapping[int, StoredGlyph | None]) -> bytes:
+    """A TrueType font of the stored glyphs, with the source's names and vertical metrics."""
+    from fontTools.ttLib import TTFont, newTable
+    from fontTools.ttLib.tables._c_m_a_p import CmapSubtable
+    from fontTools.ttLib.tables._g_l_y_f import Glyph
+
+    weight, subfamily = STYLES[style]
+    font = TTFont(recalcBBoxes=False, recalcTimestamp=False)
+    font.sfntVersion = "\x00\x01\x00\x00"
+
+    notdef = glyphs[_NOTDEF]
+    assert notdef is not None, "every font has a .notdef glyph"
+    present = sorted((cp, g) for cp, g in glyphs.items() if cp != _NOTDEF and g is not None)
+    entries: list[tuple[str, StoredGlyph]] = [
+        (".notdef", notdef),
+        *((_glyph_name(cp), g) for cp, g in present),
+    ]
+    order = [name for name, _ in entries]
+    font.setGlyphOrder(order)
+
     glyf = font["glyf"] = newTable("glyf")
     glyf.glyphOrder = order
-    glyf.glyphs = glyphs
-    del font["CFF "]
-    glyf.compile(font)  # computes each glyph's bounds
+    glyf.glyphs = {name: Glyph(data) for name, (*_, data) in entries}
+    font["loca"] = newTable("loca")
+    hmtx = font["hmtx"] = newTable("hmtx")
+    hmtx.metrics = {name: (advance, lsb) for name, (advance, lsb, *_) in entries}
 
-    # TrueType left side bearings must equal xMin.
-    hmtx = font["hmtx"]
-    for name, glyph in glyphs.items():
-        advance = hmtx.metrics[name][0]
-        hmtx.metrics[name] = (advance, getattr(glyph, "xMin", 0))
+    tables: list[Any] = []
+    for platform, encoding, fmt, limit in ((0, 3, 4, 0xFFFF), (3, 1, 4, 0xFFFF)):
+        subtable = CmapSubtable.newSubtable(fmt)
+        subtable.platformID, subtable.platEncID, subtable.language = platform, encoding, 0
+        subtable.cmap = {cp: _glyph_name(cp) for cp, _ in present if cp <= limit}
+        tables.append(subtable)
+    if present and present[-1][0] > 0xFFFF:
+        for platform, encoding in ((0, 4), (3, 10)):
+            subtable = CmapSubtable.newSubtable(12)
+            subtable.platformID, subtable.platEncID, subtable.language = platform, encoding, 0
+            subtable.cmap = {cp: _glyph_name(cp) for cp, _ in present}
+            tables.append(subtable)
+    cmap = font["cmap"] = newTable("cmap")
+    cmap.tableVersion = 0
+    cmap.tables = tables
+
+    head = font["head"] = copy.deepcopy(face["head"])
+    head.xMin -= _BBOX_PAD
+    head.yMin -= _BBOX_PAD
+    head.xMax += _BBOX_PAD
+    head.yMax += _BBOX_PAD
+    head.modified = head.created  # the source's date, not "now": same input, same bytes
+    head.glyphDataFormat = 0
+    head.macStyle = 1 if style == "bold" else 0
+    head.checkSumAdjustment = 0
+    font["hhea"] = copy.deepcopy(face["hhea"])
+
+    os2 = font["OS/2"] = copy.deepcopy(face["OS/2"])
+    os2.usWeightClass = weight
+    os2.fsSelection = (os2.fsSelection & ~0b1100001) | (0b100000 if style == "bold" else 0b1000000)
 
     maxp = font["maxp"] = newTable("maxp")
     maxp.tableVersion = 0x00010000
-    maxp.maxZones = 1
-    maxp.maxTwilightPoints = 0
-    maxp.maxStorage = 0
-    maxp.maxFunctionDefs = 0
-    maxp.maxInstructionDefs = 0
-    maxp.maxStackElements = 0
-    maxp.maxSizeOfInstructions = 0
-    maxp.maxComponentElements = 0
     maxp.numGlyphs = len(order)
-    maxp.compile(font)  # fills in the point and contour maxima from glyf
+    maxp.maxPoints = max(_MAX_POINTS, *(g[2] for _, g in entries))
+    maxp.maxContours = max(_MAX_CONTOURS, *(g[3] for _, g in entries))
+    for attribute in (
+        "maxCompositePoints",
+        "maxCompositeContours",
+        "maxTwilightPoints",
+        "maxStorage",
+        "maxFunctionDefs",
+        "maxInstructionDefs",
+        "maxStackElements",
+        "maxSizeOfInstructions",
+        "maxComponentElements",
+        "maxComponentDepth",
+    ):
+        setattr(maxp, attribute, 0)
+    maxp.maxZones = 1
 
-    post = font["post"]
-    post.formatType = 2.0
-    post.extraNames = []
-    post.mapping = {}
-    post.glyphOrder = order
-    try:
-        post.compile(font)
-    except OverflowError:
-        post.formatType = 3.0  # too many names for format 2: drop them
+    post = font["post"] = newTable("post")
+    post.formatType = 3.0
+    source_post = face["post"]
+    post.italicAngle = source_post.italicAngle
+    post.underlinePosition = source_post.underlinePosition
+    post.underlineThickness = source_post.underlineThickness
+    post.isFixedPitch = 0
+    post.minMemType42 = post.maxMemType42 = post.minMemType1 = post.maxMemType1 = 0
 
-    font["head"].glyphDataFormat = 0
-    font.sfntVersion = "\x00\x01\x00\x00"
+    font["name"] = _names(face["name"], style, subfamily)
 
-
-def convert_font(source: Path, charset: str) -> bytes:
-    """Build the TrueType subset of `source` for `charset`: deterministic bytes."""
-    from fontTools.ttLib import TTFont
-
-    font = TTFont(str(source), recalcTimestamp=False)
-    if "CFF2" in font:
-        raise FontError(f"{source}: variable CFF2 fonts are not supported")
-    _remap_cmap(font, _locl_substitutions(font))
-    _subset(font, sorted({ord(ch) for ch in charset}))
-    if "CFF " in font:
-        _cff_to_glyf(font)
-    head = font["head"]
-    # The source's creation date, not "now": identical inputs must give identical bytes.
-    head.modified = head.created
     out = io.BytesIO()
     font.save(out)
     return out.getvalue()
+
+
+def _names(source: Any, style: str, subfamily: str) -> Any:
+    """The source's name table (copyright, licence) with the instance's own names."""
+    table = copy.deepcopy(source)
+    ps_name = f"{_FACE_PS_PREFIX}{subfamily}"
+    version = (source.getDebugName(5) or "").removeprefix("Version ").split(";")[0]
+    renamed = {1, 2, 3, 4, 6, 16, 17, 21, 22, 25}
+    table.names = [r for r in table.names if r.nameID not in renamed and r.nameID < 256]
+    for name_id, text in (
+        (1, _FAMILY),
+        (2, subfamily),
+        (3, f"{version};{ps_name};pnp-{style}"),
+        (4, f"{_FAMILY} {subfamily}"),
+        (6, ps_name),
+    ):
+        table.setName(text, name_id, 3, 1, 0x409)
+        table.setName(text, name_id, 1, 0, 0)
+    table.names.sort(key=lambda r: (r.platformID, r.platEncID, r.langID, r.nameID))
+    return table
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
@@ -385,20 +566,20 @@ def _write_atomically(path: Path, data: bytes) -> None:
         raise
 
 
-def build_font_file(source: Path, charset: str, directory: Path, stem: str) -> Path:
-    """The cached TrueType conversion of `source` for `charset`, built if absent."""
-    path = directory / f"{stem}-{_cache_key(source, charset)}.ttf"
-    if not _looks_like_truetype(path):
-        _write_atomically(path, convert_font(source, charset))
-    return path
-
-
 def _looks_like_truetype(path: Path) -> bool:
     try:
         with path.open("rb") as stream:
             return stream.read(4) == b"\x00\x01\x00\x00"
     except OSError:
         return False
+
+
+def convert_font(source: Path, charset: str) -> dict[str, bytes]:
+    """The TrueType fonts (style -> bytes) of `source` for `charset`, deterministic, built
+    in a throw-away directory."""
+    with tempfile.TemporaryDirectory() as directory:
+        paths = build_fonts(source, charset, Path(directory))
+        return {style: path.read_bytes() for style, path in paths.items()}
 
 
 # ------------------------------------------------------------------ registration
@@ -408,14 +589,6 @@ def _coverage(path: Path) -> frozenset[int]:
     from fontTools.ttLib import TTFont
 
     with TTFont(str(path), lazy=True, fontNumber=0) as font:
-        return frozenset(font.getBestCmap() or {})
-
-
-@cache
-def _source_cmap(source: Path) -> frozenset[int]:
-    from fontTools.ttLib import TTFont
-
-    with TTFont(str(source), lazy=True) as font:
         return frozenset(font.getBestCmap() or {})
 
 
@@ -435,7 +608,7 @@ def _register_one(preferred: str, path: Path, identity: str) -> str:
     for name in (preferred, f"{preferred}-{identity[:8]}"):
         known = _registered.get(name)
         if known == identity:
-            return name  # parsing a 2 MB font again would only cost time
+            return name  # parsing the font again would only cost time
         if known is None:
             try:
                 pdfmetrics.registerFont(TTFont(name, str(path)))
@@ -498,74 +671,184 @@ def _user_fonts(regular_path: Path, bold_path: Path) -> FontSet:
     )
 
 
-def _bundled_fonts(sources: Mapping[str, Path], extra: str) -> FontSet:
-    charset = base_charset()
-    suffix = ""
-    if extra:
-        charset = "".join(sorted(set(charset + extra)))
-        suffix = "-" + _cache_key(sources["regular"], charset)[:8]
-    directory = cache_dir()
-    paths = {
-        style: build_font_file(source, charset, directory, f"PnpSans-{style}")
-        for style, source in sources.items()
-    }
-    regular, bold = _register(
-        (REGULAR_NAME + suffix, paths["regular"], paths["regular"].stem),
-        (BOLD_NAME + suffix, paths["bold"], paths["bold"].stem),
+# ------------------------------------------------------------------ growing fonts
+
+
+class _Family:
+    """The regular and bold fonts of one process, registered once and grown on demand.
+
+    reportlab measures (`stringWidth`) and encodes (`splitString`) text through the font
+    object; the grown fonts take in each character on first sight, converting its glyph if
+    the store lacks it, and rebuild their TrueType data before a document embeds them
+    (`addObjects`).  So a character nobody passed to `prepare_cjk_fonts` is still drawn,
+    never tofu.  A PDF's bytes do not depend on when a character came in (see the module
+    docstring).
+    """
+
+    def __init__(self, source: Path, directory: Path) -> None:
+        self.store = _GlyphStore(source, directory)
+        self.directory = directory
+        self.codepoints: set[int] = set()  # in the fonts
+        self.absent: set[int] = set()  # asked for, but the source has no glyph
+        self.fonts: dict[str, Any] = {}
+        self.paths: dict[str, Path] = {}
+        self.identity = _key(self.store.identity, *STYLES)
+        self.current: FontSet | None = None
+
+    def need(self, text: Iterable[str]) -> bool:
+        """Take in the drawable characters of `text`; True when any was new."""
+        unseen = set(map(ord, text)) - self.codepoints - self.absent  # the common case: empty
+        # Spaces are glyphs too (their advance); only control characters are not.
+        new = sorted(cp for cp in unseen if unicodedata.category(chr(cp)) != "Cc")
+        if not new:
+            return False
+        self.store.ensure(new)
+        for codepoint in new:
+            stored = [self.store.glyphs[style][codepoint] for style in STYLES]
+            if any(glyph is None for glyph in stored):
+                self.absent.add(codepoint)
+                continue
+            self.codepoints.add(codepoint)
+            for style, glyph in zip(STYLES, stored, strict=True):
+                font = self.fonts.get(style)
+                if font is not None and glyph is not None:
+                    # Measured now; the glyph itself is embedded after `rebuild`.
+                    font.face.charWidths[codepoint] = glyph[0]
+                    font.face.charToGlyph.setdefault(codepoint, 0)
+                    font.stale = True
+        return True
+
+    def write_files(self) -> None:
+        """Save new glyphs, and the fonts as they are now to the cache (for tools that
+        read the file, such as the gallery's web font)."""
+        self.store.save()
+        chars = "".join(chr(cp) for cp in sorted(self.codepoints))
+        self.paths = build_fonts(self.store.source, chars, self.directory, self.store)
+
+    def reload(self) -> None:
+        """Point the registered fonts at the files just written (no rebuild needed)."""
+        from reportlab.pdfbase.ttfonts import TTFontFace
+
+        for style, font in self.fonts.items():
+            if font.stale:
+                font.face = TTFontFace(str(self.paths[style]), validate=0)
+                font.stale = False
+
+    def rebuild(self, font: Any, style: str) -> None:
+        from reportlab.pdfbase.ttfonts import TTFontFace
+
+        with _lock:
+            if not font.stale:
+                return
+            self.store.save()
+            data = self.store.font_bytes(style, sorted(self.codepoints))
+            font.face = TTFontFace(io.BytesIO(data), validate=0)
+            font.stale = False
+
+
+@cache
+def _growing_font_class() -> type:
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    class GrowingTTFont(TTFont):
+        """A reportlab TrueType font that takes in every character it is asked about."""
+
+        family: _Family
+        style: str
+        stale: bool = False
+
+        def stringWidth(self, text: Any, size: float, encoding: str = "utf8") -> float:
+            if isinstance(text, str):
+                with _lock:
+                    self.family.need(text)
+            return float(super().stringWidth(text, size, encoding))
+
+        def splitString(self, text: Any, doc: Any, encoding: str = "utf-8") -> Any:
+            if isinstance(text, str):
+                with _lock:
+                    self.family.need(text)
+            return super().splitString(text, doc, encoding)
+
+        def addObjects(self, doc: Any) -> None:
+            self.family.rebuild(self, self.style)
+            super().addObjects(doc)
+
+    return GrowingTTFont
+
+
+def _registered_family(source: Path, directory: Path) -> _Family:
+    from reportlab.pdfbase import pdfmetrics
+
+    family = _Family(source, directory)
+    family.need(base_charset())
+    family.write_files()
+    cls = _growing_font_class()
+    names = {}
+    for style, preferred in (("regular", REGULAR_NAME), ("bold", BOLD_NAME)):
+        suffix = _key(family.identity, str(directory))[:8]
+        name = preferred if preferred not in _registered else f"{preferred}-{suffix}"
+        if name in _registered:
+            raise FontError(f"cannot register the fonts: the names {preferred}-* are taken")
+        font = cls(name, str(family.paths[style]))
+        font.family, font.style = family, style
+        pdfmetrics.registerFont(font)
+        _registered[name] = family.identity
+        family.fonts[style] = font
+        names[style] = name
+    pdfmetrics.registerFontFamily(
+        names["regular"],
+        normal=names["regular"],
+        bold=names["bold"],
+        italic=names["regular"],
+        boldItalic=names["bold"],
     )
-    coverage = _coverage(paths["regular"]) & _coverage(paths["bold"])
-    return FontSet(
-        regular=regular,
-        bold=bold,
-        regular_path=paths["regular"],
-        bold_path=paths["bold"],
-        coverage=coverage,
-        lacking=frozenset(ch for ch in charset if ord(ch) not in coverage),
-    )
+    return family
 
 
-_lock = threading.Lock()
-_prepared: dict[tuple[str, ...], FontSet] = {}
-
-
-def _wanted_extra(extra_chars: str, sources: Mapping[str, Path]) -> str:
-    """The extra characters worth a font of their own: not in the base set, drawable."""
-    if not extra_chars:
-        return ""
-    base = set(base_charset())
-    wanted = {
-        ch
-        for ch in extra_chars
-        if ch not in base and not ch.isspace() and unicodedata.category(ch) != "Cc"
-    }
-    if not wanted:
-        return ""
-    # Characters the sources lack would only rebuild an identical font.
-    available = _source_cmap(sources["regular"]) & _source_cmap(sources["bold"])
-    return "".join(sorted(ch for ch in wanted if ord(ch) in available))
+_lock = threading.RLock()
+_user_prepared: dict[tuple[str, str], FontSet] = {}
+# (cache directory, source) -> the growing fonts of this process.
+_families: dict[tuple[str, str], _Family] = {}
 
 
 def prepare_cjk_fonts(extra_chars: str = "") -> FontSet:
     """Register the Chinese fonts with reportlab and return their names.
 
-    The first call in a process may convert the bundled Noto Sans CJK (slow, once per
-    machine thanks to the disk cache); later calls with the same extra characters
-    return the same FontSet at once.  `extra_chars` may name characters outside the
-    base set (GB2312 and common symbols); a font covering them is built on demand.
+    The fonts hold the base set (`base_charset`) and `extra_chars`, and take in any other
+    character drawn with them (see `_Family`); passing the text up front only saves
+    rebuilding the font data later.  The first call on a machine converts the glyphs it
+    needs (logged on ``pnp.fonts``); later ones find them in the glyph store.  A call that
+    adds no character returns the same FontSet as the last one.
     """
     user = os.environ.get(ENV_USER_FONT)
     if user:
         user_bold = os.environ.get(ENV_USER_FONT_BOLD) or user
-        key: tuple[str, ...] = ("user", user, user_bold)
-    else:
-        sources = {style: _require_source(style) for style in _SOURCES}
-        key = ("bundled", str(cache_dir()), _wanted_extra(extra_chars, sources))
-    with _lock:
-        found = _prepared.get(key)
-        if found is None:
-            if user:
+        with _lock:
+            found = _user_prepared.get((user, user_bold))
+            if found is None:
                 found = _user_fonts(Path(user).expanduser(), Path(user_bold).expanduser())
-            else:
-                found = _bundled_fonts(sources, key[2])
-            _prepared[key] = found
-        return found
+                _user_prepared[(user, user_bold)] = found
+            return found
+    source = _require_source()
+    directory = cache_dir()
+    with _lock:
+        family = _families.get((str(directory), str(source)))
+        if family is None:
+            family = _families[(str(directory), str(source))] = _registered_family(
+                source, directory
+            )
+        grew = family.need(extra_chars)
+        if grew or family.current is None:
+            family.write_files()
+            family.reload()
+            family.current = FontSet(
+                regular=family.fonts["regular"].fontName,
+                bold=family.fonts["bold"].fontName,
+                regular_path=family.paths["regular"],
+                bold_path=family.paths["bold"],
+                coverage=frozenset(family.codepoints),
+                lacking=frozenset(chr(cp) for cp in family.absent),
+                identity=family.identity,
+                family=family,
+            )
+        return family.current

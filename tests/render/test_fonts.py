@@ -1,9 +1,14 @@
-"""The bundled Noto Sans CJK becomes an embeddable, Simplified-Chinese TrueType font."""
+"""The bundled Noto Sans CJK SC becomes embeddable TrueType fonts, glyph by glyph, on demand."""
 
 from __future__ import annotations
 
+import ast
+import importlib.metadata
 import io
+import logging
 import re
+import sys
+import sysconfig
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,11 +25,12 @@ from pnp.render.fonts import FontSet, prepare_cjk_fonts
 SAMPLE = "死线九十九，计数！"
 # A small charset keeps the conversions in these tests well under a second each.
 SMALL = SAMPLE + "。骨角户说ABC abc 123“”《》"
+PNP = Path(fonts.__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="session")
 def cjk_fonts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FontSet]:
-    """The full fonts, converted once per test session into a private cache."""
+    """The bundled fonts, prepared once per test session into a private cache."""
     # A fixed path under the session's base temp dir, so a copy of this fixture
     # imported by another test module finds the same cache instead of converting again.
     directory = tmp_path_factory.getbasetemp() / "pnp-font-cache"
@@ -41,57 +47,124 @@ def no_user_font(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(fonts.ENV_USER_FONT_BOLD, raising=False)
 
 
-def _source(style: str = "regular") -> Path:
-    path = fonts._locate_source(style)
-    assert path is not None, "the cvttf-notosanscjk wheels must be installed for these tests"
+@pytest.fixture
+def tiny_base(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A base set of a few characters, so that a cold cache converts in well under 2 s."""
+    monkeypatch.setattr(fonts, "base_charset", lambda: "".join(sorted(set(SMALL))))
+
+
+def _source() -> Path:
+    path = fonts.locate_source()
+    assert path is not None, "the manimgx-fonts-cjk wheel must be installed for these tests"
     return path
 
 
-def test_bundled_sources_are_found_without_importing_them() -> None:
-    import sys
+def _pdf(fonts_: FontSet, text: str = SAMPLE) -> bytes:
+    out = io.BytesIO()
+    canvas = Canvas(out, invariant=1, initialFontName=fonts_.regular)
+    canvas.setFont(fonts_.regular, 18)
+    canvas.drawString(72, 720, text)
+    canvas.setFont(fonts_.bold, 18)
+    canvas.drawString(72, 680, text)
+    canvas.save()
+    return out.getvalue()
 
-    for style in ("regular", "bold"):
-        path = _source(style)
-        assert path.suffix == ".otf" and path.stat().st_size > 10_000_000
-    assert "cvttf_NotoSansCJK_Regular" not in sys.modules
+
+# ------------------------------------------------------------------ the font package
 
 
-def test_base_charset_holds_gb2312_and_the_symbols() -> None:
-    charset = fonts.base_charset()
-    assert len(fonts._gb2312()) == 7445
-    for ch in "死线九十九，。、《》「」“”…—①⑳♠♥♣♦☆★±×÷≤≥∞→■A~":
+def test_source_is_found_without_importing_it() -> None:
+    path = _source()
+    assert path.name == "NotoSansCJK-VF.otf.ttc" and path.stat().st_size > 30_000_000
+    assert fonts.SOURCE_PACKAGE not in sys.modules
+
+
+def test_font_package_states_ofl_and_ships_the_licence_inside_site_packages() -> None:
+    # Issue 16: metadata saying OFL-1.1, the licence text, no font outside site-packages.
+    meta = importlib.metadata.metadata(fonts.SOURCE_DIST)
+    assert meta["License-Expression"] == "OFL-1.1"
+    files = importlib.metadata.files(fonts.SOURCE_DIST) or []
+    licences = [f for f in files if "licenses/" in str(f)]
+    assert licences
+    assert "SIL Open Font License" in licences[0].read_text(encoding="utf-8")
+    site = Path(sysconfig.get_paths()["purelib"]).resolve()
+    for entry in files:
+        assert Path(str(entry.locate())).resolve().is_relative_to(site), entry
+
+
+def test_base_charset_is_small_and_holds_every_character_pnp_prints_itself() -> None:
+    charset = set(fonts.base_charset())
+    assert len(charset) < 700  # GB2312 (7 445 characters) was the base before
+    for ch in "，。、《》「」“”…—①⑳♠♥♣♦☆★±×÷≤≥∞→■A~ 　":
         assert ch in charset, ch
+    # Bounds of character ranges in regular expressions, never drawn.
+    bounds = {"\u2000", "⺀", "鿿", "〿", "\uff00", "\uffef"}
+    printed: dict[str, str] = {}
+    for path in sorted(PNP.rglob("*.py")):
+        if "games" in path.parts:  # a game's strings reach the font through its content
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if id(node) in docstrings:
+                    continue
+                for ch in node.value:
+                    if ord(ch) > 0x7E and ch not in bounds:
+                        printed.setdefault(ch, f"{path.relative_to(PNP.parent)}:{node.lineno}")
+    lacking = {ch: where for ch, where in printed.items() if ch not in charset}
+    assert lacking == {}, "add these to fonts._PNP_WORDS or base_charset()"
 
 
-def test_full_font_is_truetype_and_keeps_the_licence(cjk_fonts: FontSet) -> None:
+# ------------------------------------------------------------------ the built fonts
+
+
+def test_fonts_are_truetype_simplified_chinese_and_keep_the_licence(cjk_fonts: FontSet) -> None:
     # Plain "PnpSans" unless a test that ran earlier in the process took the name.
     assert cjk_fonts.regular.startswith("PnpSans") and cjk_fonts.bold.startswith("PnpSans-Bold")
-    for path in (cjk_fonts.regular_path, cjk_fonts.bold_path):
+    for path, weight, ps_name in (
+        (cjk_fonts.regular_path, 400, "NotoSansCJKsc-Regular"),
+        (cjk_fonts.bold_path, 700, "NotoSansCJKsc-Bold"),
+    ):
         with TTFont(str(path)) as font:
-            assert "glyf" in font and "CFF " not in font
+            assert "glyf" in font and "CFF " not in font and "CFF2" not in font
             assert font.sfntVersion == "\x00\x01\x00\x00"
             assert font["head"].glyphDataFormat == 0
+            assert font["OS/2"].usWeightClass == weight
+            assert font["name"].getDebugName(6) == ps_name
             licence = font["name"].getDebugName(13) or ""
             assert "SIL Open Font License" in licence
+            # Simplified Chinese sets ， in the lower left of its square (Traditional: centred).
+            comma = font["glyf"][font.getBestCmap()[ord("，")]]
+            comma.recalcBounds(font["glyf"])
+            assert comma.xMax < 400 and comma.yMax < 300
     assert cjk_fonts.missing(SAMPLE + " \n") == set()
 
 
-def test_second_call_is_cached(cjk_fonts: FontSet, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bold_is_heavier_than_regular(cjk_fonts: FontSet) -> None:
+    with TTFont(str(cjk_fonts.regular_path)) as regular, TTFont(str(cjk_fonts.bold_path)) as bold:
+        name = regular.getBestCmap()[ord("A")]
+        assert bold["hmtx"][name][0] > regular["hmtx"][name][0]
+
+
+def test_a_call_that_adds_nothing_returns_the_same_set(
+    cjk_fonts: FontSet, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv(fonts.ENV_CACHE_DIR, str(cjk_fonts.regular_path.parent))
     monkeypatch.delenv(fonts.ENV_USER_FONT, raising=False)
-    assert prepare_cjk_fonts() is cjk_fonts
-    assert prepare_cjk_fonts("死线九十九") is cjk_fonts  # all in the base set
+    assert prepare_cjk_fonts() is prepare_cjk_fonts()
+    assert prepare_cjk_fonts("打印说明") is prepare_cjk_fonts()  # all in the base set
 
 
 def test_pdf_embeds_a_subset_and_text_extracts(cjk_fonts: FontSet, tmp_path: Path) -> None:
     path = tmp_path / "sample.pdf"
-    canvas = Canvas(str(path), initialFontName=cjk_fonts.regular)
-    canvas.setFont(cjk_fonts.regular, 18)
-    canvas.drawString(72, 720, SAMPLE)
-    canvas.setFont(cjk_fonts.bold, 18)
-    canvas.drawString(72, 680, SAMPLE)
-    canvas.save()
-
+    path.write_bytes(_pdf(cjk_fonts))
     reader = PdfReader(str(path))
     embedded = []
     for font in reader.pages[0]["/Resources"]["/Font"].values():
@@ -100,7 +173,7 @@ def test_pdf_embeds_a_subset_and_text_extracts(cjk_fonts: FontSet, tmp_path: Pat
         assert "/FontFile2" in descriptor  # TrueType program embedded
         embedded.append(str(font["/BaseFont"]))
     assert len(embedded) == 2
-    assert all(re.fullmatch(r"/[A-Z]{6}\+.+", name) for name in embedded), embedded
+    assert all(re.fullmatch(r"/[A-Z]{6}\+NotoSansCJKsc-\w+", n) for n in embedded), embedded
 
     with pdfplumber.open(str(path)) as pdf:
         lines = (pdf.pages[0].extract_text() or "").splitlines()
@@ -108,41 +181,63 @@ def test_pdf_embeds_a_subset_and_text_extracts(cjk_fonts: FontSet, tmp_path: Pat
     assert SAMPLE in reader.pages[0].extract_text()
 
 
-def test_locl_remap_selects_simplified_forms() -> None:
+def test_a_character_nobody_passed_is_still_drawn(cjk_fonts: FontSet) -> None:
+    # 龘 is in no base set and no test passes it: drawing it takes it into the font.
+    text = "龘" + SAMPLE
+    assert cjk_fonts.missing(text) == set()
+    with PdfReader(io.BytesIO(_pdf(cjk_fonts, text))) as reader:
+        assert reader.pages[0].extract_text().splitlines()[0] == text
+    # It is in the fonts now: passing it adds nothing, so no new set is made.
+    assert prepare_cjk_fonts("龘") is prepare_cjk_fonts()
+
+
+@pytest.mark.usefixtures("no_user_font", "tiny_base")
+def test_pdf_bytes_depend_on_the_text_not_on_the_font_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv(fonts.ENV_CACHE_DIR, str(tmp_path / "a"))
+    narrow = prepare_cjk_fonts()
+    monkeypatch.setenv(fonts.ENV_CACHE_DIR, str(tmp_path / "b"))
+    wide = prepare_cjk_fonts("們線魔龍鬥")
+    assert narrow.regular != wide.regular and narrow.regular_path != wide.regular_path
+    assert narrow.identity == wide.identity
+    assert _pdf(narrow) == _pdf(wide)
+
+
+@pytest.mark.usefixtures("no_user_font", "tiny_base")
+def test_first_preparation_says_what_it_does(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv(fonts.ENV_CACHE_DIR, str(tmp_path))
+    with caplog.at_level(logging.INFO, logger="pnp.fonts"):
+        prepare_cjk_fonts()
+    messages = [r.getMessage() for r in caplog.records if r.name == "pnp.fonts"]
+    assert len(messages) == 2, messages
+    assert messages[0].startswith("preparing the Chinese font: converting ")
+    assert re.fullmatch(r"font ready: \d+ characters converted in \d+\.\d s", messages[1])
+    # The next process finds every glyph in the store and says nothing.
+    caplog.clear()
+    monkeypatch.setattr(fonts, "_families", {})
+    monkeypatch.setattr(fonts, "_registered", {})
+    with caplog.at_level(logging.INFO, logger="pnp.fonts"):
+        prepare_cjk_fonts()
+    assert [r for r in caplog.records if r.name == "pnp.fonts"] == []
+    stores = sorted(p.name for p in tmp_path.glob("glyphs-*"))
+    assert [name.split("-")[1] for name in stores] == ["bold", "regular"]
+
+
+def test_build_is_deterministic_and_cached(tmp_path: Path) -> None:
     source = _source()
-    with TTFont(str(source), lazy=True) as font:
-        traditional = font.getBestCmap()
-        substitutions = fonts._locl_substitutions(font)
-    # 骨 and 角 are drawn differently in mainland China and Taiwan; ， sits in the
-    # lower-left corner of its box in Simplified Chinese and centred in Traditional.
-    differing = [ch for ch in "骨角，。说户" if traditional[ord(ch)] in substitutions]
-    assert {"骨", "角", "，", "。"} <= set(differing)
-
-    with TTFont(io.BytesIO(fonts.convert_font(source, SMALL))) as built:
-        simplified = built.getBestCmap()
-    for ch in differing:
-        before = traditional[ord(ch)]
-        assert simplified[ord(ch)] == substitutions[before] != before, ch
-    assert simplified[ord("十")] == traditional[ord("十")]  # same in both regions
-
-
-def test_conversion_is_deterministic(tmp_path: Path) -> None:
-    source = _source("bold")
-    first = fonts.build_font_file(source, SMALL, tmp_path / "a", "t")
-    second = fonts.build_font_file(source, SMALL, tmp_path / "b", "t")
-    assert first.name == second.name
-    assert first.read_bytes() == second.read_bytes()
-    # The second look-up in the same directory reuses the file.
-    mtime = first.stat().st_mtime_ns
-    assert fonts.build_font_file(source, SMALL, tmp_path / "a", "t") == first
-    assert first.stat().st_mtime_ns == mtime
-    assert [p.name for p in (tmp_path / "a").iterdir()] == [first.name]  # no temp left
-
-
-def test_cache_key_tracks_the_charset(tmp_path: Path) -> None:
-    source = _source()
-    assert fonts._cache_key(source, "ab") == fonts._cache_key(source, "ba")
-    assert fonts._cache_key(source, "ab") != fonts._cache_key(source, "abc")
+    first = fonts.build_fonts(source, SMALL, tmp_path / "a")
+    second = fonts.build_fonts(source, SMALL, tmp_path / "b")
+    for style in fonts.STYLES:
+        assert first[style].name == second[style].name
+        assert first[style].read_bytes() == second[style].read_bytes()
+    # The second look-up in the same directory reuses the files.
+    mtime = first["regular"].stat().st_mtime_ns
+    assert fonts.build_fonts(source, SMALL, tmp_path / "a") == first
+    assert first["regular"].stat().st_mtime_ns == mtime
+    assert not list((tmp_path / "a").glob("*.tmp"))  # no temp file left
 
 
 def test_cache_dir_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -158,35 +253,25 @@ def test_missing_source_names_the_pip_package(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv(fonts.ENV_CACHE_DIR, str(tmp_path))
-    monkeypatch.setattr(fonts, "_locate_source", lambda style: None)
-    with pytest.raises(FontError, match="pip install cvttf-notosanscjk-regular"):
+    monkeypatch.setattr(fonts, "locate_source", lambda: None)
+    with pytest.raises(FontError, match="pip install manimgx-fonts-cjk"):
         prepare_cjk_fonts()
 
 
-@pytest.mark.usefixtures("no_user_font")
-def test_extra_characters_get_their_own_font(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    # A tiny base set stands in for GB2312 so that the two builds stay fast.
-    monkeypatch.setattr(fonts, "base_charset", lambda: "".join(sorted(set(SMALL))))
-    monkeypatch.setenv(fonts.ENV_CACHE_DIR, str(tmp_path))
-    base = prepare_cjk_fonts()
-    assert base.missing("死線們𠀀") == {"線", "們", "𠀀"}
-
-    extended = prepare_cjk_fonts("線們𠀀 \n")
-    assert extended.regular.startswith("PnpSans-") and extended.regular != base.regular
-    assert extended.missing("死線們𠀀") == {"𠀀"}  # Noto Sans CJK has no Ext-B
-    assert prepare_cjk_fonts("們線") is extended  # order and duplicates do not matter
+def test_characters_the_source_lacks_are_missing(cjk_fonts: FontSet) -> None:
+    # A private-use character: no font of ours draws it.
+    assert cjk_fonts.missing("死\ue000") == {"\ue000"}
+    assert not cjk_fonts.covers("\ue000") and cjk_fonts.covers("死")
 
 
 def test_user_font_override(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    ttf = fonts.build_font_file(_source(), SMALL, tmp_path, "user")
+    ttf = fonts.build_fonts(_source(), SMALL, tmp_path)["regular"]
     monkeypatch.setenv(fonts.ENV_USER_FONT, str(ttf))
     monkeypatch.delenv(fonts.ENV_USER_FONT_BOLD, raising=False)
     chosen = prepare_cjk_fonts()
     assert chosen.regular_path == chosen.bold_path == ttf
     assert chosen.missing(SAMPLE) == set()
-    assert chosen.missing("們") == {"們"}
+    assert chosen.missing("們") == {"們"}  # a user's font is used as it is
 
 
 def test_user_font_with_cff_outlines_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
