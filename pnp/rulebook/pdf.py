@@ -126,7 +126,35 @@ class FaceFigure(Flowable):
         canvas.rect(0, 0, self.face.width, self.face.height)
 
 
+def _skip_drawing(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
+class _Frame(Frame):
+    """A frame that, on a pass whose drawing is thrown away, lays flowables out (wrap, split,
+    page breaks: everything that decides what lands on which page) without drawing them."""
+
+    dry = False
+
+    def _add(self, flowable: Flowable, canv: Any, trySplit: int = 0) -> int:
+        if not self.dry:
+            return int(super()._add(flowable, canv, trySplit))
+        flowable.drawOn = _skip_drawing
+        try:
+            return int(super()._add(flowable, canv, trySplit))
+        finally:
+            del flowable.drawOn
+
+    add = _add
+
+
 class RulebookDocument(BaseDocTemplate):
+    """The A5 reading edition. Its contents list needs every heading's page, so reportlab
+    lays the book out until the pages it lists stop changing. Seeded with the headings
+    (page numbers unknown), the contents already has its final height on the first pass,
+    so that pass gives the final page numbers: it only lays out, draws nothing, and the
+    second pass, the one written, confirms them."""
+
     def __init__(self, path: str, *, title: str, fonts: FontSet, footer: str) -> None:
         super().__init__(
             path,
@@ -142,7 +170,9 @@ class RulebookDocument(BaseDocTemplate):
             initialFontName=fonts.regular,
         )
         self.fonts, self.footer = fonts, footer
-        frame = Frame(
+        self._passes = 0
+        self._seeded = False
+        frame = _Frame(
             MARGIN_X,
             MARGIN_BOTTOM,
             A5[0] - 2 * MARGIN_X,
@@ -153,10 +183,29 @@ class RulebookDocument(BaseDocTemplate):
             topPadding=0,
             bottomPadding=0,
         )
+        self._frame = frame
         self.addPageTemplates([PageTemplate("page", [frame], onPage=self._decorate)])
 
+    def seed_contents(self, story: list[Flowable]) -> None:
+        """Give each contents list of `story` its entries, every heading in story order with
+        page 0: the list is as long as it will be, and no page is 0, so the first pass is
+        never taken for the last."""
+        entries = [(h.level, h.plain, 0, h.key) for h in _headings(story)]
+        for flowable in story:
+            if isinstance(flowable, TableOfContents):
+                flowable.addEntries(entries)
+                self._seeded = True
+
+    def build(self, flowables: list[Flowable], *args: Any, **kwargs: Any) -> None:
+        self._passes += 1
+        self._frame.dry = self._seeded and self._passes == 1
+        try:
+            super().build(flowables, *args, **kwargs)
+        finally:
+            self._frame.dry = False
+
     def _decorate(self, canvas: Any, document: Any) -> None:
-        if document.page == 1:
+        if document.page == 1 or self._frame.dry:
             return
         canvas.saveState()
         canvas.setFont(self.fonts.regular, 7.5)
@@ -170,6 +219,17 @@ class RulebookDocument(BaseDocTemplate):
             self.canv.bookmarkPage(flowable.key)
             self.canv.addOutlineEntry(flowable.plain, flowable.key, level=flowable.level)
             self.notify("TOCEntry", (flowable.level, flowable.plain, self.page, flowable.key))
+
+
+def _headings(story: list[Flowable]) -> list[Heading]:
+    """The headings of `story` in the order the document meets them."""
+    found: list[Heading] = []
+    for flowable in story:
+        if isinstance(flowable, Heading):
+            found.append(flowable)
+        elif isinstance(flowable, KeepTogether):
+            found += _headings(list(flowable._content))
+    return found
 
 
 def _boxed(flowables: list[Flowable], width: float, background: Any, font: str) -> Table:
@@ -220,15 +280,32 @@ def glossary_entries(rulebook: Rulebook, model: Any) -> tuple[GlossaryEntry, ...
 class StoryBuilder:
     """Rulebook content -> flowables. Text goes through jinja with the model and examples."""
 
-    def __init__(self, game: LoadedGame, templates_root: Path, fonts: FontSet) -> None:
+    def __init__(
+        self,
+        game: LoadedGame,
+        templates_root: Path,
+        fonts: FontSet,
+        rendered: dict[str, str] | None = None,
+        context: dict[str, Any] | None = None,
+    ) -> None:
         self.game, self.templates_root, self.fonts = game, templates_root, fonts
-        self.context = context_for(game)
+        self.context = context_for(game) if context is None else context
         self.styles = Styles(fonts)
         self.width = A5[0] - 2 * MARGIN_X
         self.section_text: dict[str, str] = {}
+        # Prose rendered once per text: the glossary looks for each term in every block,
+        # and a second story with a larger font subset says the same things.
+        self.rendered: dict[str, str] = {} if rendered is None else rendered
+        self.mentions: dict[str, tuple[str, str] | None] = {}
 
     def text(self, value: str, block_or_section: Any, label: str = "") -> str:
-        return render(value, self.context, block_or_section.where, label)
+        return self._render(value, block_or_section.where, label)
+
+    def _render(self, value: str, where: Any, label: str = "") -> str:
+        text = self.rendered.get(value)
+        if text is None:
+            text = self.rendered[value] = render(value, self.context, where, label)
+        return text
 
     def story(self, rulebook: Rulebook) -> list[Flowable]:
         info = self.game.model.info
@@ -395,6 +472,11 @@ class StoryBuilder:
         return []
 
     def _section_mentioning(self, term: str, rulebook: Rulebook) -> tuple[str, str] | None:
+        if term not in self.mentions:
+            self.mentions[term] = self._find_mention(term, rulebook)
+        return self.mentions[term]
+
+    def _find_mention(self, term: str, rulebook: Rulebook) -> tuple[str, str] | None:
         for section, _ in walk_sections(rulebook.sections):
             if section.id == "glossary":
                 continue
@@ -402,7 +484,7 @@ class StoryBuilder:
                 if block.kind is BlockKind.GENERATED:
                     continue
                 texts = [block.text, *block.items]
-                if any(term in render(t, self.context, block.where) for t in texts if t):
+                if any(term in self._render(t, block.where) for t in texts if t):
                     return section.id, self.text(section.title, section)
         return None
 
@@ -463,10 +545,13 @@ def render_reading_edition(game: LoadedGame, path: Path, templates_root: Path) -
     """Write the A5 reading edition; returns its page count."""
     rulebook: Rulebook = game.model.rulebook
     base_fonts = prepare_cjk_fonts()
-    story = StoryBuilder(game, templates_root, base_fonts).story(rulebook)
+    builder = StoryBuilder(game, templates_root, base_fonts)
+    story = builder.story(rulebook)
     fonts = prepare_cjk_fonts(all_text(story) + "目录— 0123456789")
     if fonts != base_fonts:  # some character needed a larger font subset: rebuild with it
-        story = StoryBuilder(game, templates_root, fonts).story(rulebook)
+        story = StoryBuilder(game, templates_root, fonts, builder.rendered, builder.context).story(
+            rulebook
+        )
     with atomic_output(path) as temporary:
         document = RulebookDocument(
             str(temporary),
@@ -474,6 +559,7 @@ def render_reading_edition(game: LoadedGame, path: Path, templates_root: Path) -
             fonts=fonts,
             footer=game.model.info.title,
         )
+        document.seed_contents(story)
         document.multiBuild(story)
         pages: int = document.page
     return pages
