@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from pnp.errors import Location
-from pnp.model.common import NOWHERE, Decision, GameInfo, Product, doc
+from pnp.model.common import NOWHERE, Balance, Decision, GameInfo, Product, doc
 from pnp.model.rulebook import Rulebook
 
 DIRECTIONS = 6
@@ -431,6 +431,9 @@ class ArenaTales:
     products: tuple[Product, ...] = field(metadata=doc("the files of the printed kit"))
     decisions: tuple[Decision, ...] = field(default=(), metadata=doc("open points decided"))
     rulebook: Rulebook | None = field(default=None, metadata=doc("the rules, as structured text"))
+    balance: Balance | None = field(
+        default=None, metadata=doc("the fairness the design promises, checked by simulated play")
+    )
 
     @property
     def arena(self) -> Arena:

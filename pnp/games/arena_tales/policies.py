@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pnp.engines import hexgrid
@@ -23,11 +24,33 @@ from pnp.games.arena_tales.state import (
 )
 
 
+def discard_cost(rules: ArenaTalesRules) -> Callable[[Action], int]:
+    """The key that discards the cheapest card first."""
+
+    def key(action: Action) -> int:
+        assert isinstance(action, Discard)
+        return rules.card(action.card).cost
+
+    return key
+
+
+def pick(options: Sequence[Action], rng: random.Random) -> Action:
+    """One of ``options`` at random from the injected generator (never by list order)."""
+    return options[0] if len(options) == 1 else options[int(rng.random() * len(options))]
+
+
+def best(options: Sequence[Action], key: Callable[[Action], Any], rng: random.Random) -> Action:
+    """The option with the least ``key``; ties broken at random."""
+    keys = [key(option) for option in options]
+    low = min(keys)
+    return pick([o for o, k in zip(options, keys, strict=True) if k == low], rng)
+
+
 class SensiblePolicy:
     """A simple player: the play that hits enemies hardest; otherwise a step towards the nearest
     enemy (discarding a non-damage card first); take damage face down; keep maintained cards;
-    move as far as a card allows; discard the cheapest card. Falls back to the first legal
-    action."""
+    move as far as a card allows; discard the cheapest card. Every tie is broken at random from
+    the injected generator, so no seat, card or direction is favoured by list order."""
 
     def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
         assert isinstance(rules, ArenaTalesRules) and isinstance(state, ArenaState)
@@ -40,35 +63,79 @@ class SensiblePolicy:
         if isinstance(first, Dash):
             return actions[-1]  # a card's straight move: as far as it goes
         if isinstance(first, Discard):
-            discards = [a for a in actions if isinstance(a, Discard)]
-            return min(discards, key=lambda a: (rules.card(a.card).cost, a.card))
+            return best(actions, discard_cost(rules), rng)
         seat = state.seats[state.active]
-        best: tuple[int, Action] | None = None
-        for action in actions:
-            if isinstance(action, Play):
-                score = combat.preview(rules, state, action)
-                if score > 0 and (best is None or score > best[0]):
-                    best = (score, action)
-        if best is not None:
-            return best[1]
+        scored = [
+            (combat.preview(rules, state, action), action)
+            for action in actions
+            if isinstance(action, Play)
+        ]
+        top = max((score for score, _ in scored), default=0)
+        if top > 0:
+            return pick([action for score, action in scored if score == top], rng)
         enemies = [state.seats[e].pos for e in rules.enemies(state.active)]
         near = min(hexgrid.distance(seat.pos, e) for e in enemies)
         moves = [a for a in actions if isinstance(a, Move)]
         if moves:
             # A step after which a card left in hand would hit an enemy; else a step closer.
-            def key(move: Move) -> tuple[int, int, int, int]:
+            def key(move: Action) -> tuple[int, bool, bool, int]:
+                assert isinstance(move, Move)
                 card = rules.card(move.card)
                 ahead = hexgrid.neighbour(seat.pos, move.direction)
                 aim = combat.threat(rules, state, move)
                 closer = min(hexgrid.distance(ahead, e) for e in enemies) < near
                 return (-aim, not closer, card.type is CardType.DAMAGE, card.cost)
 
-            best_move = min(moves, key=key)
-            if key(best_move)[0] < 0 or key(best_move)[1] is False:
+            best_move = best(moves, key, rng)
+            aim, farther, _, _ = key(best_move)
+            if aim < 0 or not farther:
                 return best_move
         # Nothing useful: any play or move (a stall only when nothing else is left).
         useful = [a for a in actions if not isinstance(a, Stall)] or actions
-        return useful[int(rng.random() * len(useful))]
+        return pick(useful, rng)
 
     def __repr__(self) -> str:
         return "SensiblePolicy()"
+
+
+class PassivePolicy:
+    """A player who never attacks if it can help it: it plays only cards that deal no damage,
+    steps away from the enemy when it may, takes damage face down, never maintains and
+    discards its cheapest card; a damage card only when nothing else is legal. Ties at random.
+    Two of them must still finish a game (失控 and the stuck rule see to it)."""
+
+    def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
+        assert isinstance(rules, ArenaTalesRules) and isinstance(state, ArenaState)
+        actions = rules.legal_actions(state)
+        first = actions[0]
+        if isinstance(first, Absorb):
+            return first
+        if isinstance(first, Maintain):
+            return Maintain(False)
+        if isinstance(first, (Dash, Discard)):
+            return (
+                pick(actions, rng)
+                if isinstance(first, Dash)
+                else best(actions, discard_cost(rules), rng)
+            )
+        harmless = [
+            a
+            for a in actions
+            if not (isinstance(a, Play) and rules.card(a.card).type is CardType.DAMAGE)
+        ]
+        if not harmless:
+            return pick(actions, rng)
+        seat = state.seats[state.active]
+        enemies = [state.seats[e].pos for e in rules.enemies(state.active)]
+
+        def key(action: Action) -> tuple[int, int]:
+            # Away from the nearest enemy first, a non-damage play next, a stall last.
+            if isinstance(action, Move):
+                ahead = hexgrid.neighbour(seat.pos, action.direction)
+                return (0, -min(hexgrid.distance(ahead, e) for e in enemies))
+            return (1, 0) if isinstance(action, Play) else (2, 0)
+
+        return best(harmless, key, rng)
+
+    def __repr__(self) -> str:
+        return "PassivePolicy()"

@@ -124,7 +124,12 @@ class ArenaTalesRules:
         model: ArenaTales,
         players: int,
         characters: Sequence[str] | None = None,
+        *,
+        draft: bool = False,
     ) -> None:
+        """``characters``: one id per seat (default: the roster in order). ``draft``: every game
+        draws its own characters at random from the roster instead (``initial_state``); the
+        characters of a position are then read from its cards (``cast``)."""
         self.model = model
         self.players = players
         settings = model.settings
@@ -200,34 +205,36 @@ class ArenaTalesRules:
         ]
 
         # Decks: the shared names and the character's own, copies_per_name each (the deck
-        # size is checked against settings.deck_size).
-        self._decks: list[tuple[int, ...]] = []
-        self._talents: list[int | None] = []
-        for character in self.characters:
-            names = model.deck_of(character)
-            if (
-                len(model.shared_cards) != settings.shared_names
-                or len(names) - len(model.shared_cards) != settings.own_names
-            ):
-                raise ValueError(
-                    f"deck of {character.id!r}: {len(model.shared_cards)} shared + "
-                    f"{len(names) - len(model.shared_cards)} own names, the settings call for "
-                    f"{settings.shared_names} + {settings.own_names}"
-                )
-            deck = sorted(
-                self._by_token[card.id] for card in names for _ in range(settings.copies_per_name)
-            )
-            if len(deck) != settings.deck_size:
-                raise ValueError(
-                    f"deck of {character.id!r} holds {len(deck)} cards, not {settings.deck_size}"
-                )
-            if len(model.cards) != settings.card_names:
-                raise ValueError(f"{len(model.cards)} card names, not {settings.card_names}")
-            talent = model.talent_of(character)
-            self._talents.append(None if talent is None else self._by_token[talent.id])
-            self._decks.append(tuple(deck))
+        # size is checked against settings.deck_size); the whole roster's, for drafted tables.
+        if len(model.cards) != settings.card_names:
+            raise ValueError(f"{len(model.cards)} card names, not {settings.card_names}")
+        self.draft = draft
+        self._kits = {c.id: self._kit(c) for c in model.characters}
+        self._owner = {c.colour: c.id for c in model.characters}
+        self._decks = [self._kits[c.id][0] for c in self.characters]
+        self._talents = [self._kits[c.id][1] for c in self.characters]
         self._draw_actions = [Draw(token) for token in self.tokens]
         self._boosts = {boost.element: boost for boost in model.elements}
+
+    def _kit(self, character: Character) -> tuple[tuple[int, ...], int | None]:
+        """A character's deck (card codes, sorted) and talent."""
+        settings, model = self.model.settings, self.model
+        names = model.deck_of(character)
+        shared = len(model.shared_cards)
+        if shared != settings.shared_names or len(names) - shared != settings.own_names:
+            raise ValueError(
+                f"deck of {character.id!r}: {shared} shared + {len(names) - shared} own names, "
+                f"the settings call for {settings.shared_names} + {settings.own_names}"
+            )
+        deck = sorted(
+            self._by_token[card.id] for card in names for _ in range(settings.copies_per_name)
+        )
+        if len(deck) != settings.deck_size:
+            raise ValueError(
+                f"deck of {character.id!r} holds {len(deck)} cards, not {settings.deck_size}"
+            )
+        talent = model.talent_of(character)
+        return tuple(deck), None if talent is None else self._by_token[talent.id]
 
     # -- the protocol -------------------------------------------------------------------
 
@@ -237,11 +244,13 @@ class ArenaTalesRules:
 
     def initial_state(self, rng: random.Random) -> ArenaState:
         seats = []
-        for seat in range(self.players):
-            deck = list(self._decks[seat])
+        kits = list(zip(self._decks, self._talents, strict=True))
+        if self.draft:
+            kits = [self._kits[c] for c in rng.sample(sorted(self._kits), self.players)]
+        for seat, (cards, talent) in enumerate(kits):
+            deck = list(cards)
             display: tuple[tuple[int, int], ...] = ()
             life_change = 0
-            talent = self._talents[seat]
             if talent is not None:
                 # 初始天赋 (decided: always used): the talent goes face up into the display.
                 deck.remove(talent)
@@ -367,6 +376,34 @@ class ArenaTalesRules:
 
     def enemies(self, seat: int) -> list[int]:
         return [s for s in range(self.players) if self.teams[s] != self.teams[seat]]
+
+    def cast(self, state: ArenaState) -> tuple[str, ...]:
+        """The character of each seat, read from the colour of the seat's own cards."""
+        cast = []
+        for seat in state.seats:
+            zones = (seat.life, seat.deck, seat.hand, seat.recycle, seat.exhausted)
+            codes = [c for zone in zones for c in zone] + [c for c, _ in seat.display]
+            cast.append(
+                next(self._owner[self._colour[c]] for c in codes if self._colour[c] in self._owner)
+            )
+        return tuple(cast)
+
+    def resample(self, state: ArenaState, seat: int, rng: random.Random) -> ArenaState:
+        """A position ``seat`` cannot tell from ``state`` (for the search player): the cards
+        no one sees are dealt again at random, each pile keeping its size. Everyone's life and
+        deck are face down; another player's hand and recycle pile are hidden too (the display,
+        the exhausted piles and the seat's own hand and recycle pile stay as they are)."""
+        s = clone_state(state)
+        for index, other in enumerate(s.seats):
+            zones = ["life", "deck"] if index == seat else ["life", "deck", "hand", "recycle"]
+            pool = [c for zone in zones for c in getattr(other, zone)]
+            rng.shuffle(pool)
+            start = 0
+            for zone in zones:
+                size = len(getattr(other, zone))
+                setattr(other, zone, tuple(sorted(pool[start : start + size])))
+                start += size
+        return s
 
     def card(self, token: str) -> Card:
         return self.cards[self._by_token[token]]
@@ -857,7 +894,7 @@ class ArenaTalesRules:
             )
             if s.play and index == s.active and ("place",) in s.queue:
                 cards = sorted((*cards, s.play[PLAY_CARD]))  # [1]-[2]: between hand and display
-            if tuple(cards) != self._decks[index]:
+            if tuple(cards) != self._kits[self.cast(s)[index]][0]:
                 problems.append(f"seat {index}: cards not conserved ({len(cards)})")
             if not seat.deck and seat.recycle:
                 problems.append(f"seat {index}: an empty deck beside a recycle pile")
