@@ -112,6 +112,7 @@ def check_static(findings: Findings) -> None:
     _check_colours_and_characters(findings, model)
     _check_decks(findings, model)
     _check_cards(findings, model)
+    _check_variety(findings, model)
     _check_glossary(findings, model)
     _check_arena(findings, model)
     _check_board(findings, model)
@@ -275,6 +276,33 @@ def _check_cards(findings: Findings, model: ArenaTales) -> None:
             bad = [e for e in card.effects if e.timing is not Timing.TALENT]
             if bad or not card.effects:
                 findings.error(where, f"talent {card.id!r}: every effect must have timing talent")
+
+
+def _check_variety(findings: Findings, model: ArenaTales) -> None:
+    """Warnings where a card name does nothing of its own (issue 14): a name with no effect
+    text, non-damage names or talents whose effects are the same as another's, a talent that
+    only changes life. A name should be worth its printing."""
+    same: dict[tuple[object, ...], list[Card]] = {}
+    for card in model.cards:
+        if not card.effects:
+            findings.warning(card.where, f"card {card.id!r} has no effect text")
+        if card.type is CardType.DAMAGE:
+            continue
+        key = (
+            card.type,
+            tuple(
+                sorted(
+                    (e.kind.value, e.timing.value, e.amount, str(e.element)) for e in card.effects
+                )
+            ),
+        )
+        same.setdefault(key, []).append(card)
+        if card.type is CardType.TALENT and {e.kind for e in card.effects} == {EffectKind.LIFE}:
+            findings.warning(card.where, f"talent {card.id!r} only changes life")
+    for cards in same.values():
+        if len(cards) > 1:
+            names = ", ".join(repr(c.id) for c in cards)
+            findings.warning(cards[1].where, f"card names {names} have the same effects")
 
 
 def _check_effect(findings: Findings, card: Card, effect: Effect) -> None:
