@@ -13,7 +13,7 @@ from pnp.games.deadline_99.examples import example_tables, rulebook_examples
 from pnp.games.deadline_99.model import Deadline99
 from pnp.games.deadline_99.policies import PassivePolicy, SafePolicy
 from pnp.games.deadline_99.rules import Deadline99Rules
-from pnp.registry import Game, SearchSettings
+from pnp.registry import Game
 
 GAME = Game(
     slug="deadline-99",
@@ -33,5 +33,6 @@ GAME = Game(
     game_factors=play.game_factors,
     coverage_items=play.coverage_items,
     covered=play.covered,
-    search=SearchSettings(iterations=100, rollout="sensible"),
+    evaluate=play.evaluate,
+    search=play.SEARCH,
 )

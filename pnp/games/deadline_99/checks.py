@@ -38,9 +38,11 @@ RULE_DECK_SIZE = 96
 """Deadline 99: two poker decks without jokers and 2s, 2 x 48 playable cards (for the validator;
 the engine deals whatever the model's deck rules make)."""
 
-DEFAULT_GAMES = 200
-"""Seeded games per mode and player count in `pnp validate`: enough to see every effect played
-and to catch a stuck game, small enough for CI."""
+DEFAULT_GAMES = 32
+"""Seeded random games per mode and player count in `pnp validate` (invariants checked at every
+step); the shared play checks add random, sensible, passive and search play at every table
+(``DEFAULT_GAMES // 4`` games, at least 8, for the game's own policies) and demand that every
+coverage item is exercised. Small enough to keep the default run within CI's budget."""
 
 
 def used_effects(model: Deadline99) -> dict[EffectKind, Location]:

@@ -19,6 +19,12 @@ from pnp.games.deadline_99.rules import (
     Play,
     Termination,
 )
+from pnp.registry import SearchSettings
+
+SEARCH = SearchSettings(iterations=200, rollout="sensible", depth=8, exploration=0.7)
+"""The strong player: 200 determinised playouts per decision, each played on by the sensible
+policy for 8 decisions and then scored by :func:`evaluate` (a full playout at twelve players
+is some 250 turns; cut short, the search affords more playouts for the same time)."""
 
 TURN_CAP = 5_000
 """A table's turn cap in the play checks. A sensible or random game lasts tens of turns (a few
@@ -182,9 +188,9 @@ def _ending(rules: Deadline99Rules, state: Deadline99State) -> list[str]:
 
 def evaluate(rules: Rules[Any, Any], state: Deadline99State) -> list[float]:
     """A hint for the search player where a playout stops. A card in hand is a turn survived,
-    so a player's chance grows with their cards, a card that never busts most: in normal mode
-    the living share the win in proportion to 1 + cards + 2 x lifesavers held; in camp mode a camp wins when the other king falls first,
-    judged the same way from the two kings' hands, and a living free agent is likely to win."""
+    a card that never busts most of all. Normal mode: the living share the win in proportion
+    to 1 + cards + 2 x lifesavers held. Camp mode: a camp wins when the other king falls first,
+    judged the same way from the two kings' hands; a living free agent is likely to win."""
     assert isinstance(rules, Deadline99Rules)
     kinds = rules._kind
     strength = [

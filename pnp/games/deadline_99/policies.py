@@ -34,7 +34,8 @@ def pick_best(options: Sequence[T], key: Callable[[T], Any], rng: random.Random)
 
 def _plays(rules: Rules[Any, Any], state: Deadline99State) -> tuple[Deadline99Rules, list[Play]]:
     assert isinstance(rules, Deadline99Rules)
-    return rules, [a for a in rules.legal_actions(state) if isinstance(a, Play)]
+    # At a player's decision every legal action is a Play (draws and steals are chance).
+    return rules, rules.legal_actions(state)  # type: ignore[return-value]
 
 
 class SafePolicy:
@@ -67,6 +68,10 @@ class SafePolicy:
             return actions[int(rng.random() * len(actions))]
         seat = state.seat
         me = d99.identity(state, seat)
+        hands = state.hands
+        effects = d99._effects
+        by_token = d99._by_token
+        ranks = self._RANK
 
         def ally_king(target: int) -> bool:
             other = d99.identity(state, target)
@@ -78,18 +83,19 @@ class SafePolicy:
             )
 
         def key(action: Play) -> tuple[int, int, int]:
-            effect = d99.effect(action.card)
-            amount = -effect.amount if effect.kind is EffectKind.ADD else 0
+            effect = effects[by_token[action.card]]
+            kind = effect.kind
             target = action.target
             if target is None:
-                return (self._RANK[effect.kind], amount, -action.sign)
-            cards = len(state.hands[target])
-            if effect.kind is EffectKind.CHOOSE_NEXT:
+                amount = -effect.amount if kind is EffectKind.ADD else 0
+                return (ranks[kind], amount, -action.sign)
+            cards = len(hands[target])
+            if kind is EffectKind.CHOOSE_NEXT:
                 # A: name the opponent with the fewest cards (never oneself if others exist).
                 order = cards + (1000 if target == seat else 0)
             else:
                 order = -cards
-            return (self._RANK[effect.kind], 1 if ally_king(target) else 0, order)
+            return (ranks[kind], 1 if me is not None and ally_king(target) else 0, order)
 
         return pick_best(safe, key, rng)
 
