@@ -27,7 +27,7 @@ from pnp.games.dragon_hoard.simulation import simulate
 from pnp.games.dragon_hoard.state import SLUG
 from pnp.validate.checks import Findings, check_declaration, suggest
 
-DEFAULT_GAMES = 150
+DEFAULT_GAMES = 40
 """Seeded games per player count and policy in `pnp validate`."""
 
 STAR_DECISION = "star-rounding"
