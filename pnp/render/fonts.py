@@ -5,10 +5,11 @@ PostScript (CFF2) outlines: the ``manimgx-fonts-cjk`` wheel carries the unmodifi
 collection ``NotoSansCJK-VF.otf.ttc`` (SIL OFL 1.1), whose Simplified-Chinese face is drawn
 here at weight 400 (regular) and 700 (bold).
 
-Only the characters a kit needs are converted: a small base (ASCII, punctuation, the
-symbols and the words pnp prints itself) plus what the caller passes.  Each glyph is
-converted once per machine and kept in a glyph store on disk; a font file for a set of
-characters is then assembled from the store in milliseconds and cached too.
+Only the characters a kit draws are converted: a small base (ASCII and common punctuation),
+what the caller passes, and any other character the moment reportlab measures or draws it
+(the registered fonts grow, so no character is ever tofu).  Each glyph is converted once per
+machine and kept in a glyph store on disk; a font for a set of characters is then assembled
+from the store in milliseconds.
 
 Every value of the assembled font that a PDF embeds and that could depend on which other
 characters the file holds (the header's bounding box, the maxima of ``hhea`` and ``maxp``)
@@ -126,17 +127,6 @@ def _drawable(ch: str) -> bool:
 
 # --------------------------------------------------------------------------- charset
 
-# The words pnp itself prints (cover page, sheet labels, rulebook furniture): they reach a
-# font without being passed to `prepare_cjk_fonts`.  tests/render/test_fonts.py checks that
-# every character of pnp's own string literals is here.
-_PNP_WORDS = (
-    "一上下不与个中为么义之也书二交人仅从件任份会传何例侧保偏像入共内册再出分切列则到制加"
-    "区十单卡印压参双叠另只可号合后含周器四图在地址域处备复外多大夹好如子字存它完定实家容寸"
-    "对导小尺屏左已幅幕并开张录径怎总成或打把折拆择拼按换排接放数整文新方时明是替有本术机条"
-    "标校格正每毫沿清片版牌物玩用画留的目直相真短移站米粘约纸线细编缩网翻背自若落虚血裁装要"
-    "规览角订记语说请读贴路转载辑边这连适选那配里重量钉钟镜长阅附际需面页须马骑黑齐"
-)
-
 
 def _span(first: int, last: int) -> str:
     return "".join(chr(cp) for cp in range(first, last + 1))
@@ -144,23 +134,16 @@ def _span(first: int, last: int) -> str:
 
 @cache
 def base_charset() -> str:
-    """The characters every prepared font covers (if the source has them), sorted."""
+    """The characters every prepared font holds from the start (if the source has them).
+
+    Small on purpose: every other character comes in when it is first passed or drawn
+    (see `_Family`), so a machine converts only glyphs some kit actually prints.
+    """
     parts = [
-        _span(0x20, 0x7E),  # ASCII printable
-        _span(0xA0, 0xBF),  # Latin-1 punctuation and signs
-        "×÷",
-        "‐‑‒–—―‖‘’‚“”„•…‰′″※",  # general punctuation
-        "←↑→↓↔⇒⇔",
-        "±−∞≈≠≤≥",
-        "♠♥♣♦♤♡♧♢☆★✓♪♫",
-        "■□▲△▼▽◆◇○●◎",
-        _span(0x2460, 0x2473),  # ①–⑳
-        _span(0x2776, 0x277F),  # ❶–❿, for numbered steps on dark grounds
-        _span(0x3000, 0x3011),  # ideographic space, 、。〃 and the CJK brackets
-        "〔〕〖〗〘〙〚〛〜",
-        _span(0xFF01, 0xFF5E),  # full-width forms of ASCII
-        "￥￡￠",
-        _PNP_WORDS,
+        _span(0x20, 0x7E),  # ASCII printable: reportlab keeps them in the first subset
+        "\u00a0\u3000",  # no-break and ideographic space
+        "·×÷–—‘’“”…",
+        "，。、：；！？（）《》「」",
     ]
     return "".join(sorted(set("".join(parts))))
 
@@ -372,24 +355,29 @@ class _GlyphStore:
             return
         started = time.perf_counter()
         count = max(len(cps) for cps in new.values())
-        if self._reader is None:
+        reader = self._reader
+        first = reader is None
+        if reader is None:
             log.info(
                 "preparing the Chinese font: converting %d characters of Noto Sans CJK to "
                 "TrueType outlines (once; kept in %s)",
                 count,
                 self.directory,
             )
-            self._reader = _GlyphSource(self.source)
+            reader = self._reader = _GlyphSource(self.source)
         if not self._unsaved:
             # Glyphs measured but never embedded are worth keeping too.
             atexit.register(self.save)
         for style, cps in new.items():
-            self.glyphs[style].update(self._reader.convert(style, cps))
+            self.glyphs[style].update(reader.convert(style, cps))
             self._unsaved.add(style)
         elapsed = time.perf_counter() - started
-        (log.info if elapsed >= 0.5 else log.debug)(
-            "font ready: %d characters converted in %.1f s", count, elapsed
-        )
+        if first:
+            log.info("font ready: %d characters converted in %.1f s", count, elapsed)
+        else:  # characters met while drawing: quick, unless many at once
+            (log.info if elapsed >= 0.5 else log.debug)(
+                "font: %d more characters converted in %.1f s", count, elapsed
+            )
 
     def save(self) -> None:
         for style in sorted(self._unsaved):
@@ -658,9 +646,10 @@ def _check_user_font(path: Path) -> None:
 def _user_fonts(regular_path: Path, bold_path: Path) -> FontSet:
     for path in (regular_path, bold_path):
         _check_user_font(path)
+    identities = (_source_identity(regular_path), _source_identity(bold_path))
     regular, bold = _register(
-        (f"{REGULAR_NAME}User", regular_path, _source_identity(regular_path)),
-        (f"{BOLD_NAME}User", bold_path, _source_identity(bold_path)),
+        (f"{REGULAR_NAME}User", regular_path, identities[0]),
+        (f"{BOLD_NAME}User", bold_path, identities[1]),
     )
     return FontSet(
         regular=regular,
@@ -668,6 +657,7 @@ def _user_fonts(regular_path: Path, bold_path: Path) -> FontSet:
         regular_path=regular_path,
         bold_path=bold_path,
         coverage=_coverage(regular_path) & _coverage(bold_path),
+        identity=_key("user", *identities),
     )
 
 
@@ -776,11 +766,11 @@ def _growing_font_class() -> type:
     return GrowingTTFont
 
 
-def _registered_family(source: Path, directory: Path) -> _Family:
+def _registered_family(source: Path, directory: Path, text: str) -> _Family:
     from reportlab.pdfbase import pdfmetrics
 
     family = _Family(source, directory)
-    family.need(base_charset())
+    family.need(base_charset() + text)  # one batch: the first run converts once
     family.write_files()
     cls = _growing_font_class()
     names = {}
@@ -835,7 +825,7 @@ def prepare_cjk_fonts(extra_chars: str = "") -> FontSet:
         family = _families.get((str(directory), str(source)))
         if family is None:
             family = _families[(str(directory), str(source))] = _registered_family(
-                source, directory
+                source, directory, extra_chars
             )
         grew = family.need(extra_chars)
         if grew or family.current is None:
