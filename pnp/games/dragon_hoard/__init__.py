@@ -5,8 +5,9 @@
 - ``rules`` (with ``board``, the effects on the map): the rules engine;
 - ``policies``: the hand-written players; ``simulation`` and ``match``: seeded play and
   multi-game matches; ``examples``: the contract tables and the rulebook's worked examples;
-- ``checks``: the content validator; ``play``: the hooks of the shared play checks (tables,
-  seat factors, coverage items, the search player's evaluation hint).
+- ``checks``: the content validator; ``physical``: the public state the kit must show;
+  ``play``: the hooks of the shared play checks (tables, seat factors, coverage items, the
+  search player's evaluation hint).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from pnp.games.dragon_hoard import checks
 from pnp.games.dragon_hoard.examples import example_tables, rulebook_examples
 from pnp.games.dragon_hoard.model import DragonHoard
+from pnp.games.dragon_hoard.physical import public_state
 from pnp.games.dragon_hoard.play import (
     SEARCH,
     coverage_items,
@@ -45,4 +47,5 @@ GAME = Game(
     covered=covered,
     evaluate=evaluate,
     search=SEARCH,
+    public_state=public_state,
 )

@@ -21,7 +21,16 @@ from functools import cached_property
 from typing import TypeVar
 
 from pnp.errors import Location
-from pnp.model.common import NOWHERE, Balance, Decision, GameInfo, PlayerRange, Product, doc
+from pnp.model.common import (
+    NOWHERE,
+    Balance,
+    Decision,
+    GameInfo,
+    Physical,
+    PlayerRange,
+    Product,
+    doc,
+)
 from pnp.model.rulebook import Rulebook
 
 T = TypeVar("T")
@@ -572,11 +581,24 @@ class DragonHoard:
     mats: tuple[Aid, ...] = field(metadata=doc("the action-card placement mat"))
     aids: tuple[Aid, ...] = field(metadata=doc("round-summary player aids"))
     products: tuple[Product, ...] = field(metadata=doc("the files of the printed kit"))
+    tiles: tuple[Aid, ...] = field(
+        default=(), metadata=doc("the dragon's body: a 3x3-cell tile that moves on the map")
+    )
+    markers: tuple[Aid, ...] = field(
+        default=(), metadata=doc("small markers for the tracks (recall count, countdown)")
+    )
+    timers: tuple[Aid, ...] = field(
+        default=(), metadata=doc("the hourglass card: who holds the hourglass, how to time")
+    )
     decisions: tuple[Decision, ...] = field(default=(), metadata=doc("open points decided"))
     rulebook: Rulebook | None = field(default=None, metadata=doc("the rules, as structured text"))
     balance: Balance | None = field(
         default=None,
         metadata=doc("what the design promises about fairness, checked by pnp validate --balance"),
+    )
+    physical: Physical = field(
+        default=Physical(),
+        metadata=doc("what players bring, and which component shows each piece of public state"),
     )
 
     @property
