@@ -1,6 +1,15 @@
-"""Figures for the notes: kit build time, PDF sizes, a bare-reportlab baseline, simulation speed.
+"""Where pnp stands against the goals of issue 17, every row measured in this one run.
 
-    python3 tasks.py bench            # or: .venv/bin/python benchmarks/bench.py [--runs N]
+    python3 tasks.py bench              # or: .venv/bin/python benchmarks/bench.py [--runs N]
+    python3 tasks.py bench --quick      # one run of each, shorter engine runs: a first look
+
+Each row prints what was measured, the goal and the ratio to it (1.00 or less meets it):
+time and memory are measured on what a user runs — a fresh `pnp build` process, rulebooks
+included — and medians of `--runs` runs. The bare-reportlab baseline draws the same cards
+(the same shapes, images and text at the same places) with nothing but reportlab calls.
+RLCard's UNO engine, the yardstick for the rules engines, is installed for the benchmark
+only (into the user's cache, never into the project's environment); without network it
+falls back to the figure measured when issue 17 was written, and says so.
 
 Speed is measured here, never asserted in tests.
 """
@@ -8,204 +17,621 @@ Speed is measured here, never asserted in tests.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
+import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from pnp.content.loader import LoadedGame, discover_games, load_game
-from pnp.engines.base import RandomPolicy, play_game
-from pnp.kit import BuildOptions, build_kit, paper_size
-from pnp.layout.products import layout_product
-from pnp.paths import REPOSITORY
-
+REPOSITORY = Path(__file__).resolve().parent.parent
 CONTENT = REPOSITORY / "content"
 TEMPLATES = REPOSITORY / "templates"
+PYTHON = sys.executable
+UNO_FALLBACK_STEPS = 104_000.0
+"""RLCard UNO steps/s on the 2-core CI machine when issue 17 was filed (used only when
+RLCard cannot be installed here)."""
+DISTINCT_CARDS = 540
 
 
-def median_seconds(action: Callable[[], object], runs: int) -> float:
-    times = []
-    for _ in range(runs):
+# ---------------------------------------------------------------- measuring processes
+
+
+@dataclass(frozen=True)
+class Run:
+    seconds: float
+    peak_mb: float
+    code: int
+    stdout: str
+    stderr: str
+
+
+def run_process(args: Sequence[str], env: dict[str, str] | None = None) -> Run:
+    """Run a command to its end: wall time, and its peak resident memory (from wait4)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
+        process = subprocess.Popen(
+            list(args), stdout=out, stderr=err, cwd=REPOSITORY, env={**os.environ, **(env or {})}
+        )
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - started
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        peak_mb = usage.ru_maxrss / 1024  # kilobytes on Linux
+        return Run(seconds, peak_mb, process.returncode, out.read().decode(), err.read().decode())
 
 
-def bare_reportlab_playing_cards(game: LoadedGame, path: Path) -> None:
-    """The same 96 cards, backs, crop marks and text, drawn with reportlab and nothing else."""
-    from reportlab.lib.colors import HexColor
-    from reportlab.pdfgen.canvas import Canvas
+def pnp(*args: str, env: dict[str, str] | None = None) -> Run:
+    run = run_process([PYTHON, "-m", "pnp", "--content", str(CONTENT), *args], env)
+    if run.code:
+        raise SystemExit(f"bench: pnp {' '.join(args)} failed ({run.code}):\n{run.stderr}")
+    return run
 
-    from pnp.render.fonts import prepare_cjk_fonts
+
+def median(values: Sequence[float]) -> float:
+    return statistics.median(values)
+
+
+# ------------------------------------------------------------------------ the table
+
+
+@dataclass(frozen=True)
+class Row:
+    what: str
+    measured: float
+    goal: float
+    unit: str
+    higher_is_better: bool = False
+    note: str = ""
+
+    @property
+    def ratio(self) -> float:
+        """Measured against the goal, 1.00 or less when it is met, whichever way is better."""
+        if self.higher_is_better:
+            return self.goal / self.measured if self.measured else float("inf")
+        return self.measured / self.goal
+
+    def line(self) -> str:
+        sign = "≥" if self.higher_is_better else "≤"
+        verdict = "met" if self.ratio <= 1.0 else "NOT met"
+        text = (
+            f"{self.what:<52} {self.measured:>10.2f} {self.unit:<7} goal {sign} "
+            f"{self.goal:g} {self.unit:<7} ratio {self.ratio:5.2f}  {verdict}"
+        )
+        return text + (f"\n{'':<54}{self.note}" if self.note else "")
+
+
+def show(row: Row, rows: list[Row]) -> None:
+    rows.append(row)
+    print(row.line(), flush=True)
+
+
+# --------------------------------------------------------------------------- builds
+
+
+def bench_builds(runs: int, rows: list[Row], work: Path) -> None:
+    fresh = []
+    for number in range(runs):
+        fresh.append(pnp("build", "--out", str(work / f"build-{number}")).seconds)
+    kept = work / "build-0"
+    noop = [pnp("build", "--out", str(kept)).seconds for _ in range(runs)]
+    sizes = sorted(kept.rglob("*.pdf"))
+    show(
+        Row(
+            "pnp build, all five kits with rulebooks (fresh)",
+            median(fresh),
+            3.0,
+            "s",
+            note=f"median of {runs} fresh processes; {len(sizes)} PDFs, "
+            f"{sum(p.stat().st_size for p in sizes) / 1024:,.0f} KiB",
+        ),
+        rows,
+    )
+    show(Row("pnp build again, nothing changed", median(noop), 0.3, "s"), rows)
+
+
+def bench_fonts(rows: list[Row], work: Path) -> None:
+    cache = work / "empty-font-cache"
+    cache.mkdir()
+    run = pnp(
+        "build", "deadline-99", "--out", str(work / "fonts"), env={"PNP_FONT_CACHE": str(cache)}
+    )
+    said = "font" in (run.stdout + run.stderr).lower()
+    show(
+        Row(
+            "first build on a fresh machine (Deadline 99)",
+            run.seconds,
+            3.0,
+            "s",
+            note="empty PNP_FONT_CACHE; "
+            + ("says it prepares the font" if said else "SILENT about preparing the font"),
+        ),
+        rows,
+    )
+
+
+# -------------------------------------------------------------- sheets vs reportlab
+
+
+def _card_products(game: Any) -> list[Any]:
+    from pnp.model.common import ProductKind
+
+    return [p for p in game.model.products if p.kind is ProductKind.CARDS]
+
+
+def _grid(product: Any) -> Any:
+    from pnp.kit import paper_size
+    from pnp.layout.sheets import plan_card_grid
+    from pnp.layout.sizes import item_size
     from pnp.units import mm
 
-    fonts = prepare_cjk_fonts()
-    model = game.model
-    width, height, bleed = mm(63), mm(88), mm(3)
+    width, height = item_size(product)
+    slot_w, slot_h = (height, width) if width > height else (width, height)
     page_w, page_h = paper_size("a4")
-    x0, y0, gutter_y = mm(10.5), mm(10.5), mm(6)
-    canvas = Canvas(
-        str(path), pagesize=(page_w, page_h), invariant=1, initialFontName=fonts.regular
-    )
-    cards = [card for card in model.playing_cards for _ in range(card.copies)]
+    return plan_card_grid(slot_w, slot_h, bleed=mm(3), page_width=page_w, page_height=page_h)
 
-    def slots(mirror: bool) -> list[tuple[float, float]]:
-        spots = []
-        for row in range(3):
-            for column in range(3):
-                x = x0 + column * width
-                if mirror:
-                    x = page_w - x - width
-                spots.append((x, page_h - y0 - (row + 1) * height - row * gutter_y))
-        return spots
+
+def pnp_card_sheets(game: Any, products: list[Any], out: Path, fonts: Any) -> None:
+    """What `pnp build` does for card products: lay the faces out, render the sheets."""
+    from pnp.layout import products as laid_out
+    from pnp.layout import template
+    from pnp.layout.products import layout_product
+    from pnp.render.cards import CardRun, CardSheetOptions, render_card_sheets
+    from pnp.render.draw import DrawReport
+    from pnp.units import mm
+
+    # Lay out as a build does once, not from this process's memos of earlier runs.
+    for memo in (getattr(template, "_FACES", None), getattr(laid_out, "_RECENT", None)):
+        if memo is not None:
+            memo.clear()
+    for product in products:
+        laid = layout_product(game, product, TEMPLATES, mm(3))
+        render_card_sheets(
+            out / f"pnp-{product.id}.pdf",
+            [CardRun(f, b, c) for f, b, c in laid.runs],
+            _grid(product),
+            title=product.title,
+            fonts=fonts,
+            options=CardSheetOptions(),
+            report=DrawReport(),
+            content_root=game.folder,
+        )
+
+
+def bare_reportlab_sheets(
+    game: Any, cards: list[tuple[Any, Any, int]], grid: Any, path: Path, fonts: Any
+) -> None:
+    """The same cards drawn with reportlab alone, as a script would: every copy drawn in its
+    slot with the canvas's own calls (shapes, images, one-line text as strings, longer text
+    as a reportlab paragraph at its size), crop marks, backs mirrored on the next page."""
+    from reportlab.lib.colors import HexColor
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.pdfgen.canvas import Canvas
+    from reportlab.platypus import Paragraph
+
+    from pnp.layout import primitives as shapes
+    from pnp.layout.sheets import Flip
+
+    canvas = Canvas(
+        str(path),
+        pagesize=(grid.page_width, grid.page_height),
+        invariant=1,
+        pageCompression=1,
+        initialFontName=fonts.regular,
+    )
+
+    def style(s: Any) -> tuple[int, int]:
+        if s.fill:
+            canvas.setFillColor(HexColor(s.fill))
+        if s.stroke:
+            canvas.setStrokeColor(HexColor(s.stroke))
+            canvas.setLineWidth(s.stroke_width)
+        return (1 if s.stroke else 0), (1 if s.fill else 0)
+
+    def draw(face: Any) -> None:
+        for shape in face.shapes:
+            if isinstance(shape, shapes.TextShape):
+                font = fonts.bold if shape.font == "bold" else fonts.regular
+                if "\n" not in shape.text and len(shape.text) < 12:
+                    canvas.setFont(font, shape.size)
+                    canvas.setFillColor(HexColor(shape.color))
+                    canvas.drawString(shape.x, shape.y + shape.height - shape.size, shape.text)
+                else:
+                    paragraph = Paragraph(
+                        shape.text.replace("\n", "<br/>"),
+                        ParagraphStyle(
+                            "t",
+                            fontName=font,
+                            fontSize=shape.size,
+                            leading=shape.size * shape.leading,
+                            wordWrap="CJK",
+                        ),
+                    )
+                    _, height = paragraph.wrap(shape.width, shape.height)
+                    paragraph.drawOn(canvas, shape.x, shape.y + shape.height - height)
+            elif isinstance(shape, shapes.RectShape):
+                stroke, fill = style(shape.style)
+                if shape.radius:
+                    canvas.roundRect(
+                        shape.x, shape.y, shape.width, shape.height, shape.radius, stroke, fill
+                    )
+                else:
+                    canvas.rect(shape.x, shape.y, shape.width, shape.height, stroke, fill)
+            elif isinstance(shape, shapes.LineShape):
+                style(shape.style)
+                canvas.line(shape.x1, shape.y1, shape.x2, shape.y2)
+            elif isinstance(shape, shapes.CircleShape):
+                stroke, fill = style(shape.style)
+                canvas.circle(shape.cx, shape.cy, shape.r, stroke, fill)
+            elif isinstance(shape, shapes.PolygonShape):
+                stroke, fill = style(shape.style)
+                p = canvas.beginPath()
+                p.moveTo(*shape.points[0])
+                for point in shape.points[1:]:
+                    p.lineTo(*point)
+                p.close()
+                canvas.drawPath(p, stroke=stroke, fill=fill)
+            elif isinstance(shape, shapes.ImageShape):
+                canvas.drawImage(
+                    str(game.folder / shape.path),
+                    shape.x,
+                    shape.y,
+                    shape.width,
+                    shape.height,
+                    mask="auto",
+                    preserveAspectRatio=True,
+                    anchor="c",
+                )
+
+    def place(face: Any, slot: Any, clockwise: bool) -> None:
+        canvas.saveState()
+        clip = canvas.beginPath()
+        clip.rect(slot.cell.x, slot.cell.y, slot.cell.width, slot.cell.height)
+        canvas.clipPath(clip, stroke=0, fill=0)
+        canvas.translate(slot.trim.x, slot.trim.y)
+        if abs(face.width - slot.trim.width) > 0.01:
+            canvas.rotate(-90 if clockwise else 90)
+            canvas.translate(*((-slot.trim.height, 0) if clockwise else (0, -slot.trim.width)))
+        draw(face)
+        canvas.restoreState()
 
     def marks() -> None:
         canvas.setLineWidth(0.3)
-        for column in range(4):
-            x = x0 + column * width
-            canvas.line(x, mm(1), x, y0 - mm(4))
-            canvas.line(x, page_h - y0 + mm(4), x, page_h - mm(1))
+        for mark in grid.crop_marks():
+            canvas.line(mark.x1, mark.y1, mark.x2, mark.y2)
 
-    for start in range(0, len(cards), 9):
-        for (x, y), card in zip(slots(False), cards[start : start + 9], strict=False):
-            red = card.suit.colour.value == "red"
-            canvas.setFillColor(HexColor("#fbf6ea"))
-            canvas.rect(x - bleed, y - bleed, width + 2 * bleed, height + 2 * bleed, 0, 1)
-            canvas.setStrokeColor(HexColor("#c0262d" if red else "#1d1d1f"))
-            canvas.roundRect(x + mm(3), y + mm(3), mm(57), mm(82), mm(2.5), 1, 0)
-            canvas.circle(x + width / 2, y + mm(56), mm(15), 1, 0)
-            canvas.setFillColor(HexColor("#1d1d1f"))
-            canvas.setFont(fonts.bold, 17)
-            canvas.drawString(x + mm(6), y + height - mm(11), card.rank.label)
-            canvas.setFont(fonts.bold, 40)
-            canvas.drawCentredString(x + width / 2, y + mm(51), card.rank.label)
-            canvas.setFont(fonts.bold, 15)
-            canvas.drawCentredString(x + width / 2, y + mm(32), card.rank.name)
-            canvas.setFont(fonts.regular, 9)
-            canvas.drawCentredString(x + width / 2, y + mm(22), card.rank.name)
+    copies = [(front, back) for front, back, count in cards for _ in range(count)]
+    for start in range(0, len(copies), grid.per_page):
+        chunk = copies[start : start + grid.per_page]
+        for index, (front, _) in enumerate(chunk):
+            place(front, grid.front(index), False)
         marks()
         canvas.showPage()
-        for x, y in slots(True)[: len(cards[start : start + 9])]:
-            canvas.setFillColor(HexColor("#22223a"))
-            canvas.rect(x - bleed, y - bleed, width + 2 * bleed, height + 2 * bleed, 0, 1)
-            canvas.setFillColor(HexColor("#b8862b"))
-            canvas.setFont(fonts.bold, 30)
-            canvas.drawCentredString(x + width / 2, y + height / 2, "99")
-        marks()
-        canvas.showPage()
+        if any(back for _, back in chunk):
+            for index, (_, back) in enumerate(chunk):
+                if back is not None:
+                    place(back, grid.back(index, Flip.LONG_EDGE), True)
+            marks()
+            canvas.showPage()
     canvas.save()
 
 
-def bench_kits(runs: int) -> None:
-    print("== kits")
-    slugs = discover_games(CONTENT)
-    for slug in slugs:
-        game = load_game(CONTENT, slug)
-        with tempfile.TemporaryDirectory() as folder:
-            out = Path(folder)
-            build_kit(game, out, TEMPLATES, BuildOptions())  # warm: fonts cached, imports done
-            seconds = median_seconds(
-                lambda g=game, o=out: build_kit(g, o, TEMPLATES, BuildOptions()), runs
-            )
-            sizes = {p.name: p.stat().st_size for p in sorted(out.glob("*.pdf"))}
-            print(
-                f"{slug}: kit build median {seconds:.3f} s over {runs} runs "
-                f"({1 / seconds:.2f} kits/s), {sum(sizes.values()) / 1024:.0f} KiB in "
-                f"{len(sizes)} PDFs"
-            )
-            for name, size in sizes.items():
-                print(f"    {name:<44} {size / 1024:8.1f} KiB")
-    print(
-        f"all games: load + build every kit median "
-        f"{median_seconds(lambda: _build_all(slugs), max(1, runs // 2)):.3f} s"
-    )
-
-
-def _build_all(slugs: list[str]) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        for slug in slugs:
-            build_kit(load_game(CONTENT, slug), Path(folder) / slug, TEMPLATES, BuildOptions())
-
-
-def bench_baseline(runs: int) -> None:
-    print("== pnp against bare reportlab (Deadline 99 playing cards, 96 cards + backs)")
-    from pnp.layout.sheets import plan_card_grid
-    from pnp.render.cards import CardRun, CardSheetOptions, render_card_sheets
-    from pnp.render.draw import DrawReport
+def bench_sheets(runs: int, rows: list[Row], work: Path, slugs: list[str]) -> None:
+    from pnp.content.loader import load_game
+    from pnp.layout.products import layout_product
     from pnp.render.fonts import prepare_cjk_fonts
     from pnp.units import mm
 
+    ratios: list[tuple[float, str]] = []
+    for slug in slugs:
+        game = load_game(CONTENT, slug)
+        products = _card_products(game)
+        if not products:
+            continue
+        laid = [layout_product(game, p, TEMPLATES, mm(3)) for p in products]
+        fonts = prepare_cjk_fonts("".join(_texts(laid)) + game.model.info.title)
+        pnp_card_sheets(game, products, work, fonts)  # warm: templates compiled, imports done
+
+        def bare(game: Any = game, laid: list[Any] = laid, fonts: Any = fonts) -> None:
+            for item in laid:
+                bare_reportlab_sheets(
+                    game, item.runs, _grid(item.product), work / "bare.pdf", fonts
+                )
+
+        def ours_once(game: Any = game, products: list[Any] = products, fonts: Any = fonts) -> None:
+            pnp_card_sheets(game, products, work, fonts)
+
+        ours = median([_timed(ours_once) for _ in range(runs)])
+        baseline = median([_timed(bare) for _ in range(runs)])
+        ratios.append((ours / baseline, f"{slug} {ours:.2f}/{baseline:.2f} s"))
+    worst = max(ratios)
+    show(
+        Row(
+            "card sheets against bare reportlab (worst game)",
+            worst[0],
+            1.5,
+            "x",
+            note="pnp layout+render / reportlab alone: "
+            + ", ".join(f"{text} = {ratio:.2f}x" for ratio, text in ratios),
+        ),
+        rows,
+    )
+
+
+def _texts(laid: list[Any]) -> list[str]:
+    from pnp.layout.products import text_of
+
+    return [text_of(laid)]
+
+
+def _timed(action: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    action()
+    return time.perf_counter() - started
+
+
+# ------------------------------------------------------------------ distinct cards
+
+
+def distinct_cards_game(count: int = DISTINCT_CARDS) -> Any:
+    """Deadline 99 with `count` distinct playing cards: its ranks repeated under new names
+    (a rank in four suits is four cards), so every face differs from every other."""
+    from pnp.content.loader import load_game
+
     game = load_game(CONTENT, "deadline-99")
+    model = game.model
+    suits = len(model.suits)
+    ranks = [
+        dataclasses.replace(rank, id=f"{rank.id}-{n}", name=f"{rank.name}{n}")
+        for n in range(count // suits // len(model.ranks) + 1)
+        for rank in model.ranks
+    ][: count // suits]
+    game = dataclasses.replace(game, model=dataclasses.replace(model, ranks=tuple(ranks)))
+    assert len(game.model.playing_cards) == count, len(game.model.playing_cards)
+    return game
+
+
+def child_main(task: str, out: Path) -> None:
+    """Run inside a fresh process, so the parent measures its peak memory alone."""
+    game = distinct_cards_game()
     product = next(p for p in game.model.products if p.id == "playing-cards")
-    fonts = prepare_cjk_fonts()
-    with tempfile.TemporaryDirectory() as folder:
-        out = Path(folder)
+    if task == "sheets":
+        from pnp.layout.products import layout_product, text_of
+        from pnp.render.fonts import prepare_cjk_fonts
+        from pnp.units import mm
 
-        def pnp_sheets() -> None:
-            laid = layout_product(game, product, TEMPLATES, mm(3))
-            page_w, page_h = paper_size("a4")
-            grid = plan_card_grid(
-                mm(63), mm(88), bleed=mm(3), page_width=page_w, page_height=page_h
-            )
-            render_card_sheets(
-                out / "pnp.pdf",
-                [CardRun(f, b, c) for f, b, c in laid.runs],
-                grid,
-                title="bench",
-                fonts=fonts,
-                options=CardSheetOptions(),
-                report=DrawReport(),
-            )
-
-        baseline = median_seconds(
-            lambda: bare_reportlab_playing_cards(game, out / "bare.pdf"), runs
+        fonts = prepare_cjk_fonts(
+            text_of([layout_product(game, product, TEMPLATES, mm(3))]) + game.model.info.title
         )
-        ours = median_seconds(pnp_sheets, runs)
-        print(
-            f"bare reportlab {baseline:.3f} s ({(out / 'bare.pdf').stat().st_size / 1024:.0f}"
-            f" KiB); pnp layout+render {ours:.3f} s "
-            f"({(out / 'pnp.pdf').stat().st_size / 1024:.0f} KiB); ratio {ours / baseline:.2f}"
+        seconds = _timed(lambda: pnp_card_sheets(game, [product], out, fonts))
+    else:
+        from pnp.export.png import export_png
+        from pnp.export.profiles import profile_named
+
+        seconds = _timed(
+            lambda: export_png(
+                game, out, TEMPLATES, profile_named("default"), products=[product.id]
+            )
         )
+    print(json.dumps({"seconds": seconds}))
 
 
-def bench_simulation(games: int) -> None:
-    print("== simulated play")
+def bench_distinct(runs: int, rows: list[Row], work: Path, png: bool) -> None:
+    task = "png" if png else "sheets"
+    results = []
+    for number in range(runs if not png else 1):
+        out = work / f"{task}-{number}"
+        out.mkdir()
+        run = run_process([PYTHON, __file__, "--child", task, str(out)])
+        if run.code:
+            raise SystemExit(f"bench: {task} of {DISTINCT_CARDS} cards failed:\n{run.stderr}")
+        results.append((json.loads(run.stdout.strip().splitlines()[-1])["seconds"], run.peak_mb))
+    seconds = median([s for s, _ in results])
+    peak = max(p for _, p in results)
+    if png:
+        show(
+            Row(
+                f"pnp export --format png, {DISTINCT_CARDS} distinct cards, peak",
+                peak,
+                200,
+                "MB",
+                note=f"{seconds:.1f} s for {DISTINCT_CARDS + 1} images at 300 dpi",
+            ),
+            rows,
+        )
+        return
+    show(Row(f"{DISTINCT_CARDS} distinct cards, layout + sheets", seconds, 0.5, "s"), rows)
+    show(Row(f"{DISTINCT_CARDS} distinct cards, peak memory", peak, 150, "MB"), rows)
+
+
+# ------------------------------------------------------------------------ validate
+
+
+def bench_validate(runs: int, rows: list[Row]) -> None:
+    times = [pnp("validate").seconds for _ in range(runs)]
+    show(
+        Row(
+            "pnp validate, all five games with simulations",
+            median(times),
+            10.0,
+            "s",
+            note=f"median of {runs} fresh processes",
+        ),
+        rows,
+    )
+
+
+# ------------------------------------------------------------------------- engines
+
+
+UNO_SCRIPT = """
+import json, random, sys, time
+import numpy as np
+from rlcard.games.uno.game import UnoGame
+game = UnoGame(num_players=2)
+game.np_random = np.random.RandomState(1)
+rng = random.Random(1)
+steps = 0
+budget = float(sys.argv[1])
+started = time.perf_counter()
+while time.perf_counter() - started < budget:
+    game.init_game()
+    while not game.is_over():
+        game.step(rng.choice(game.get_legal_actions()))
+        steps += 1
+print(json.dumps({"steps_per_second": steps / (time.perf_counter() - started)}))
+"""
+
+
+def rlcard_path() -> Path | None:
+    """RLCard installed for the benchmark only, into the user's cache; None if it can't be."""
+    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+    target = base / "pnp" / "bench" / "rlcard"
+    if (target / "rlcard").is_dir():
+        return target
+    print("bench: installing rlcard (benchmark only) into " + str(target), flush=True)
+    result = subprocess.run(
+        [
+            PYTHON,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--target",
+            str(target),
+            "rlcard",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    return target if result.returncode == 0 and (target / "rlcard").is_dir() else None
+
+
+def uno_steps_per_second(seconds: float) -> tuple[float, str]:
+    path = rlcard_path()
+    if path is None:
+        return UNO_FALLBACK_STEPS, "RLCard could not be installed: UNO figure from issue 17"
+    run = run_process([PYTHON, "-c", UNO_SCRIPT, str(seconds)], env={"PYTHONPATH": str(path)})
+    if run.code:
+        return UNO_FALLBACK_STEPS, f"RLCard failed ({run.stderr.strip()[-80:]}): issue 17 figure"
+    measured = json.loads(run.stdout.strip().splitlines()[-1])["steps_per_second"]
+    return float(measured), "RLCard 1.x UnoGame, 2 players, random legal actions, this run"
+
+
+def engine_steps_per_second(seconds: float) -> list[tuple[str, float]]:
     from pnp import registry
+    from pnp.content.loader import load_game
+    from pnp.engines.base import RandomPolicy, play_game
 
+    found = []
     for game in registry.with_engine():
         if game.tables is None:
             continue
-        slug = game.slug
-        model = load_game(CONTENT, slug).model
-        tables = game.tables
-        for name, rules in tables(model):
+        model = load_game(CONTENT, game.slug).model
+        for name, rules in game.tables(model):
             rng = random.Random(1)
             policies = [RandomPolicy()] * rules.num_players
             steps = 0
             started = time.perf_counter()
-            for _ in range(games):
+            while time.perf_counter() - started < seconds:
                 record = play_game(rules, policies, random.Random(rng.getrandbits(63)), 10**6)
                 steps += record.steps
-            seconds = time.perf_counter() - started
-            print(
-                f"{slug} {name}: {games / seconds:,.0f} games/s, {steps / seconds:,.0f} "
-                f"steps/s (random policy, {games} games)"
-            )
+            found.append((f"{game.slug} {name}", steps / (time.perf_counter() - started)))
+    return found
 
 
-def main(argv: list[str]) -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--games", type=int, default=2000)
+def bench_engines(seconds: float, rows: list[Row]) -> None:
+    uno, source = uno_steps_per_second(seconds)
+    engines = engine_steps_per_second(seconds)
+    print(f"    UNO {uno:,.0f} steps/s ({source})")
+    for name, steps in engines:
+        show(
+            Row(
+                f"engine {name} against UNO",
+                steps / uno,
+                1.0,
+                "x",
+                higher_is_better=True,
+                note=f"{steps:,.0f} steps/s, random policy",
+            ),
+            rows,
+        )
+
+
+# -------------------------------------------------------------------------- export
+
+
+def bench_export(rows: list[Row], work: Path, slugs: list[str]) -> None:
+    runs = {
+        slug: pnp("export", slug, "--format", "png", "--out", str(work / "export" / slug))
+        for slug in slugs
+    }
+    slowest = max(runs, key=lambda s: runs[s].seconds)
+    hungriest = max(runs, key=lambda s: runs[s].peak_mb)
+    detail = ", ".join(f"{s} {r.seconds:.1f} s {r.peak_mb:.0f} MB" for s, r in runs.items())
+    show(
+        Row(
+            f"pnp export GAME --format png (slowest: {slowest})",
+            runs[slowest].seconds,
+            1.0,
+            "s",
+            note=detail,
+        ),
+        rows,
+    )
+    show(
+        Row(
+            f"pnp export GAME --format png, peak ({hungriest})", runs[hungriest].peak_mb, 200, "MB"
+        ),
+        rows,
+    )
+
+
+# ---------------------------------------------------------------------------- main
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--runs", type=int, default=5, help="runs per median (default 5)")
+    parser.add_argument("--quick", action="store_true", help="one run each, short engine runs")
+    parser.add_argument("--child", nargs=2, metavar=("TASK", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    bench_kits(args.runs)
-    bench_baseline(args.runs)
-    bench_simulation(args.games)
+    sys.path.insert(0, str(REPOSITORY))  # this checkout's pnp, whatever is installed
+    if args.child:
+        child_main(args.child[0], Path(args.child[1]))
+        return 0
+    runs = 1 if args.quick else max(1, args.runs)
+    engine_seconds = 0.5 if args.quick else 3.0
+    from pnp.content.loader import discover_games
+
+    slugs = discover_games(CONTENT)
+    rows: list[Row] = []
+    print(f"== issue 17 goals ({runs} run(s) per median; ratio = measured/goal, ≤ 1 meets it)")
+    with tempfile.TemporaryDirectory(prefix="pnp-bench-") as folder:
+        work = Path(folder)
+        bench_builds(runs, rows, work)
+        bench_fonts(rows, work)
+        bench_sheets(runs, rows, work, slugs)
+        bench_distinct(runs, rows, work, png=False)
+        bench_validate(runs, rows)
+        bench_engines(engine_seconds, rows)
+        bench_export(rows, work, slugs)
+        bench_distinct(1, rows, work, png=True)
+    met = sum(1 for row in rows if row.ratio <= 1.0)
+    print(f"== {met} of {len(rows)} rows meet their goal")
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(main(sys.argv[1:]))
