@@ -49,7 +49,6 @@ def game_schema(slug: str) -> dict[str, Any]:
     root = builder.object_schema(game.model, all_optional=True)
     schema: dict[str, Any] = {
         "$schema": DRAFT,
-        "$id": f"https://pnp.invalid/schemas/{slug}{SCHEMA_SUFFIX}",
         "title": f"pnp content of {slug} (one file of content/{slug}/)",
     }
     schema.update(root)
