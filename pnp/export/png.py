@@ -10,9 +10,11 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
+import os
 import zipfile
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +33,9 @@ from pnp.export.profiles import ShopProfile, UnsupportedSizeError
 from pnp.layout.primitives import Face
 from pnp.output import atomic_output
 from pnp.units import to_mm
+
+_WORKERS = max(1, min(4, os.cpu_count() or 1))
+"""Threads encoding PNGs (zlib releases the GIL, so they run on separate cores)."""
 
 
 @dataclass
@@ -143,23 +148,30 @@ def export_png(
         # so memory stays flat however many cards a deck has. Only an image more names
         # show (a back shared by many cards) is kept, encoded, until its last use.
         uses = Counter(images.values())
-        kept: dict[tuple[object, ...], bytes] = {}
+        kept: dict[tuple[object, ...], Future[bytes]] = {}
+        # PNG compression is most of the time and runs outside the GIL: images are encoded
+        # on every core while the next ones rasterise, at most `window` of them at a time.
+        written: deque[tuple[str, Future[bytes] | bytes]] = deque()
+        window = 2 * _WORKERS
         with (
             rasteriser.pages(faces, profile.dpi, (size.width_px, size.height_px)) as image_of,
             zip_writer(path) as add,
+            ThreadPoolExecutor(max_workers=_WORKERS) as pool,
         ):
             for name in sorted([*images, *texts]):
                 if name in texts:
-                    add(name, texts[name])
+                    written.append((name, texts[name]))
                     continue
                 key = images[name]
-                data = kept.pop(key, None)
-                if data is None:
-                    data = png_bytes(image_of(page_of[key]), profile.dpi)
+                future = kept.pop(key, None)
+                if future is None:
+                    future = pool.submit(png_bytes, image_of(page_of[key]), profile.dpi)
                 uses[key] -= 1
                 if uses[key]:
-                    kept[key] = data
-                add(name, data)
+                    kept[key] = future
+                written.append((name, future))
+                _flush(written, add, window)
+            _flush(written, add, 0)
         report.files.append(path)
         decks.append(deck)
     manifest = out_dir / "manifest.json"
@@ -167,6 +179,17 @@ def export_png(
     report.files.append(manifest)
     report.warnings.extend(sorted(rasteriser.warnings))
     return report
+
+
+def _flush(
+    written: deque[tuple[str, Future[bytes] | bytes]],
+    add: Callable[[str, bytes], None],
+    keep: int,
+) -> None:
+    """Write the oldest entries into the zip, in order, until `keep` are left in flight."""
+    while len(written) > keep:
+        name, data = written.popleft()
+        add(name, data if isinstance(data, bytes) else data.result())
 
 
 def _header(game: LoadedGame, profile: ShopProfile) -> dict[str, Any]:
