@@ -22,6 +22,9 @@ PRODUCTS = [
     "treasure-tokens",
     "pawns",
     "placement-mat",
+    "dragon-tile",
+    "markers",
+    "timer-card",
     "round-aid",
 ]
 
@@ -85,7 +88,7 @@ def test_crop_marks_cut_each_component_at_its_true_size(
 
 def test_the_map_is_tiled_at_true_size_with_an_overview(kit: Path, game: LoadedGame) -> None:
     reader = pypdf.PdfReader(pdf(kit, "lair-map"))
-    # 332 x 360 mm on A4: an overview page and 2 x 2 tiles.
+    # 332 x 400 mm (the map and its state strip) on A4: an overview page and 2 x 2 tiles.
     assert len(reader.pages) == 5
     assert "拼接总览" in reader.pages[0].extract_text()
     assert "拼接页 A1" in reader.pages[1].extract_text()
