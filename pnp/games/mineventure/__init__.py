@@ -1,11 +1,21 @@
-"""MineVenture as one package: model, rules, policies, checks, examples."""
+"""MineVenture as one package: model, rules, policies, checks, examples, and ``play``: the
+hooks of the shared play checks (tables, character factors, coverage items, the strong
+player's settings and evaluation hint)."""
 
 from __future__ import annotations
 
 from pnp.games.mineventure import checks
 from pnp.games.mineventure.examples import example_tables, rulebook_examples
 from pnp.games.mineventure.model import Mineventure
-from pnp.games.mineventure.policies import SensiblePolicy
+from pnp.games.mineventure.play import (
+    SEARCH,
+    coverage_items,
+    covered,
+    evaluate,
+    play_tables,
+    seat_factors,
+)
+from pnp.games.mineventure.policies import PassivePolicy, SensiblePolicy
 from pnp.games.mineventure.rules import MineventureRules
 from pnp.registry import Game
 
@@ -14,7 +24,7 @@ GAME = Game(
     model=Mineventure,
     rules=MineventureRules,
     tables=example_tables,
-    policies={"sensible": SensiblePolicy},
+    policies={"sensible": SensiblePolicy, "passive": PassivePolicy},
     check_static=checks.check_static,
     check_simulated=checks.check_simulated,
     summarise=checks.summarise,
@@ -22,4 +32,10 @@ GAME = Game(
     default_games=checks.DEFAULT_GAMES,
     rulebook_terms=checks.rulebook_terms,
     rulebook_examples=rulebook_examples,
+    play_tables=play_tables,
+    seat_factors=seat_factors,
+    coverage_items=coverage_items,
+    covered=covered,
+    evaluate=evaluate,
+    search=SEARCH,
 )

@@ -117,6 +117,10 @@ class Board:
         self.legendary = self.deck_index.get("legendary", -1)
         self.event_deck = self.deck_index.get("event", -1)
         self._last: tuple[object, list[Act]] = (None, [])
+        self._walks: dict[
+            tuple[int, int, int], tuple[tuple[Act, tuple[tuple[int, int], ...]], ...]
+        ] = {}
+        self._landings: dict[tuple[int, int, str], tuple[int, int]] = {}
         self.story_cards = [
             code
             for code, card in enumerate(self.cards)

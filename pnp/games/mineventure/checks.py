@@ -182,6 +182,43 @@ def check_static(findings: Findings) -> None:
     _check_legendary(findings, model)
     _check_orientation(findings, model)
     _check_timing(findings, model)
+    _check_dragon(findings, model)
+
+
+def _check_dragon(findings: Findings, model: Mineventure) -> None:
+    """The dragon must threaten everyone who goes for it: its breath, the hit it deals every
+    combat round and to everyone in range at every round's end, must get through each armour
+    card on its own (no partner, no buff). An armour it cannot hurt makes the world boss a
+    punching bag for whoever draws that card."""
+    if not model.assemblies:
+        return
+    try:
+        rules = MineventureRules(model, model.info.players.min, model.assemblies[0].id)
+    except (ValueError, KeyError):
+        return  # check_static reports the engine refusing the map
+    state = clone(rules.initial_state(random.Random(0)))
+    me = state.players[0]
+    me.buffs = (None,) * len(me.buffs)
+    plain = [
+        i
+        for i, c in enumerate(model.characters)
+        if c.ability.kind not in (EffectKind.GUARD, EffectKind.HALVE_TAKEN)
+    ]
+    if plain:
+        me.character = plain[0]
+    dragon = model.dragon
+    kinds = "+".join(t.value for t in dragon.types)
+    for card in model.equipment:
+        if card.slot is not Slot.ARMOUR:
+            continue
+        me.armour = rules.by_token[card.id]
+        taken = rules.damage_taken(state, 0, dragon.damage, dragon.types, blocking=False)
+        if taken <= 0:
+            findings.error(
+                card.where,
+                f"dragon: its breath ({dragon.damage} {kinds} damage) takes nothing from a "
+                f"player wearing {card.id!r}: the armour makes the dragon harmless",
+            )
 
 
 def _check_settings(findings: Findings, model: Mineventure) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from pnp.errors import Location
-from pnp.model.common import NOWHERE, Decision, GameInfo, PlayerRange, Product, doc
+from pnp.model.common import NOWHERE, Balance, Decision, GameInfo, PlayerRange, Product, doc
 from pnp.model.rulebook import Rulebook
 
 
@@ -500,6 +500,10 @@ class Mineventure:
     products: tuple[Product, ...] = field(metadata=doc("the files of the printed kit"))
     decisions: tuple[Decision, ...] = field(default=(), metadata=doc("open points decided"))
     rulebook: Rulebook | None = field(default=None, metadata=doc("the rules, as structured text"))
+    balance: Balance | None = field(
+        default=None,
+        metadata=doc("what the design promises about fairness, checked by pnp validate --balance"),
+    )
 
     # -- lookups ---------------------------------------------------------------------------
 

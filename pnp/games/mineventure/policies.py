@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pnp.engines.base import Rules
@@ -19,6 +20,18 @@ from pnp.games.mineventure.rules import MineventureRules
 from pnp.games.mineventure.state import DRAGON, Act, MineventureState
 
 
+def pick(actions: Sequence[Act], rng: random.Random) -> Act:
+    """One of equally good actions, drawn from the injected generator (no list-order bias)."""
+    return actions[int(rng.random() * len(actions))]
+
+
+def best(actions: Sequence[Act], key: Callable[[Act], Any], rng: random.Random) -> Act:
+    """The action with the highest ``key``; ties broken at random from ``rng``."""
+    scored = [(key(action), action) for action in actions]
+    top = max(score for score, _ in scored)
+    return pick([action for score, action in scored if score == top], rng)
+
+
 class SensiblePolicy:
     """A plain player: keeps better gear, eats when hurt, fights when stronger, goes for the
     dragon once the story event bleeds everyone, flees when nearly dead."""
@@ -32,61 +45,68 @@ class SensiblePolicy:
         me = state.players[seat]
         phase = state.phase
         if phase == "spawn":
-            return actions[int(rng.random() * len(actions))]
+            return pick(actions, rng)
         if phase == "action":
             return Act("roll")
         if phase == "keep":
             return Act("keep") if self._better(rules, state, seat, state.drawn) else Act("return")
         if phase == "move":
-            return max(
-                actions, key=lambda a: (self._move_score(rules, state, seat, a), rng.random())
-            )
+            return best(actions, lambda a: self._move_score(rules, state, seat, a), rng)
         if phase == "loot":
             # Take the victim's card only when it beats one's own (declining is allowed).
             victim = state.players[state.loot[1]]
             codes = {"main": victim.main, "sub": victim.sub, "armour": victim.armour}
-            for action in actions:
-                if action.a in codes and self._better(rules, state, seat, codes[action.a]):
-                    return action
-            return Act("loot", "none")
+            better = [
+                action
+                for action in actions
+                if action.a in codes and self._better(rules, state, seat, codes[action.a])
+            ]
+            return pick(better, rng) if better else Act("loot", "none")
         if phase == "end":
             if actions[0].kind == "discard":
-                return min(actions, key=lambda a: self._card_value(rules, rules.by_token[a.a]))
+                return best(actions, lambda a: -self._card_value(rules, rules.by_token[a.a]), rng)
             return actions[0]
         if phase == "combat":
-            return self._combat(rules, state, seat, actions)
+            return self._combat(rules, state, seat, actions, rng)
         # decision phase
-        hurt = rules.settings.max_hp - me.hp
-        for action in actions:
-            if action.kind != "play":
-                continue
-            card = rules.hand_card(rules.by_token[action.a])
-            if isinstance(card, Food):
-                if hurt >= card.heal:
-                    return action
-                continue
-            effect = card.effect
-            if effect.kind is EffectKind.HEAL and hurt < effect.amount:
-                continue
-            if effect.kind is EffectKind.CLEANSE and not any(
-                e is not None and rules.buffs[e[0]].cls is BuffClass.NEGATIVE for e in me.buffs
-            ):
-                continue
-            if (
-                effect.kind is EffectKind.BUFF
-                and effect.target is Target.SELF
-                and any(e is not None and e[0] == rules.buff_index[effect.buff] for e in me.buffs)
-            ):
-                continue
-            return action
-        fights = [a for a in actions if a.kind == "fight"]
-        for action in fights:
-            if action.a == "dragon":
-                if me.hp >= 10 or state.story >= 0:
-                    return action
-            elif me.hp >= state.players[int(action.a)].hp and me.main >= 0:
-                return action
+        plays = [a for a in actions if a.kind == "play" and self._worth(rules, state, seat, a)]
+        if plays:
+            return pick(plays, rng)
+        fights = [
+            a
+            for a in actions
+            if a.kind == "fight"
+            and (
+                (me.hp >= 10 or state.story >= 0)
+                if a.a == "dragon"
+                else me.hp >= state.players[int(a.a)].hp and me.main >= 0
+            )
+        ]
+        if fights:
+            return pick(fights, rng)
         return Act("end")
+
+    def _worth(
+        self, rules: MineventureRules, state: MineventureState, seat: int, action: Act
+    ) -> bool:
+        """Whether playing this hand card now does some good."""
+        me = state.players[seat]
+        hurt = rules.settings.max_hp - me.hp
+        card = rules.hand_card(rules.by_token[action.a])
+        if isinstance(card, Food):
+            return hurt >= card.heal
+        effect = card.effect
+        if effect.kind is EffectKind.HEAL and hurt < effect.amount:
+            return False
+        if effect.kind is EffectKind.CLEANSE and not any(
+            e is not None and rules.buffs[e[0]].cls is BuffClass.NEGATIVE for e in me.buffs
+        ):
+            return False
+        return not (
+            effect.kind is EffectKind.BUFF
+            and effect.target is Target.SELF
+            and any(e is not None and e[0] == rules.buff_index[effect.buff] for e in me.buffs)
+        )
 
     def _better(
         self, rules: MineventureRules, state: MineventureState, seat: int, code: int
@@ -117,16 +137,7 @@ class SensiblePolicy:
             if target == DRAGON:
                 return 5 if state.story >= 0 and me.hp >= 8 else -10
             return 4 if me.main >= 0 and me.hp > state.players[target].hp + 4 else -10
-        # Where the move ends: the same cell rules._path computes.
-        code = action.a
-        first, rest = code[0], code[1:]
-        if any(not ch.isdigit() for ch in rest):
-            i = next(i for i, ch in enumerate(rest) if not ch.isdigit())
-            path = rules._path(me.x, me.y, first, int(rest[:i]), rest[i], int(rest[i + 1 :]))
-        else:
-            path = rules._path(me.x, me.y, first, int(rest), first, 0)
-        assert path
-        cell = path[-1]
+        cell = rules.landing(me.x, me.y, action.a)  # where the move ends
         terrain = rules.terrain[cell]
         score = 0.0
         if terrain.landing_damage:
@@ -146,7 +157,12 @@ class SensiblePolicy:
         return score
 
     def _combat(
-        self, rules: MineventureRules, state: MineventureState, seat: int, actions: list[Act]
+        self,
+        rules: MineventureRules,
+        state: MineventureState,
+        seat: int,
+        actions: list[Act],
+        rng: random.Random,
     ) -> Act:
         me = state.players[seat]
         if me.hp <= 5 and Act("flee") in actions:
@@ -160,7 +176,7 @@ class SensiblePolicy:
             and effect.kind is EffectKind.DAMAGE
         ]
         if damage:
-            return damage[0]
+            return pick(damage, rng)
 
         def power(action: Act) -> int:
             if action.a == "main" and me.main >= 0:
@@ -170,8 +186,80 @@ class SensiblePolicy:
             return 0
 
         if strikes:
-            return max(strikes, key=power)
-        return actions[0]
+            return best(strikes, power, rng)
+        return pick(actions, rng)
 
     def __repr__(self) -> str:
         return "SensiblePolicy()"
+
+
+class PassivePolicy:
+    """A player who never deals damage and takes no risk: keeps better gear, eats and drinks
+    what helps only itself, never declares a battle or throws anything at anyone, walks away
+    from the dragon and off lava, and in a fight it did not pick only flees or raises a shield.
+    Liveness plays it so a table of the meek still ends (the story event bleeds them)."""
+
+    def __init__(self) -> None:
+        self._sensible = SensiblePolicy()
+
+    def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
+        assert isinstance(rules, MineventureRules)
+        assert isinstance(state, MineventureState)
+        actions = rules.legal_actions(state)
+        seat = rules.current_player(state)
+        assert seat is not None
+        phase = state.phase
+        if phase in ("spawn", "keep", "loot", "end"):
+            return self._sensible.choose(rules, state, rng)
+        if phase == "action":
+            return Act("roll")
+        if phase == "move":
+            safe = [a for a in actions if not a.b]
+            return best(safe or actions, lambda a: self._safety(rules, state, seat, a), rng)
+        if phase == "combat":
+            calm = [a for a in actions if self._calm(rules, state, seat, a)]
+            return pick(calm or actions, rng)
+        plays = [
+            a
+            for a in actions
+            if a.kind == "play"
+            and not self._harms(rules, a)
+            and self._sensible._worth(rules, state, seat, a)
+            and not a.b
+        ]
+        return pick(plays, rng) if plays else Act("end")
+
+    def _harms(self, rules: MineventureRules, action: Act) -> bool:
+        effect = rules.effect_of(rules.by_token[action.a])
+        return effect is not None and (
+            effect.kind is EffectKind.DAMAGE or effect.target is Target.OTHER
+        )
+
+    def _calm(
+        self, rules: MineventureRules, state: MineventureState, seat: int, action: Act
+    ) -> bool:
+        """A combat action that hurts nobody: fleeing, raising a shield, a harmless card."""
+        if action.kind == "flee":
+            return True
+        if action.kind == "use":
+            return not self._harms(rules, action)
+        me = state.players[seat]
+        code = {"main": me.main, "sub": me.sub}.get(action.a, -1)
+        return action.a == "none" or (code >= 0 and rules.gear(code).blocks)
+
+    def _safety(
+        self, rules: MineventureRules, state: MineventureState, seat: int, action: Act
+    ) -> float:
+        """Far from the dragon and off lava; then what the tile gives."""
+        me = state.players[seat]
+        cell = rules.landing(me.x, me.y, action.a)  # where the move ends
+        terrain = rules.terrain[cell]
+        dx, dy = rules.dragon_at
+        distance = abs(cell[0] - dx) + abs(cell[1] - dy)
+        score = min(distance, rules.model.dragon.range + 1) * 2.0
+        score -= 5 * terrain.landing_damage
+        score += 1.0 if terrain.draws else 0.0
+        return score
+
+    def __repr__(self) -> str:
+        return "PassivePolicy()"

@@ -279,13 +279,33 @@ class MineventureRules(CombatRules):
 
     def _moves(self, state: MineventureState) -> list[Act]:
         me = state.players[state.seat]
-        steps = state.roll
         out: list[Act] = []
         others = {
             (p.x, p.y): seat
             for seat, p in enumerate(state.players)
             if p.alive and seat != state.seat
         }
+        dragon = self.dragon_at if state.dragon_hp > 0 else None
+        for act, path in self.walks(me.x, me.y, state.roll):
+            out.append(act)
+            # Battle on the path: stop on that player's (or the dragon's) cell.
+            for cell in path:
+                if cell in others:
+                    out.append(Act("move", act.a, str(others[cell])))
+                if cell == dragon:
+                    out.append(Act("move", act.a, "dragon"))
+        return list(dict.fromkeys(out))
+
+    def walks(
+        self, x: int, y: int, steps: int
+    ) -> tuple[tuple[Act, tuple[tuple[int, int], ...]], ...]:
+        """Every plain move of ``steps`` cells from (x, y) with the cells it passes, the last
+        being where it ends (decision movement); the same for every position, so kept."""
+        key = (x, y, steps)
+        found = self._walks.get(key)
+        if found is not None:
+            return found
+        walks: list[tuple[Act, tuple[tuple[int, int], ...]]] = []
         for first in "NESW":
             for n1 in range(steps, 0, -1):
                 seconds = (
@@ -294,18 +314,29 @@ class MineventureRules(CombatRules):
                     else [d for d in "NESW" if d not in (first, OPPOSITE[first])]
                 )
                 for second in seconds:
-                    path = self._path(me.x, me.y, first, n1, second, steps - n1)
+                    path = self._path(x, y, first, n1, second, steps - n1)
                     if path is None:
                         continue
                     code = f"{first}{n1}{second}{steps - n1}" if n1 < steps else f"{first}{n1}"
-                    out.append(Act("move", code))
-                    # Battle on the path: stop on that player's (or the dragon's) cell.
-                    for cell in path:
-                        if cell in others:
-                            out.append(Act("move", code, str(others[cell])))
-                        if cell == self.dragon_at and state.dragon_hp > 0:
-                            out.append(Act("move", code, "dragon"))
-        return list(dict.fromkeys(out))
+                    walks.append((Act("move", code), tuple(path)))
+                    self._landings[(x, y, code)] = path[-1]
+        self._walks[key] = found = tuple(walks)
+        return found
+
+    def landing(self, x: int, y: int, code: str) -> tuple[int, int]:
+        """Where the move ``code`` from (x, y) ends."""
+        cell = self._landings.get((x, y, code))
+        if cell is None:
+            first, rest = code[0], code[1:]
+            if any(not ch.isdigit() for ch in rest):
+                i = next(i for i, ch in enumerate(rest) if not ch.isdigit())
+                path = self._path(x, y, first, int(rest[:i]), rest[i], int(rest[i + 1 :]))
+            else:
+                path = self._path(x, y, first, int(rest), first, 0)
+            if not path:
+                raise ValueError(f"move {code!r} from {(x, y)} leaves the map")
+            cell = self._landings[(x, y, code)] = path[-1]
+        return cell
 
     def _path(
         self, x: int, y: int, first: str, n1: int, second: str, n2: int

@@ -145,15 +145,25 @@ class MineventureState:
 _PLAYER_FIELDS = tuple(f.name for f in fields(Player))
 _STATE_FIELDS = tuple(f.name for f in fields(MineventureState))
 
+# Copies are the hot path of search: each is one constructor call over every field, written
+# out once here rather than looked up by name on every copy.
+_copy_player = eval(
+    "lambda p, Player=Player: Player(" + ", ".join(f"p.{n}" for n in _PLAYER_FIELDS) + ")"
+)
+_copy_state = eval(
+    "lambda s, State=MineventureState: State(" + ", ".join(f"s.{n}" for n in _STATE_FIELDS) + ")"
+)
+
 
 def copy_player(p: Player) -> Player:
-    return Player(*[getattr(p, name) for name in _PLAYER_FIELDS])
+    new: Player = _copy_player(p)
+    return new
 
 
 def clone(state: MineventureState) -> MineventureState:
     """A copy the rules may change: every field is immutable except the players and combat."""
-    new = MineventureState(*[getattr(state, name) for name in _STATE_FIELDS])
-    new.players = tuple(copy_player(p) for p in state.players)
+    new: MineventureState = _copy_state(state)
+    new.players = tuple(_copy_player(p) for p in state.players)
     if state.combat is not None:
         new.combat = copy.copy(state.combat)
     return new
