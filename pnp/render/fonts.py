@@ -116,9 +116,8 @@ class FontSet:
         if not outside or self.family is None:
             return outside
         family: _Family = self.family
-        with _lock:
-            family.need(outside)
-            return {ch for ch in outside if ord(ch) in family.absent}
+        family.need(outside)
+        return {ch for ch in outside if ord(ch) in family.absent}
 
 
 def _drawable(ch: str) -> bool:
@@ -344,6 +343,7 @@ class _GlyphStore:
             style: _read_store(_store_path(directory, self.identity, style)) for style in STYLES
         }
         self._reader: _GlyphSource | None = None
+        self._face: Any = None
         self._unsaved: set[str] = set()
 
     def ensure(self, codepoints: Iterable[int]) -> None:
@@ -390,7 +390,9 @@ class _GlyphStore:
 
     def font_bytes(self, style: str, codepoints: Iterable[int]) -> bytes:
         """The assembled TrueType font of `style` for `codepoints` (all ensured)."""
-        face = self._reader.face if self._reader is not None else _open_face(self.source)
+        if self._face is None:  # its small tables: names, metrics, header
+            self._face = self._reader.face if self._reader is not None else _open_face(self.source)
+        face = self._face
         store = self.glyphs[style]
         glyphs = {cp: store[cp] for cp in (_NOTDEF, *codepoints)}
         return _assemble(face, style, glyphs)
@@ -402,7 +404,7 @@ def build_fonts(
     """The cached TrueType fonts (style -> file) of `source` for `charset`, built if absent:
     glyphs the store lacks are converted and stored, then each font is assembled."""
     chars = "".join(sorted(set(charset)))
-    identity = _source_identity(source)
+    identity = store.identity if store is not None else _source_identity(source)
     paths = {
         style: directory / f"PnpSans-{style}-{_key(identity, style, chars)}.ttf" for style in STYLES
     }
@@ -680,6 +682,7 @@ class _Family:
         self.directory = directory
         self.codepoints: set[int] = set()  # in the fonts
         self.absent: set[int] = set()  # asked for, but the source has no glyph
+        self.settled: set[int] = set()  # in the fonts, absent, or control characters
         self.fonts: dict[str, Any] = {}
         self.paths: dict[str, Path] = {}
         self.identity = _key(self.store.identity, *STYLES)
@@ -687,12 +690,22 @@ class _Family:
 
     def need(self, text: Iterable[str]) -> bool:
         """Take in the drawable characters of `text`; True when any was new."""
-        unseen = set(map(ord, text)) - self.codepoints - self.absent  # the common case: empty
+        unseen = set(map(ord, text))
+        unseen -= self.settled
+        if not unseen:  # the common case, checked without the lock
+            return False
+        with _lock:
+            return self._take_in(unseen - self.settled)
+
+    def _take_in(self, unseen: set[int]) -> bool:
         # Spaces are glyphs too (their advance); only control characters are not.
-        new = sorted(cp for cp in unseen if unicodedata.category(chr(cp)) != "Cc")
+        control = {cp for cp in unseen if unicodedata.category(chr(cp)) == "Cc"}
+        self.settled |= control
+        new = sorted(unseen - control)
         if not new:
             return False
         self.store.ensure(new)
+        self.settled.update(new)
         for codepoint in new:
             stored = [self.store.glyphs[style][codepoint] for style in STYLES]
             if any(glyph is None for glyph in stored):
@@ -724,16 +737,13 @@ class _Family:
                 font.face = TTFontFace(str(self.paths[style]), validate=0)
                 font.stale = False
 
-    def rebuild(self, font: Any, style: str) -> None:
-        from reportlab.pdfbase.ttfonts import TTFontFace
-
+    def rebuild(self, font: Any) -> None:
+        """Give `font` the glyphs taken in since it was loaded (from the cache when a
+        previous run drew the same characters)."""
         with _lock:
-            if not font.stale:
-                return
-            self.store.save()
-            data = self.store.font_bytes(style, sorted(self.codepoints))
-            font.face = TTFontFace(io.BytesIO(data), validate=0)
-            font.stale = False
+            if font.stale:
+                self.write_files()
+                self.reload()
 
 
 @cache
@@ -749,18 +759,16 @@ def _growing_font_class() -> type:
 
         def stringWidth(self, text: Any, size: float, encoding: str = "utf8") -> float:
             if isinstance(text, str):
-                with _lock:
-                    self.family.need(text)
+                self.family.need(text)
             return float(super().stringWidth(text, size, encoding))
 
         def splitString(self, text: Any, doc: Any, encoding: str = "utf-8") -> Any:
             if isinstance(text, str):
-                with _lock:
-                    self.family.need(text)
+                self.family.need(text)
             return super().splitString(text, doc, encoding)
 
         def addObjects(self, doc: Any) -> None:
-            self.family.rebuild(self, self.style)
+            self.family.rebuild(self)
             super().addObjects(doc)
 
     return GrowingTTFont
