@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -58,6 +59,8 @@ def ensure_environment() -> None:
     renamed = subprocess.run(_pip("show", "--quiet", OLD_DISTRIBUTION), capture_output=True)
     if renamed.returncode == 0:  # a .venv from before the rename: two owners of `pnp`
         subprocess.run(_pip("uninstall", "--yes", "--quiet", OLD_DISTRIBUTION), check=True)
+    # Metadata the old name left in the work tree announces every game a second time.
+    shutil.rmtree(ROOT / f"{OLD_DISTRIBUTION}.egg-info", ignore_errors=True)
     pinned = ["--constraint", str(CONSTRAINTS)] if CONSTRAINTS.is_file() else []
     subprocess.run(_pip("install", "--quiet", *pinned, "-e", f"{ROOT}[test]"), check=True)
     STAMP.write_text(wanted)
