@@ -822,3 +822,25 @@ def new(obj: Context, slug: str, title: str | None) -> None:
     for path in written:
         obj.say(f"wrote {path}")
     obj.say(f"next: pnp build {slug}  (edit content/{slug}/*.yaml and templates/{slug}/*.yaml)")
+
+
+@main.command()
+@content_option
+@click.argument("games", nargs=-1)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Output root (default: output/); the schemas go to <root>/schemas/<game>.schema.json.",
+)
+@click.pass_obj
+def schema(obj: Context, games: tuple[str, ...], out: Path | None) -> None:
+    """Write the JSON Schema of GAMES' content files (default: every game), for an editor
+    that checks YAML as you type: unknown keys, wrong types and values, field descriptions."""
+    from pnp.content.jsonschema import write_schemas
+
+    try:
+        written = write_schemas((out or default_output_root()) / "schemas", games or None)
+    except PnpError as error:
+        _fail(f"error: {error}")
+    for path in written:
+        obj.say(f"wrote {path}")

@@ -71,7 +71,7 @@ def product_digest(
     for part in (
         code_fingerprint(),
         repr(options),
-        repr((fonts.regular, fonts.bold, fonts.regular_path.name, fonts.bold_path.name)),
+        repr((fonts.regular, fonts.bold, fonts.identity)),
         repr(product),
         repr(laid_out.runs),
     ):

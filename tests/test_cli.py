@@ -273,3 +273,15 @@ def test_a_game_whose_package_is_broken_fails_alone(monkeypatch: pytest.MonkeyPa
     assert line.startswith("content/maquis: maquis: game 'maquis': entry point failed to load")
     code, _, err = run("validate", "deadline-99", "--static-only")
     assert code == 0, err
+
+
+def test_schema_writes_one_json_schema_per_game(tmp_path: Path) -> None:
+    code, out, err = run("schema", "deadline-99", "maquis", "--out", str(tmp_path))
+    assert code == 0, err
+    for slug in ("deadline-99", "maquis"):
+        path = tmp_path / "schemas" / f"{slug}.schema.json"
+        assert str(path) in out
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        assert schema["additionalProperties"] is False
+    code, _, err = run("schema", "deadlin-99", "--out", str(tmp_path))
+    assert code == 2 and "did you mean 'deadline-99'" in err

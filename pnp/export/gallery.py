@@ -18,6 +18,7 @@ from pnp.export.faces import ExportItem, collect, face_digest, png_bytes
 from pnp.export.files import write_bytes, write_text
 from pnp.export.png import ExportReport
 from pnp.layout.primitives import Face
+from pnp.render.fonts import prepare_cjk_fonts
 from pnp.units import to_mm
 
 THUMBNAIL_DPI = 100
@@ -140,7 +141,8 @@ def export_gallery(
     body.extend(sections)
     document = _document(f"{info.title} · gallery", "\n".join(body))
     font = out_dir / "font" / "PnpSans.ttf"
-    write_bytes(font, _font_subset(rasteriser.fonts.regular_path, document))
+    # The page's own text (titles, findings) may hold characters no card draws.
+    write_bytes(font, _font_subset(prepare_cjk_fonts(document).regular_path, document))
     report.files.append(font)
     page = out_dir / INDEX_NAME
     write_text(page, document)

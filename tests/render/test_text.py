@@ -175,8 +175,8 @@ def test_draw_fitted_places_text_in_the_box(
     chars = _chars(path)
     assert "".join(c["text"] for c in chars) == "第一行加粗第二行"
     assert {c["fontname"].split("+")[-1] for c in chars} == {
-        "NotoSansCJKtc-Regular",
-        "NotoSansCJKtc-Bold",
+        "NotoSansCJKsc-Regular",
+        "NotoSansCJKsc-Bold",
     }
     low = min(c["y0"] for c in chars)
     high = max(c["y1"] for c in chars)
