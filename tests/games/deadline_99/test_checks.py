@@ -107,8 +107,9 @@ def test_a_camp_deal_that_does_not_add_up(content_copy: Path) -> None:
 
 
 def test_too_few_decks_to_deal_every_hand(content_copy: Path) -> None:
-    edit(content_copy, "game.yaml", "  hand_size: 5", "  hand_size: 13")
-    only(validate(content_copy), r"cannot deal 13 to 8 players")
+    # Two decks (96 cards) for up to five players: 5 x 20 = 100 cards leave no draw pile.
+    edit(content_copy, "game.yaml", "  hand_size: 5", "  hand_size: 20")
+    only(validate(content_copy), r"cannot deal 20 to 5 players")
 
 
 def test_a_missing_template_is_named_with_a_suggestion(content_copy: Path) -> None:
