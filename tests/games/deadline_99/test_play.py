@@ -171,3 +171,15 @@ def test_factors_and_evaluation(model: Deadline99) -> None:
     start = camp.initial_state(random.Random(1))
     assert sorted(seat_factors(camp, start)["camp"]) == ["black", "black", "free", "red", "red"]
     assert all(0.0 <= value <= 1.0 for value in evaluate(camp, start))
+
+
+def test_twelve_sensible_players_win_alike_in_either_half_of_the_table(
+    model: Deadline99,
+) -> None:
+    # Issue 14: ties broken by seat number made the first seats the favourite targets (4 % for
+    # seat 0, 14 % for seat 11). With random tie-breaks both halves win about 1/12.
+    table = next(t for t in play_tables(model) if t.name == "normal-12p")
+    played = play_many(GAME, table, ["sensible"] * 12, 300, 5, workers=1)
+    first = sum(one.won(seat) for one in played for seat in range(6)) / (6 * len(played))
+    second = sum(one.won(seat) for one in played for seat in range(6, 12)) / (6 * len(played))
+    assert abs(first - second) < 0.03, (first, second)
