@@ -42,9 +42,11 @@ from pnp.games.mineventure.state import (
 )
 from pnp.validate.checks import Findings, check_declaration, suggest
 
-DEFAULT_GAMES = 10
-"""Seeded games per map, player count and policy in `pnp validate`: enough to catch a stuck
-game and see both endings, small enough for CI (about 5 s)."""
+DEFAULT_GAMES = 3
+"""Seeded games per map, player count and policy that `check_simulated` plays with every
+invariant checked after every step (no card created or lost, HP and hands within bounds). The
+shared play checks replay the large batches (liveness and coverage: random, sensible, passive
+and strong on every table), so this run stays small: `pnp validate` must stay fast."""
 
 LEGENDARY_DECK = "legendary"
 

@@ -120,19 +120,10 @@ def coverage_items(model: Mineventure) -> dict[str, Location]:
     for kind, decision in ACTION_DECISIONS.items():
         if decision in decisions:
             items[f"action:{kind}"] = decisions[decision]
-    for item, decision in RULE_DECISIONS.items():
+    for rule, decision in RULE_DECISIONS.items():
         if decision in decisions:
-            items[item] = decisions[decision]
+            items[rule] = decisions[decision]
     return items
-
-
-class _Code:
-    def __init__(self, code: str) -> None:
-        self.code = code
-
-
-def _codes(row: str) -> list[_Code]:
-    return [_Code(ch) for ch in row]
 
 
 def covered(rules: Any, before: Any, action: Any, after: Any) -> Iterable[str]:
@@ -187,27 +178,29 @@ def covered(rules: Any, before: Any, action: Any, after: Any) -> Iterable[str]:
         out += _card(rules, after.story)
     if before.story >= 0 and after.round > before.round:
         out.append("rule:story-damage")
-    for seat, (old, new) in enumerate(zip(before.players, after.players, strict=True)):
-        for entry in new.buffs:
-            if entry is not None and entry not in old.buffs:
-                buff = rules.buffs[entry[0]]
-                out += [f"buff:{buff.id}", f"effect:{buff.effect.kind.value}"]
+    for old, new in zip(before.players, after.players, strict=True):
+        if new.buffs != old.buffs:
+            for entry in new.buffs:
+                if entry is not None and entry not in old.buffs:
+                    buff = rules.buffs[entry[0]]
+                    out += [f"buff:{buff.id}", f"effect:{buff.effect.kind.value}"]
         if new.killed and not old.killed:
             out.append("rule:kill-reward")
-        for slot in ("main", "sub"):
-            was, now = getattr(old, slot), getattr(new, slot)
-            if was >= 0 and now < 0 and getattr(old, f"{slot}_dur") == 1 and kind == "strike":
-                out.append("rule:broken-weapon")
-        if new.alive and old.hp > new.hp <= 0:  # pragma: no cover - deaths are settled at once
-            continue
-        revived = [
-            code
-            for code in set(old.hand) - set(new.hand)
-            if (effect := rules.effect_of(code)) is not None and effect.kind is EffectKind.REVIVE
-        ]
-        if revived and new.alive and kind not in ("discard", "play", "use"):
-            out += _card(rules, revived[0])
-        del seat
+        if kind == "strike":
+            for slot in ("main", "sub"):
+                was, now = getattr(old, slot), getattr(new, slot)
+                if was >= 0 and now < 0 and getattr(old, f"{slot}_dur") == 1:
+                    out.append("rule:broken-weapon")
+        if new.alive and len(new.hand) < len(old.hand) and kind not in ("discard", "play", "use"):
+            # A card left the hand by itself: the totem of undying saved its holder.
+            revived = [
+                code
+                for code in set(old.hand) - set(new.hand)
+                if (effect := rules.effect_of(code)) is not None
+                and effect.kind is EffectKind.REVIVE
+            ]
+            if revived:
+                out += _card(rules, revived[0])
     return out
 
 

@@ -306,20 +306,38 @@ class MineventureRules(CombatRules):
         if found is not None:
             return found
         walks: list[tuple[Act, tuple[tuple[int, int], ...]]] = []
+        terrain = self.terrain
         for first in "NESW":
-            for n1 in range(steps, 0, -1):
-                seconds = (
-                    [first]
-                    if n1 == steps
-                    else [d for d in "NESW" if d not in (first, OPPOSITE[first])]
-                )
-                for second in seconds:
-                    path = self._path(x, y, first, n1, second, steps - n1)
-                    if path is None:
+            # The straight run in the first direction, as far as the map allows.
+            dx, dy = DIRECTIONS[first]
+            run: list[tuple[int, int]] = []
+            cx, cy = x, y
+            for _ in range(steps):
+                cx, cy = cx + dx, cy + dy
+                if (cx, cy) not in terrain:
+                    break  # the move may not leave the map
+                run.append((cx, cy))
+            for n1 in range(min(steps, len(run)), 0, -1):
+                if n1 == steps:
+                    code = f"{first}{n1}"
+                    walks.append((Act("move", code), tuple(run)))
+                    self._landings[(x, y, code)] = run[-1]
+                    continue
+                for second in "NESW":
+                    if second in (first, OPPOSITE[first]):
                         continue
-                    code = f"{first}{n1}{second}{steps - n1}" if n1 < steps else f"{first}{n1}"
-                    walks.append((Act("move", code), tuple(path)))
-                    self._landings[(x, y, code)] = path[-1]
+                    ex, ey = DIRECTIONS[second]
+                    bx, by = run[n1 - 1]
+                    turn = []
+                    for _ in range(steps - n1):
+                        bx, by = bx + ex, by + ey
+                        if (bx, by) not in terrain:
+                            break
+                        turn.append((bx, by))
+                    else:
+                        code = f"{first}{n1}{second}{steps - n1}"
+                        walks.append((Act("move", code), (*run[:n1], *turn)))
+                        self._landings[(x, y, code)] = turn[-1]
         self._walks[key] = found = tuple(walks)
         return found
 

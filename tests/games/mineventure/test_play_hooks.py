@@ -1,0 +1,221 @@
+"""MineVenture's hooks for the shared play checks: tables, character factors, coverage items
+(each named and located, exercised exactly), the passive policy, the evaluation hint, and
+policies that break ties at random from the injected generator."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from pnp.content.loader import load_game
+from pnp.games.mineventure import GAME
+from pnp.games.mineventure.model import Mineventure
+from pnp.games.mineventure.play import (
+    coverage_items,
+    covered,
+    evaluate,
+    play_tables,
+    seat_factors,
+)
+from pnp.games.mineventure.policies import PassivePolicy, SensiblePolicy
+from pnp.games.mineventure.rules import MineventureRules
+from pnp.games.mineventure.state import Act, Mode
+from pnp.paths import REPOSITORY
+from pnp.validate.checks import Findings
+from pnp.validate.play import check_play, play_seed
+from tests.validate.seeding import Seeding
+
+from .test_rules import bare
+
+MODEL: Mineventure = load_game(REPOSITORY / "content", "mineventure").model
+SEEDING = Seeding("mineventure")
+
+
+@pytest.fixture(scope="module")
+def rules() -> MineventureRules:
+    return MineventureRules(MODEL, 3, Mode.MAP_24)
+
+
+def test_every_map_and_player_count_is_a_table() -> None:
+    tables = play_tables(MODEL)
+    assert [table.name for table in tables] == [
+        "3p-map-24",
+        "4p-map-24",
+        "4p-map-32",
+        "5p-map-32",
+        "6p-map-32",
+    ]
+    # Every game ends when day `final_day` begins, far below the cap.
+    rounds = MODEL.settings.final_day * MODEL.settings.rounds_per_day
+    assert all(table.max_turns is not None and table.max_turns > rounds for table in tables)
+
+
+def test_seats_are_labelled_by_the_character_dealt_to_them(rules: MineventureRules) -> None:
+    state = rules.initial_state(random.Random(3))
+    labels = list(seat_factors(rules, state)["character"])
+    assert labels == [MODEL.characters[p.character].id for p in state.players]
+    assert len(set(labels)) == 3
+
+
+def test_coverage_names_every_card_effect_buff_character_terrain_action_and_rule() -> None:
+    items = coverage_items(MODEL)
+    for card in (*MODEL.equipment, *MODEL.partners, *MODEL.events, *MODEL.items, *MODEL.food):
+        assert items[f"card:{card.id}"] == card.where
+    for buff in MODEL.buffs:
+        assert items[f"buff:{buff.id}"] == buff.where
+    for character in MODEL.characters:
+        assert items[f"character:{character.id}"] == character.where
+    for terrain in MODEL.terrains:
+        assert items[f"terrain:{terrain.id}"] == terrain.where
+    kinds = {e.kind.value for e in (p.effect for p in MODEL.partners)}
+    kinds |= {i.effect.kind.value for i in MODEL.items} | {b.effect.kind.value for b in MODEL.buffs}
+    assert {f"effect:{kind}" for kind in kinds} <= set(items)
+    for action in ("skip", "roll", "move", "keep", "play", "fight", "strike", "use", "flee"):
+        assert f"action:{action}" in items
+    assert {"rule:ambush", "rule:flee-success", "rule:kill-reward", "rule:dragon-fight"} <= set(
+        items
+    )
+    # Every item is located in a content file, at a line.
+    assert all(where.path.endswith(".yaml") and where.line for where in items.values())
+
+
+def test_a_step_reports_what_it_exercised(rules: MineventureRules) -> None:
+    # Eating bread in the decision phase plays the bread card.
+    state = bare(rules, p0={"hand": ["bread"], "hp": 10})
+    state.phase = "decision"
+    action = Act("play", "bread")
+    after = rules.apply(state, action)
+    assert set(covered(rules, state, action, after)) == {"action:play", "card:bread"}
+    # A potion of strength plays the card, and the buff arrives in a slot.
+    state = bare(rules, p0={"hand": ["potion-strength"]})
+    state.phase = "decision"
+    action = Act("play", "potion-strength")
+    after = rules.apply(state, action)
+    assert {"card:potion-strength", "effect:buff", "buff:strength", "effect:strength"} <= set(
+        covered(rules, state, action, after)
+    )
+
+
+def test_spawning_covers_the_character_and_the_cell() -> None:
+    rules = MineventureRules(MODEL, 3, Mode.MAP_24)
+    state = rules.initial_state(random.Random(1))
+    action = rules.legal_actions(state)[0]
+    after = rules.apply(state, action)
+    p = after.players[0]
+    character = MODEL.characters[p.character]
+    assert set(covered(rules, state, action, after)) == {
+        f"character:{character.id}",
+        f"effect:{character.ability.kind.value}",
+        f"terrain:{rules.terrain[(p.x, p.y)].id}",
+    }
+
+
+def test_the_validation_run_exercises_the_whole_content() -> None:
+    findings = Findings(load_game(REPOSITORY / "content", "mineventure"))
+    report = check_play(findings, GAME, MODEL, games=None, seed=1, workers=1)
+    assert [p.message for p in findings.problems] == []
+    done, total = report.coverage
+    assert done == total == len(coverage_items(MODEL))
+
+
+def test_an_unplayable_card_is_reported_as_never_exercised_where_it_is_defined(
+    content_copy: Path,
+) -> None:
+    # An item bound to a map icon that no terrain of any map prints: drawn, never playable.
+    SEEDING.edit(
+        content_copy,
+        "map.yaml",
+        "  - {id: ruin,",
+        '  - {id: nether, name: 下界, symbol: "▣"}\n  - {id: ruin,',
+    )
+    SEEDING.edit(
+        content_copy,
+        "cards.yaml",
+        "  - {id: brush,",
+        "  - {id: flint-and-steel, name: 打火石, kind: consumable, copies: 3, icon: nether, "
+        "effect: {kind: draw, deck: event, count: 1}}\n  - {id: brush,",
+    )
+    game = load_game(content_copy, "mineventure")
+    findings = Findings(game)
+    check_play(findings, GAME, game.model, games=4, seed=1, workers=1)
+    problems = [p for p in findings.problems if "card:flint-and-steel" in p.message]
+    assert len(problems) == 1
+    problem = problems[0]
+    assert problem.severity == "error"
+    assert problem.message == (
+        "never exercised in simulated play: card:flint-and-steel (no game played it)"
+    )
+    assert problem.location.path.endswith("mineventure/cards.yaml")
+    assert problem.location.line == SEEDING.line_of(content_copy, "cards.yaml", "flint-and-steel")
+
+
+def test_liveness_covers_the_passive_policy_and_it_ends() -> None:
+    assert "passive" in GAME.policies
+    for table in play_tables(MODEL)[:2]:
+        played = play_seed(GAME, table, ["passive"] * table.rules.num_players, 7)
+        assert not played.capped
+
+
+def test_the_passive_policy_never_declares_a_battle_or_throws_anything(
+    rules: MineventureRules,
+) -> None:
+    # Seat 0 armed and healthy, seat 1 next to it and nearly dead, TNT in hand.
+    state = bare(rules, p0={"main": "diamond-sword", "hand": ["tnt"]}, p1={"hp": 1})
+    p0, p1 = state.players[0], state.players[1]
+    p1.x, p1.y = p0.x + 1, p0.y
+    state.phase = "decision"
+    assert {"fight", "play"} <= {a.kind for a in rules.legal_actions(state)}
+    picks = {str(PassivePolicy().choose(rules, state, random.Random(seed))) for seed in range(20)}
+    assert picks == {"end"}
+    # The sensible player takes the kill.
+    assert SensiblePolicy().choose(rules, state, random.Random(1)).kind in ("fight", "play")
+
+
+def test_the_evaluation_hint_gives_the_dead_nothing_and_sums_to_one(
+    rules: MineventureRules,
+) -> None:
+    state = bare(rules, p0={"main": "diamond-sword"})
+    state.players[2].alive, state.players[2].hp = False, 0
+    scores = evaluate(rules, state)
+    assert scores[2] == 0
+    assert scores[0] > scores[1]
+    assert abs(sum(scores) - 1) < 1e-9
+
+
+# -- ties at random ---------------------------------------------------------------------------
+
+
+def test_the_sensible_battle_between_equal_foes_is_chosen_at_random(
+    rules: MineventureRules,
+) -> None:
+    # Seats 1 and 2 stand at the same distance from seat 0, equally hurt: either may be attacked.
+    state = bare(rules, p0={"main": "iron-sword"}, p1={"hp": 8}, p2={"hp": 8})
+    p0, p1, p2 = state.players
+    p1.x, p1.y = p0.x + 1, p0.y
+    p2.x, p2.y = p0.x, p0.y + 1
+    state.phase = "decision"
+    picks = {str(SensiblePolicy().choose(rules, state, random.Random(seed))) for seed in range(40)}
+    assert picks == {"fight:1", "fight:2"}
+
+
+def test_the_sensible_discard_among_equal_cards_is_chosen_at_random(
+    rules: MineventureRules,
+) -> None:
+    # Five cards over the hand limit; cookie and pufferfish heal the same and are the least
+    # worth keeping: which one goes must not follow the order of the list.
+    hand = ["cookie", "pufferfish", "bread", "steak", "steak"]
+    heal = {food.id: food.heal for food in MODEL.food}
+    assert heal["cookie"] == heal["pufferfish"]
+    state = bare(rules, p0={"hand": hand})
+    state.phase = "end"
+    picks = {str(SensiblePolicy().choose(rules, state, random.Random(seed))) for seed in range(40)}
+    assert picks == {"discard:cookie", "discard:pufferfish"}
+
+
+def test_the_sensible_move_among_equal_cells_is_chosen_at_random(rules: MineventureRules) -> None:
+    state = bare(rules)
+    state.phase, state.roll = "move", 3
+    picks = {str(SensiblePolicy().choose(rules, state, random.Random(seed))) for seed in range(40)}
+    assert len(picks) > 1
