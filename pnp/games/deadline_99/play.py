@@ -27,7 +27,7 @@ policy for 8 decisions and then scored by :func:`evaluate` (a full playout at tw
 is some 250 turns; cut short, the search affords more playouts for the same time). Scores are
 win shares, a few points apart between a good and a poor card, so UCB1's exploration is low
 (0.2): at 0.7 the visits spread almost evenly and the most-visited card was nearly a random
-one. Measured against the sensible policy in /tmp/duel-deadline_99.txt (issue 14)."""
+one. Measure it with ``pnp simulate deadline-99 --report --duel``."""
 
 TURN_CAP = 5_000
 """A table's turn cap in the play checks. A sensible or random game lasts tens of turns (a few
