@@ -275,6 +275,37 @@ class MineventureRules(CombatRules):
             self._loot(new, action.a)
         return new
 
+    def resample(self, state: MineventureState, seat: int, rng: random.Random) -> MineventureState:
+        """A position ``seat`` cannot tell from ``state`` (for the search player).
+
+        Field cards lie face up and the draw piles are drawn at random anyway; what ``seat``
+        cannot see is the other players' hands. They are dealt again, deck by deck, from the
+        hand cards it has not seen (those hands and that deck's draw pile): everyone saw which
+        deck each card was drawn from, so each player keeps as many cards of each deck."""
+        hidden = [s for s, p in enumerate(state.players) if s != seat and p.hand]
+        if not hidden:
+            return state
+        pools: dict[int, list[int]] = {}
+        for s in hidden:
+            for code in state.players[s].hand:
+                pools.setdefault(self.card_deck[code], []).append(code)
+        new = clone(state)
+        piles = list(new.piles)
+        for deck, pool in pools.items():
+            pile, bottom, discard = piles[deck]
+            kept = [c for c in pile if self._is_field(c)]
+            pool.extend(c for c in pile if not self._is_field(c))
+            rng.shuffle(pool)
+            for s in hidden:
+                p = new.players[s]
+                count = sum(1 for c in state.players[s].hand if self.card_deck[c] == deck)
+                others = [c for c in p.hand if self.card_deck[c] != deck]
+                p.hand = tuple(sorted(others + pool[:count]))
+                del pool[:count]
+            piles[deck] = (tuple(sorted(kept + pool)), bottom, discard)
+        new.piles = tuple(piles)
+        return new
+
     # -- movement -------------------------------------------------------------------------
 
     def _moves(self, state: MineventureState) -> list[Act]:

@@ -21,7 +21,7 @@ from pnp.games.mineventure.play import (
 )
 from pnp.games.mineventure.policies import PassivePolicy, SensiblePolicy
 from pnp.games.mineventure.rules import MineventureRules
-from pnp.games.mineventure.state import Act, Mode
+from pnp.games.mineventure.state import Act, MineventureState, Mode
 from pnp.paths import REPOSITORY
 from pnp.validate.checks import Findings
 from pnp.validate.play import check_play, play_seed
@@ -219,3 +219,35 @@ def test_the_sensible_move_among_equal_cells_is_chosen_at_random(rules: Minevent
     state.phase, state.roll = "move", 3
     picks = {str(SensiblePolicy().choose(rules, state, random.Random(seed))) for seed in range(40)}
     assert len(picks) > 1
+
+
+def test_the_search_player_sees_only_its_own_hand(rules: MineventureRules) -> None:
+    # Other hands are dealt again from the unseen cards of the same decks; nothing else moves.
+    state = bare(
+        rules,
+        p0={"hand": ["tnt", "apple"]},
+        p1={"hand": ["milk-bucket", "bread", "steak"]},
+        p2={"hand": ["potion-strength"]},
+    )
+    rng = random.Random(5)
+    seen = set()
+    for _ in range(30):
+        other = rules.resample(state, 0, rng)
+        assert other.players[0].hand == state.players[0].hand
+        for seat in (1, 2):
+            before, after = state.players[seat].hand, other.players[seat].hand
+            assert sorted(rules.card_deck[c] for c in after) == sorted(
+                rules.card_deck[c] for c in before
+            )
+
+        # No card created or lost: the unseen cards only changed places.
+        def unseen(position: MineventureState) -> list[int]:
+            cards = [c for p in position.players[1:] for c in p.hand]
+            return sorted(cards + [c for pile, _, _ in position.piles for c in pile])
+
+        assert unseen(other) == unseen(state)
+        seen.add(other.players[1].hand)
+    assert len(seen) > 1
+    assert state.players[1].hand == tuple(
+        sorted(rules.by_token[c] for c in ("milk-bucket", "bread", "steak"))
+    )
