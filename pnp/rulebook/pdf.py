@@ -297,6 +297,12 @@ class StoryBuilder:
         # and a second story with a larger font subset says the same things.
         self.rendered: dict[str, str] = {} if rendered is None else rendered
         self.mentions: dict[str, tuple[str, str] | None] = {}
+        self.figures: list[FaceFigure] = []
+
+    def _figure(self, face: Face) -> FaceFigure:
+        figure = FaceFigure(face, self.fonts)
+        self.figures.append(figure)
+        return figure
 
     def text(self, value: str, block_or_section: Any, label: str = "") -> str:
         return self._render(value, block_or_section.where, label)
@@ -400,7 +406,7 @@ class StoryBuilder:
         face = laid.runs[index][0]
         figure = Table(
             [
-                [FaceFigure(face, self.fonts)],
+                [self._figure(face)],
                 [para(self.text(block.title, block), self.styles.small)],
             ],
             colWidths=[self.width],
@@ -548,10 +554,16 @@ def render_reading_edition(game: LoadedGame, path: Path, templates_root: Path) -
     builder = StoryBuilder(game, templates_root, base_fonts)
     story = builder.story(rulebook)
     fonts = prepare_cjk_fonts(all_text(story) + "目录— 0123456789")
-    if fonts != base_fonts:  # some character needed a larger font subset: rebuild with it
+    if (fonts.regular, fonts.bold) != (base_fonts.regular, base_fonts.bold):
+        # The larger subset the text needs goes by other names: build the story with them.
         story = StoryBuilder(game, templates_root, fonts, builder.rendered, builder.context).story(
             rulebook
         )
+    else:
+        # The same names (the fonts grow in place): the story's styles already name them,
+        # and its figures draw with the larger set.
+        for figure in builder.figures:
+            figure.fonts = fonts
     with atomic_output(path) as temporary:
         document = RulebookDocument(
             str(temporary),
