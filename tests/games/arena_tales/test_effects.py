@@ -80,10 +80,10 @@ def test_damage_up_while_displayed_adds_to_every_damage_card(duel: ArenaTalesRul
 
 
 def test_reach_while_displayed_lengthens_every_range(duel: ArenaTalesRules) -> None:
-    # 展示中 范围 +1 (鸢羽): 直拳 (range 1) reaches an enemy two hexes away.
+    # 展示中 范围 +1 (山岳意志): 直拳 (range 1) reaches an enemy two hexes away.
     state = position(duel, hands=[("jab", "jab"), ("jab",)], places=[(0, 0), (0, -2)])
     assert not duel.apply(state, Play("jab")).queue
-    state.seats[0].display = ((code(duel, "kite-feather"), UP),)
+    state.seats[0].display = ((code(duel, "mountain-will"), UP),)
     assert duel.apply(state, Play("jab")).queue[0] == ("lose", 1, 0, 1)
 
 
@@ -195,7 +195,7 @@ def test_crystals_permanent_cards_and_talents_stay_maintained_cards_ask(
     # Start of turn: 元素结晶, 永久展示中 and the talent stay; a 维持 card asks its owner to pay.
     state = position(duel, hands=[("jab", "side-kick"), ("jab",)], places=[(0, 0), FAR])
     state.active = 1
-    stay = [code(duel, t) for t in ("blazing-heart", "fire-seed", "kite-feather")]
+    stay = [code(duel, t) for t in ("blazing-heart", "fire-seed", "golden-bell")]
     state.seats[0].display = (
         *((c, UP) for c in stay),
         (code(duel, "meditation"), UP),
@@ -214,9 +214,9 @@ def test_crystals_permanent_cards_and_talents_stay_maintained_cards_ask(
 
 
 def test_a_talent_changes_the_life_dealt(duel: ArenaTalesRules) -> None:
-    # 初始天赋 生命 −2 (炎心, 赤焰) and +2 (鹰眼, 紫鸢): the life zone is dealt that many more.
+    # 初始天赋 生命 −3 (炎心, 赤焰) and +2 (鹰眼, 紫鸢): the life zone is dealt that many more.
     state = duel.initial_state(random.Random(0))
-    assert len(state.seats[0].life) == duel.life - 2
+    assert len(state.seats[0].life) == duel.life - 3
     assert len(state.seats[1].life) == duel.life + 2
 
 

@@ -86,15 +86,16 @@ def test_cards_recycled_onto_an_empty_deck_become_the_deck_at_once(
 def test_a_frenzied_player_next_to_an_enemy_may_not_step_away(duel: ArenaTalesRules) -> None:
     # Post (失控): every discard-move of a frenzied player must end closer to an enemy. Next to
     # the enemy no step is closer, so no discard-move is legal (decided: out-of-control-closer).
-    state = position(duel, hands=[("cloud-piercer",), ("jab",)], places=[(0, 0), (0, -1)])
+    # 断魂 ([2], 锁定) has no one to lock at distance 1.
+    state = position(duel, hands=[("soul-cutter",), ("jab",)], places=[(0, 0), (0, -1)])
     state.seats[0].sane = False
     actions = duel.legal_actions(state)
     assert not [a for a in actions if isinstance(a, Move)]
     # Decided (stuck): with nothing to play and nowhere to go, a card is given up in
     # place: it goes straight to the exhausted pile instead of coming back.
-    assert actions == [Stall("cloud-piercer")]
-    after = duel.apply(state, Stall("cloud-piercer"))
-    assert after.seats[0].exhausted == (duel._by_token["cloud-piercer"],)
+    assert actions == [Stall("soul-cutter")]
+    after = duel.apply(state, Stall("soul-cutter"))
+    assert after.seats[0].exhausted == (duel._by_token["soul-cutter"],)
     assert after.seats[0].display == ()
 
 
@@ -211,7 +212,7 @@ def test_counter_also_nullifies_the_after_play_effects_on_the_countered(
     # Post (反制): when its condition holds, the effect is nullified. Decided (counter-reach):
     # the card does nothing to the countered character, its 打出后 耗竭 included.
     state = position(duel, hands=[("scorch-mark", "jab"), ("jab",)], places=[(0, 0), (0, -2)])
-    water, jab = duel._by_token["water-mirror"], duel._by_token["jab"]
+    water, jab = duel._by_token["wind-wall"], duel._by_token["jab"]
     state.seats[1].display = ((jab, DOWN), (water, UP))
     after = duel.apply(state, Play("scorch-mark"))
     assert after.seats[1].display == ((jab, DOWN),)  # the counter went, the face-down card stays
@@ -224,10 +225,10 @@ def test_counter_also_nullifies_the_after_play_effects_on_the_countered(
 def test_area_and_snipe_reach_over_pillars_charges_stop(duel: ArenaTalesRules) -> None:
     # Post: only a charge stops at the nearest character or obstacle. Decided (pillar-lines):
     # area and snipe damage pass over pillars.
-    # The pillar at (1, -2) stands between (1, 0) and (1, -4), four hexes north.
-    state = position(duel, hands=[("jab",), ("jab",)], places=[(1, 0), (1, -4)])
+    # The pillar at (1, -2) stands between (1, 0) and (1, -3), three hexes north.
+    state = position(duel, hands=[("jab",), ("jab",)], places=[(1, 0), (1, -3)])
     assert (1, -2) in duel.obstacles
-    snipe = duel._by_token["cloud-piercer"]  # [4] in front
+    snipe = duel._by_token["sky-piercer"]  # [3] in front
     assert hits(duel, state, 0, snipe, 0) == [(1, 0, None)]
     charge = duel._by_token["flame-rush"]  # ④ in front: stopped by the pillar
     assert hits(duel, state, 0, charge, 0) == []
@@ -237,12 +238,13 @@ def test_area_and_snipe_reach_over_pillars_charges_stop(duel: ArenaTalesRules) -
 
 
 def test_a_range_bonus_moves_a_snipe_and_lengthens_a_charge(duel: ArenaTalesRules) -> None:
-    # Decided (range-bonus): 范围 +X adds X to every number of the hexagon: a snipe [4] hits at
-    # exactly 5, a charge ④ reaches 5 with full damage at 5.
-    snipe, charge = duel._by_token["cloud-piercer"], duel._by_token["flame-rush"]
-    state = position(duel, hands=[("jab",), ("jab",)], places=[(0, 4), (0, -1)])
+    # Decided (range-bonus): 范围 +X adds X to every number of the hexagon: a snipe [3] hits at
+    # exactly 4, a charge ④ reaches 5 with full damage at 5.
+    snipe, charge = duel._by_token["sky-piercer"], duel._by_token["flame-rush"]
+    state = position(duel, hands=[("jab",), ("jab",)], places=[(0, 4), (0, 0)])
     assert hits(duel, state, 0, snipe, 1) == [(1, 0, None)]
     assert hits(duel, state, 0, snipe, 0) == []
+    state.seats[1].pos = (0, -1)
     assert hits(duel, state, 0, charge, 1) == [(1, 0, 0)]
 
 

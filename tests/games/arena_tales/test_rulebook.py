@@ -104,12 +104,12 @@ def test_a_changed_card_changes_the_worked_example(content_copy: Path, tmp_path:
     old = "name: 滚石, colour: brown, type: damage, cost: 1, damage: 2,"
     text = path.read_text(encoding="utf-8")
     assert old in text
-    path.write_text(text.replace(old, old.replace("damage: 2,", "damage: 3,")), encoding="utf-8")
+    path.write_text(text.replace(old, old.replace("damage: 2,", "damage: 1,")), encoding="utf-8")
     game = load_game(content_copy, GAME)
     rows = rulebook_examples(game.model)["charge"]["rows"]
-    assert [row["damage"] for row in rows] == [3, 2, 1, 1]
+    assert [row["damage"] for row in rows] == [2, 1, 1, 1]  # 1, and 磐石's damage +1
     book = book_text(build_rulebook(game, tmp_path, TEMPLATES).reading)
-    assert "距离4，3点；距离3，2点；距离2，1点；距离1，1点。" in book
+    assert "距离4，2点；距离3，1点；距离2，1点；距离1，1点。" in book
 
 
 def test_a_changed_content_value_changes_the_rulebook(content_copy: Path, tmp_path: Path) -> None:

@@ -97,15 +97,15 @@ def test_charge_stops_at_the_nearest_obstacle(duel: ArenaTalesRules) -> None:
 def test_snipe_hits_only_at_exactly_its_distance_and_lock_needs_a_target(
     model: ArenaTales,
 ) -> None:
-    # [4] of 穿云箭 with 锁定: playable only with a character at exactly 4 in front.
-    rules = ArenaTalesRules(model, 2, ["ziyuan", "chiyan"])
-    state = position(rules, hands=[("cloud-piercer", "jab"), ("jab",)], places=[(0, 0), (0, -3)])
-    assert Play("cloud-piercer", 1) not in rules.legal_actions(state)
+    # [2] of 断魂 with 锁定: playable only with a character at exactly 2 in front.
+    rules = ArenaTalesRules(model, 2, ["moying", "chiyan"])
+    state = position(rules, hands=[("soul-cutter", "jab"), ("jab",)], places=[(0, 0), (0, -3)])
+    assert Play("soul-cutter", 1) not in rules.legal_actions(state)
     assert not any(
-        isinstance(a, Play) and a.card == "cloud-piercer" for a in rules.legal_actions(state)
+        isinstance(a, Play) and a.card == "soul-cutter" for a in rules.legal_actions(state)
     )
-    state.seats[1].pos = (0, -4)
-    assert Play("cloud-piercer", 1) in rules.legal_actions(state)
+    state.seats[1].pos = (0, -2)
+    assert Play("soul-cutter", 1) in rules.legal_actions(state)
 
 
 def test_area_does_not_hit_behind_a_blank_side(duel: ArenaTalesRules) -> None:
