@@ -38,7 +38,7 @@ RULE_DECK_SIZE = 96
 """Deadline 99: two poker decks without jokers and 2s, 2 x 48 playable cards (for the validator;
 the engine deals whatever the model's deck rules make)."""
 
-DEFAULT_GAMES = 32
+DEFAULT_GAMES = 24
 """Seeded random games per mode and player count in `pnp validate` (invariants checked at every
 step); the shared play checks add random, sensible, passive and search play at every table
 (``DEFAULT_GAMES // 4`` games, at least 8, for the game's own policies) and demand that every
