@@ -285,9 +285,23 @@ class MineventureRules(CombatRules):
         hidden = [s for s, p in enumerate(state.players) if s != seat and p.hand]
         if not hidden:
             return state
+        # A card declared in this combat round was read out: it stays where it is.
+        shown: dict[int, list[int]] = {s: [] for s in hidden}
+        c = state.combat
+        if c is not None:
+            for declarer, text in zip((c.attacker, c.defender), c.declared, strict=False):
+                act = Act.parse(text) if ":" in text else None
+                if act is not None and act.kind == "use" and declarer in shown:
+                    shown[declarer].append(self.by_token[act.a])
+        secret: dict[int, list[int]] = {}
+        for s in hidden:
+            hand = state.players[s].hand
+            for code in shown[s]:
+                hand = _remove(hand, code)
+            secret[s] = list(hand)
         pools: dict[int, list[int]] = {}
         for s in hidden:
-            for code in state.players[s].hand:
+            for code in secret[s]:
                 pools.setdefault(self.card_deck[code], []).append(code)
         new = clone(state)
         piles = list(new.piles)
@@ -298,9 +312,10 @@ class MineventureRules(CombatRules):
             rng.shuffle(pool)
             for s in hidden:
                 p = new.players[s]
-                count = sum(1 for c in state.players[s].hand if self.card_deck[c] == deck)
+                count = sum(1 for c in secret[s] if self.card_deck[c] == deck)
                 others = [c for c in p.hand if self.card_deck[c] != deck]
-                p.hand = tuple(sorted(others + pool[:count]))
+                mine = [c for c in shown[s] if self.card_deck[c] == deck]
+                p.hand = tuple(sorted(others + mine + pool[:count]))
                 del pool[:count]
             piles[deck] = (tuple(sorted(kept + pool)), bottom, discard)
         new.piles = tuple(piles)

@@ -251,3 +251,22 @@ def test_the_search_player_sees_only_its_own_hand(rules: MineventureRules) -> No
     assert state.players[1].hand == tuple(
         sorted(rules.by_token[c] for c in ("milk-bucket", "bread", "steak"))
     )
+
+
+def test_a_card_declared_in_combat_is_not_dealt_away(rules: MineventureRules) -> None:
+    # Seat 0 attacks and declares a potion of strength; declarations are read out, so when
+    # seat 1 searches its answer, the potion stays in seat 0's hand in every determinisation.
+    hand = ["potion-strength", "apple", "bread"]
+    state = bare(rules, p0={"main": "iron-sword", "hand": hand}, p1={"main": "iron-sword"})
+    p0, p1 = state.players[0], state.players[1]
+    p1.x, p1.y = p0.x + 1, p0.y
+    state.phase = "decision"
+    state = rules.apply(state, Act("fight", "1"))
+    state = rules.apply(state, Act("use", "potion-strength"))
+    assert state.combat is not None and state.combat.declared == ("use:potion-strength",)
+    rng = random.Random(2)
+    potion = rules.by_token["potion-strength"]
+    for _ in range(20):
+        seen_by_1 = rules.resample(state, 1, rng)
+        assert potion in seen_by_1.players[0].hand
+        rules.apply(seen_by_1, Act("strike", "main"))  # the exchange resolves
