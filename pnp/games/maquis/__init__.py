@@ -29,5 +29,9 @@ GAME = Game(
     covered=play.covered,
     score=play.score,
     evaluate=play.evaluate,
-    search=SearchSettings(iterations=40, rollout="random", depth=8, exploration=0.7),
+    # The strong player: a one-step determinised search scored by play.evaluate (missions,
+    # stock, workers out in the town and their way home). Playouts below the tree, random or
+    # sensible, cost more than the game can afford (a sensible playout is ~0.35 ms a step)
+    # and played worse in trials; see the issue-14 note in balance.yaml.
+    search=SearchSettings(iterations=48, rollout="random", depth=0, exploration=0.7),
 )

@@ -18,9 +18,12 @@ from pnp.games.maquis.simulation import SimulationReport, simulate
 from pnp.games.maquis.state import SLUG, Result
 from pnp.validate.checks import Findings, check_declaration, suggest
 
-DEFAULT_GAMES = 100
+DEFAULT_GAMES = 60
 """Seeded games per difficulty level with the sensible policy in `pnp validate` (the same seeds
-at every level); a fifth as many random games check the invariants at every step."""
+at every level); a fifth as many random games check the invariants at every step. The shared
+play checks add liveness and coverage at every level with every policy, so this stays small
+enough for the default run to be no slower than before; the difficulty ladder and the win-rate
+bands are judged by `pnp validate --balance` on the content's balance.games."""
 
 LADDER_MIN_GAMES = 100
 """Fewer games per level than this cannot tell neighbouring levels apart (their win rates

@@ -205,7 +205,7 @@ class GreedyPolicy:
             for k, n in enumerate(s.drops[o.collect]):
                 gained[k] += n
         if o.build:
-            value += 20 if rules.tiles[o.build].safe_house else 8
+            value += 20 if rules.tiles[o.build].safe_house else 8 + self.tile_use(rules, s, o, need)
         if o.mission is not None:
             slot, _ = o.mission
             value += 60
@@ -217,6 +217,21 @@ class GreedyPolicy:
         if o.airdrop is not None:
             value *= 0.8
         return value
+
+    @staticmethod
+    def tile_use(rules: MaquisRules, s: MaquisState, o: Option, need: list[float]) -> float:
+        """What the action of the tile ``o`` lays is worth for the rounds to come: each
+        resource still short for the missions it yields, and morale when it is low."""
+        action = rules.tiles[o.build].action
+        if action is None:
+            return 0.0
+        worth = 0.0
+        for reward in action.gain:
+            for r in reward.resources:
+                k = rules.res_index[r]
+                worth += 6.0 * (need[k] > s.stock[k])
+            worth += 4.0 * (reward.morale > 0 and s.morale <= 5)
+        return worth
 
     def best(
         self, rules: MaquisRules, s: MaquisState, i: int, need: list[float]

@@ -41,7 +41,7 @@ def test_a_misspelt_location_gets_a_suggestion(content_copy: Path) -> None:
 
 
 def test_a_repeated_location_on_a_patrol_card(content_copy: Path) -> None:
-    edit(content_copy, "cards.yaml", "[radio, square, cafe]", "[radio, square, radio]")
+    edit(content_copy, "cards.yaml", "[square, radio, cafe]", "[square, radio, square]")
     only(validate(content_copy), r"patrol card 'patrol-08' must name 3 distinct")
 
 
@@ -58,7 +58,7 @@ def test_a_fifth_resource_token(content_copy: Path) -> None:
 
 
 def test_red_numbers_must_match_the_post(content_copy: Path) -> None:
-    edit(content_copy, "game.yaml", "red: [5, 5, 4, 4, 3, 3, 2,", "red: [5, 5, 4, 3, 3, 3, 2,")
+    edit(content_copy, "game.yaml", "red: [5, 5, 4, 4, 4, 4, 2,", "red: [5, 5, 4, 3, 4, 4, 2,")
     problem = only(validate(content_copy), r"morale 4 must show red 4")
     assert problem.location.path.endswith("game.yaml")
 
