@@ -292,8 +292,9 @@ class Spread:
     fair: float | None = field(
         default=None,
         metadata=doc(
-            "the fair win rate; default 1/players for seat factors, the table's overall win "
-            "rate for game factors"
+            "the fair win rate; default for seat factors the wins per game shared by the seats "
+            "(1/players when every game has one winner); for game factors the table's overall "
+            "win rate"
         ),
     )
     where: Location = field(default=NOWHERE, compare=False, repr=False)

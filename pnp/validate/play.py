@@ -424,7 +424,9 @@ def check_balance(
             elif is_game_factor:
                 fair = sum(bool(one.winners) for one in played) / len(played)
             else:
-                fair = 1 / players[table]
+                # Each seat's fair share of the wins there were: 1/n when every game has one
+                # winner, more where several win together (a camp), less where games are drawn.
+                fair = sum(len(one.winners) for one in played) / (len(played) * players[table])
             for label, rate in rates.items():
                 _judge(
                     findings,
@@ -594,9 +596,13 @@ def check_play(
     seed: int,
     workers: int | None = None,
 ) -> PlayReport:
-    """Liveness and coverage for every table and policy of one game."""
+    """Liveness and coverage for every table and policy of one game.
+
+    Every game of every (table, policy) run goes through one batch, so the worker processes
+    start once per game rather than once per run (a game like Deadline 99 has 38 tables)."""
     report = PlayReport()
     tables = game_tables(game, model)
+    runs: list[tuple[Table, str, list[int]]] = []
     for table in tables:
         for name in policy_names(game):
             count = (
@@ -607,17 +613,20 @@ def check_play(
             if name == "strong":
                 count = min(count, LIVENESS_GAMES["strong"])
                 name = f"strong:{min(LIVENESS_SEARCH, game.search.iterations)}"
-            seats = [name] * table.rules.num_players
-            played = play_many(
-                game,
-                table,
-                seats,
-                count,
-                seed,
-                coverage=search_budget(name) is None,
-                workers=workers,
-            )
-            report.runs.append(TableRun(table.name, name, tuple(played)))
+            runs.append((table, name, game_seeds(seed, count)))
+    jobs = [(run, one) for run, (_, _, seeds) in enumerate(runs) for one in seeds]
+
+    def play(job: int) -> Played:
+        run, one = jobs[job]
+        table, name, _ = runs[run]
+        seats = [name] * table.rules.num_players
+        return play_seed(game, table, seats, one, coverage=search_budget(name) is None)
+
+    played = run_seeds(play, range(len(jobs)), workers=workers)
+    start = 0
+    for table, name, seeds in runs:
+        report.runs.append(TableRun(table.name, name, tuple(played[start : start + len(seeds)])))
+        start += len(seeds)
     check_liveness(findings, game, tables, report.runs, seed=seed)
     report.coverage = check_coverage(findings, game, model, report.runs)
     return report
