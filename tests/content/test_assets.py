@@ -73,5 +73,9 @@ def test_build_refuses_a_face_that_shows_a_file_outside_the_content(tmp_path: Pa
         main, ["--content", str(content), "build", "deadline-99", "--out", str(tmp_path / "out")]
     )
     assert result.exit_code != 0
-    assert f"variant-card.yaml:{line}: image '../../secret.png' lies outside" in result.stderr
+    # Found while checking the content, before any file of the kit is written.
+    where = f"variant-card.yaml:{line}: deadline-99: product 'variant-cards': image "
+    assert where in result.stderr
+    assert "'../../secret.png' lies outside the game's content folder" in result.stderr
+    assert not (tmp_path / "out" / "deadline-99").exists()
     assert "Traceback" not in result.stdout + result.stderr
