@@ -80,17 +80,17 @@ def test_a_weapon_gained_this_round_kills_the_police_blocking_the_way_home(
     # The post: a worker who gained a weapon this round may use it straight away to kill a
     # policeman (if no weapon was used this round), between acting and walking home, and so
     # open his own way home.
-    # The workshop on the north vacant house sells a weapon for a coin; every line out of it
+    # The workshop on the north vacant house makes a weapon for free; every line out of it
     # (tavern, town hall, radio) is held by a patrol, only the tavern's by police.
     s = replace(
         act_state(rules, vacant_north="R", tavern="P", town_hall="P", radio="S", square="R"),
         tiles=tiles(rules, vacant_north="workshop"),
-        stock=stock(rules, money=1),
+        stock=stock(rules),
     )
     workshop = rules.tiles["workshop"].action
     assert workshop is not None
     weapon = next(j for j, r in enumerate(workshop.gain) if r.resources.get("weapons"))
-    s = rules.apply(s, Activate("vacant-north", f"p0g{weapon}"))
+    s = rules.apply(s, Activate("vacant-north", f"g{weapon}"))
     assert not rules.has_path_home(s, rules.index["vacant-north"])
     # No weapon in stock: the one in the worker's hand pays for the kill.
     assert s.stock[rules.res_index["weapons"]] == 0
@@ -110,11 +110,11 @@ def test_a_weapon_still_to_be_earned_cannot_pay_for_a_kill(rules: MaquisRules) -
     s = replace(
         act_state(rules, vacant_north="R", tavern="P", town_hall="P", radio="S", square="R"),
         tiles=tiles(rules, vacant_north="workshop"),
-        stock=stock(rules, money=1),
+        stock=stock(rules),
     )
     assert not any(isinstance(a, Kill) for a in rules.legal_actions(s))
-    # A worker who chose the explosive instead holds no weapon either.
-    s = rules.apply(s, Activate("vacant-north", "p0g1"))
+    # A worker who does nothing there holds no weapon either.
+    s = rules.apply(s, Activate("vacant-north", "-"))
     assert not any(isinstance(a, Kill) for a in rules.legal_actions(s))
 
 
@@ -122,9 +122,9 @@ def test_the_weapon_in_hand_survives_the_notation(rules: MaquisRules) -> None:
     s = replace(
         act_state(rules, vacant_north="R", tavern="P", town_hall="P", radio="S", square="R"),
         tiles=tiles(rules, vacant_north="workshop"),
-        stock=stock(rules, money=1),
+        stock=stock(rules),
     )
-    s = rules.apply(rules.apply(s, Activate("vacant-north", "p0g0")), Kill("tavern"))
+    s = rules.apply(rules.apply(s, Activate("vacant-north", "g0")), Kill("tavern"))
     again = rules.from_notation(rules.notation(s))
     assert again == s
     assert rules.apply(again, Return()).stock == stock(rules)
@@ -280,7 +280,7 @@ def test_a_vacant_house_takes_a_tile_usable_from_the_next_round(rules: MaquisRul
     assert s.tiles == tiles(rules, vacant_west="print-shop") and s.stock == stock(rules)
     s = replace(act_state(rules, vacant_west="R"), tiles=s.tiles, stock=stock(rules, money=1))
     keys = {a.choice for a in rules.legal_actions(s) if isinstance(a, Activate)}
-    assert {"p0g0"} <= keys  # the print shop's one reward, now that the tile is down
+    assert {"g0"} <= keys  # the print shop's one reward, free, now that the tile is down
 
 
 def test_the_second_safe_house_takes_workers_home(rules: MaquisRules) -> None:
