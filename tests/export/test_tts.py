@@ -181,7 +181,16 @@ def test_every_game_s_saved_object_holds_its_cards_on_legal_sheets(
     # Every card product that is not a token sheet is a deck (or a lone card) holding each
     # item as often as the content does.
     by_title = {p.title: p for p in game.model.products}
-    decks = {by_title[deck["Nickname"]].id: deck for deck in _decks(save)}
+    # A deck is named by its product; a lone card (TTS saves no deck of one) by itself, its
+    # description naming the product.
+    decks = {
+        by_title[
+            deck["Nickname"]
+            if deck["Name"] == "DeckCustom"
+            else deck["Description"].split(" · ")[0]
+        ].id: deck
+        for deck in _decks(save)
+    }
     card_products = [
         p
         for p in game.model.products
