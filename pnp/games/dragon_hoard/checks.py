@@ -205,6 +205,34 @@ def _check_ai_effects(findings: Findings, model: DragonHoard) -> None:
                 findings.error(effect.where, f"ai_cards: {card.id!r}: advance needs steps >= 1")
 
 
+def _check_seating(findings: Findings, model: DragonHoard) -> None:
+    """Each seating row names a supported table size once and one printed entry per seat,
+    none twice (decision `seats-and-entries`)."""
+    lair = model.lair
+    numbers = {entry.seat + 1 for entry in lair.entries}
+    seen: set[int] = set()
+    for seating in lair.seating:
+        label = f"lair: seating for {seating.players} players"
+        if seating.players not in model.info.players:
+            findings.error(seating.where, f"{label}: the game seats {model.info.players}")
+        if seating.players in seen:
+            findings.error(seating.where, f"{label} is given twice")
+        seen.add(seating.players)
+        if len(seating.entries) != seating.players:
+            findings.error(
+                seating.where,
+                f"{label} names {len(seating.entries)} entries, one per seat is needed",
+            )
+        if len(set(seating.entries)) != len(seating.entries):
+            findings.error(seating.where, f"{label} uses an entry twice: {list(seating.entries)}")
+        unknown = [n for n in seating.entries if n not in numbers]
+        if unknown:
+            findings.error(
+                seating.where,
+                f"{label} names entry teleporters {unknown}; the map numbers {sorted(numbers)}",
+            )
+
+
 def _check_lair(findings: Findings, model: DragonHoard) -> None:
     lair = model.lair
     where = lair.where
@@ -242,6 +270,7 @@ def _check_lair(findings: Findings, model: DragonHoard) -> None:
                 _first(lair.entries) or where,
                 f"lair: seat {seat} needs exactly one entry teleporter, has {seats[seat]}",
             )
+    _check_seating(findings, model)
     for entry in lair.entries:
         if entry.seat not in range(model.info.players.max):
             findings.error(

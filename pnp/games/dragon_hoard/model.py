@@ -383,6 +383,19 @@ class Entry:
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
+@dataclass(frozen=True)
+class Seating:
+    """Which entry teleporters a table of one size uses, in seat order (decision
+    `seats-and-entries`): the first holder of the hourglass takes the first, the others follow
+    clockwise."""
+
+    players: int = field(metadata=doc("table size"))
+    entries: tuple[int, ...] = field(
+        metadata=doc("printed entry numbers (seat + 1 of the entry), one per seat, in seat order")
+    )
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
 class GateType(enum.Enum):
     A = "a"
     B = "b"
@@ -440,6 +453,10 @@ class Lair:
     gates: tuple[Gate, ...] = field(metadata=doc("A and B teleport gates, two of each type"))
     traps: tuple[Trap, ...] = field(metadata=doc("coloured traps"))
     treasure_setup: tuple[TreasureSpot, ...] = field(metadata=doc("where each treasure starts"))
+    seating: tuple[Seating, ...] = field(
+        default=(),
+        metadata=doc("per table size, the entry teleporters used (default: numbers 1, 2, …)"),
+    )
     copies: int = field(default=1, metadata=doc("copies printed"))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
@@ -472,6 +489,22 @@ class Lair:
     def setup_at(self, cell: Sequence[int]) -> tuple[str, ...]:
         """Ids of the treasures the setup guide puts on `cell`."""
         return tuple(s.treasure for s in self.treasure_setup if tuple(s.cell) == tuple(cell))
+
+    def seating_for(self, players: int) -> tuple[int, ...]:
+        """The printed entry numbers a table of `players` uses, in seat order."""
+        for seating in self.seating:
+            if seating.players == players:
+                return tuple(seating.entries)
+        return tuple(range(1, players + 1))
+
+    def entry_cells(self, players: int) -> tuple[Cell, ...]:
+        """Where each seat of a table of `players` enters and respawns, in seat order."""
+        by_number = {entry.seat + 1: (entry.cell[0], entry.cell[1]) for entry in self.entries}
+        numbers = self.seating_for(players)
+        missing = [n for n in numbers if n not in by_number]
+        if missing:
+            raise ValueError(f"no entry teleporter numbered {missing} for {players} players")
+        return tuple(by_number[n] for n in numbers)
 
     def entry_number(self, cell: Sequence[int]) -> int:
         """The printed number (seat + 1) of the entry teleporter on `cell`, 0 if none."""

@@ -175,11 +175,8 @@ class DragonHoardRules(BoardEffects):
         self._preparable = [Phase.PREPARATION in card.phases for card in self.cards]
 
         # The map.
-        entries = {entry.seat: (entry.cell[0], entry.cell[1]) for entry in lair.entries}
-        missing = [seat for seat in range(players) if seat not in entries]
-        if missing:
-            raise ValueError(f"no entry teleporter for seats {missing}")
-        self.entries = tuple(entries[seat] for seat in range(players))
+        # Decision `seats-and-entries`: the table's size picks the entry teleporters it uses.
+        self.entries = lair.entry_cells(players)
         self.exits = frozenset((e.cell[0], e.cell[1]) for e in lair.exits)
         self.gate_ids = [gate.id for gate in lair.gates]
         self.gate_cells = [(gate.cell[0], gate.cell[1]) for gate in lair.gates]

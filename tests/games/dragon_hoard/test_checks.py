@@ -191,3 +191,28 @@ def test_the_speed_examples_quote_the_rounding_of_content(content_copy: Path) ->
     # The ☆ rounding is a setting; the rulebook's example follows it, and content stays valid.
     edit(content_copy, "game.yaml", "star_rounding: down", "star_rounding: nearest")
     assert validate(content_copy) == []
+
+
+def test_a_seating_naming_an_unprinted_entry_is_caught_at_its_line(content_copy: Path) -> None:
+    edit(
+        content_copy,
+        "lair.yaml",
+        "{players: 3, entries: [1, 4, 3]}",
+        "{players: 3, entries: [1, 5, 3]}",
+    )
+    problem = only(validate(content_copy), "seating for 3 players")
+    assert problem.message == (
+        "lair: seating for 3 players names entry teleporters [5]; the map numbers [1, 2, 3, 4]"
+    )
+    assert problem.location.line == line_of(content_copy, "lair.yaml", "{players: 3,")
+
+
+def test_a_seating_with_too_few_entries_is_caught(content_copy: Path) -> None:
+    edit(
+        content_copy,
+        "lair.yaml",
+        "{players: 4, entries: [2, 3, 4, 1]}",
+        "{players: 4, entries: [2, 3, 4]}",
+    )
+    problem = only(validate(content_copy), "seating for 4 players")
+    assert "names 3 entries, one per seat is needed" in problem.message

@@ -15,9 +15,9 @@ from pnp.games.dragon_hoard.state import Stage
 from tests.games.dragon_hoard.test_rules import MODEL
 
 FLOOR = (
-    "1.1:gold,1.9:gem,2.6:gold,3.1:gem,3.9:dragon-scale,4.4:crown,4.8:dragon-diamond,6.2:gold,"
-    "6.6:dragon-heart,6.10:gold,8.4:dragon-diamond,8.8:crown,9.3:dragon-scale,9.11:gem,"
-    "10.6:gold,11.3:gem,11.11:gold"
+    "1.1:gold,1.9:gem,1.11:gold,2.6:gold,3.1:gem,3.9:dragon-scale,4.4:crown,4.8:dragon-diamond,"
+    "6.2:gold,6.6:dragon-heart,6.10:gold,8.4:dragon-diamond,8.8:crown,9.3:dragon-scale,"
+    "9.11:gem,10.6:gold,11.1:gold,11.3:gem,11.11:gold"
 )
 DECK = (
     "ice-breath,flame-breath,frost-lance,fire-lance,tail-sweep,wing-storm,pounce,prowl,fury,"

@@ -29,8 +29,8 @@ def test_every_player_count_is_a_table() -> None:
 def test_seats_are_labelled_by_the_side_of_their_entry() -> None:
     rules = DragonHoardRules(MODEL, 4)
     factors = seat_factors(rules, rules.initial_state(random.Random(1)))
-    # Seat 0's entry is [6, 12], the bottom (south) edge; clockwise: west, north, east.
-    assert list(factors["entry"]) == ["south", "west", "north", "east"]
+    # Decision `seats-and-entries`: at 4 players seat 0 enters at 2 (west), then 3, 4, 1.
+    assert list(factors["entry"]) == ["west", "north", "east", "south"]
     assert list(factors["character"]) == ["ranger", "scholar", "thief", "knight"]
 
 

@@ -337,3 +337,20 @@ def test_the_same_seed_plays_the_same_game() -> None:
     first = play_game(rules, [RandomPolicy()] * 3, random.Random(11), 100_000, record_actions=True)
     again = play_game(rules, [RandomPolicy()] * 3, random.Random(11), 100_000, record_actions=True)
     assert first.actions == again.actions and first.outcome == again.outcome
+
+
+def test_the_table_size_picks_the_entry_teleporters() -> None:
+    # Decision `seats-and-entries`: 3 players enter at 1, 4, 3 (south, east, north).
+    import random
+
+    from pnp.content.loader import load_game
+    from pnp.games.dragon_hoard.rules import DragonHoardRules
+    from tests.conftest import CONTENT
+
+    model = load_game(CONTENT, "dragon-hoard").model
+    by_number = {entry.seat + 1: tuple(entry.cell) for entry in model.lair.entries}
+    for players in model.info.players:
+        rules = DragonHoardRules(model, players)
+        numbers = model.lair.seating_for(players)
+        assert rules.entries == tuple(by_number[n] for n in numbers)
+        assert rules.initial_state(random.Random(1)).pawns == rules.entries
