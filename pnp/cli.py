@@ -277,6 +277,13 @@ def list_command(obj: Context) -> None:
     "--force", is_flag=True, help="Render every file again, even those the cache says are current."
 )
 @click.option(
+    "--clean",
+    is_flag=True,
+    help="First remove everything pnp wrote in the kit's folder (files, exports, previews, "
+    "reports), then build it afresh. Without it a build still removes the files it no longer "
+    "makes.",
+)
+@click.option(
     "--watch",
     is_flag=True,
     help="Build, then rebuild whatever changes each time a content or template file is saved.",
@@ -295,6 +302,7 @@ def build(
     exports: bool,
     only: tuple[str, ...],
     force: bool,
+    clean: bool,
     watch: bool,
 ) -> None:
     """Build the kits of GAMES (default: every game) into output/<game>/.
@@ -321,7 +329,14 @@ def build(
     failures = Failures()
     for slug in slugs:
         with failures.for_game(slug):
-            _build_one(obj, slug, root / slug, options, only=only, force=force, exports=exports)
+            if clean:
+                from pnp.output import clean_folder
+
+                for name in clean_folder(root / slug, f"{slug}-"):
+                    obj.say(f"  removed {name}", verbose=True)
+            _build_one(
+                obj, slug, root / slug, options, only=only, force=force or clean, exports=exports
+            )
     if watch:
         _watch(obj, slugs, root, options, only=only, exports=exports)
     failures.exit()

@@ -16,6 +16,7 @@ import importlib.metadata
 import json
 import os
 import re
+import shutil
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -91,6 +92,27 @@ def remove_stale(folder: Path, written: Iterable[str]) -> list[str]:
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
             removed.append(name)
+    return removed
+
+
+GENERATED_FOLDERS = ("export", "preview", "report")
+"""Folders of a kit's folder that only pnp writes into (pnp export, preview, simulate --report)."""
+
+
+def clean_folder(folder: Path, prefix: str) -> list[str]:
+    """Remove what pnp wrote in a kit's folder: the files its last build recorded, those an
+    interrupted build left, its generated sub-folders and the record itself; the names removed.
+    Files pnp never wrote stay."""
+    if not folder.is_dir():
+        return []
+    removed = remove_leftovers(folder, prefix)
+    removed += remove_stale(folder, ())
+    for name in GENERATED_FOLDERS:
+        if (folder / name).is_dir() and not (folder / name).is_symlink():
+            shutil.rmtree(folder / name)
+            removed.append(name + "/")
+    if (folder / MANIFEST).is_file():
+        (folder / MANIFEST).unlink()
     return removed
 
 

@@ -171,3 +171,18 @@ def test_watch_rebuilds_a_game_when_its_content_is_saved(
     after = _times(out)
     assert after["deadline-99-variant-cards.pdf"] != before["deadline-99-variant-cards.pdf"]
     assert after["deadline-99-playing-cards.pdf"] == before["deadline-99-playing-cards.pdf"]
+
+
+def test_clean_removes_what_pnp_wrote_and_keeps_the_rest(
+    content_copy: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "deadline-99"
+    build(content_copy, out)
+    (out / "export" / "png").mkdir(parents=True)
+    (out / "export" / "png" / "old.zip").write_bytes(b"old")
+    (out / "my-notes.txt").write_text("mine")
+    code, _, err = _build_args(content_copy, out, "--clean")
+    assert code == 0, err
+    assert not (out / "export").exists()
+    assert (out / "my-notes.txt").read_text() == "mine"
+    assert (out / "deadline-99-playing-cards.pdf").is_file()
