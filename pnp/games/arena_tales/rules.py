@@ -80,6 +80,7 @@ from pnp.games.arena_tales.state import (
     arg,
     bump,
     clone_state,
+    redeal_hidden,
     refill_deck,
     writable,
 )
@@ -389,21 +390,9 @@ class ArenaTalesRules:
         return tuple(cast)
 
     def resample(self, state: ArenaState, seat: int, rng: random.Random) -> ArenaState:
-        """A position ``seat`` cannot tell from ``state`` (for the search player): the cards
-        no one sees are dealt again at random, each pile keeping its size. Everyone's life and
-        deck are face down; another player's hand and recycle pile are hidden too (the display,
-        the exhausted piles and the seat's own hand and recycle pile stay as they are)."""
-        s = clone_state(state)
-        for index, other in enumerate(s.seats):
-            zones = ["life", "deck"] if index == seat else ["life", "deck", "hand", "recycle"]
-            pool = [c for zone in zones for c in getattr(other, zone)]
-            rng.shuffle(pool)
-            start = 0
-            for zone in zones:
-                size = len(getattr(other, zone))
-                setattr(other, zone, tuple(sorted(pool[start : start + size])))
-                start += size
-        return s
+        """A position ``seat`` cannot tell from ``state``, for the search player
+        (``state.redeal_hidden``)."""
+        return redeal_hidden(state, seat, rng)
 
     def card(self, token: str) -> Card:
         return self.cards[self._by_token[token]]

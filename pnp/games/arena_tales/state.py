@@ -7,6 +7,7 @@ recycle, life) are sorted multisets, so each card taken from them is a chance ou
 from __future__ import annotations
 
 import enum
+import random
 from dataclasses import dataclass
 
 SLUG = "arena-tales"
@@ -246,3 +247,21 @@ def refill_deck(seat: Seat) -> None:
     chance are multisets: shuffling is moving.)"""
     if not seat.deck and seat.recycle:
         seat.deck, seat.recycle = seat.recycle, ()
+
+
+def redeal_hidden(state: ArenaState, seat: int, rng: random.Random) -> ArenaState:
+    """A position ``seat`` cannot tell from ``state``: the cards no one sees are dealt again at
+    random, each pile keeping its size. Everyone's life and deck are face down; another
+    player's hand and recycle pile are hidden too (the display, the exhausted piles and the
+    seat's own hand and recycle pile stay as they are)."""
+    s = clone_state(state)
+    for index, other in enumerate(s.seats):
+        zones = ("life", "deck") if index == seat else ("life", "deck", "hand", "recycle")
+        pool = [c for zone in zones for c in getattr(other, zone)]
+        rng.shuffle(pool)
+        start = 0
+        for zone in zones:
+            size = len(getattr(other, zone))
+            setattr(other, zone, tuple(sorted(pool[start : start + size])))
+            start += size
+    return s
