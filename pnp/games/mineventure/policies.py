@@ -51,7 +51,16 @@ class SensiblePolicy:
         if phase == "keep":
             return Act("keep") if self._better(rules, state, seat, state.drawn) else Act("return")
         if phase == "move":
-            return best(actions, lambda a: self._move_score(rules, state, seat, a), rng)
+            # Many walks end on the same cell: score each cell once.
+            scores: dict[object, float] = {}
+
+            def score(action: Act) -> float:
+                key = action.b or rules.landing(me.x, me.y, action.a)
+                if key not in scores:
+                    scores[key] = self._move_score(rules, state, seat, action)
+                return scores[key]
+
+            return best(actions, score, rng)
         if phase == "loot":
             # Take the victim's card only when it beats one's own (declining is allowed).
             victim = state.players[state.loot[1]]

@@ -340,7 +340,8 @@ class MineventureRules(CombatRules):
                     out.append(Act("move", act.a, str(others[cell])))
                 if cell == dragon:
                     out.append(Act("move", act.a, "dragon"))
-        return list(dict.fromkeys(out))
+        # Each walk is listed once and passes each cell once: no action repeats.
+        return out
 
     def walks(
         self, x: int, y: int, steps: int
