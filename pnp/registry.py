@@ -102,6 +102,10 @@ class Game:
     """``pnp simulate``: ``simulation_lines(game, players=, games=, seed=, policy=)``."""
     default_games: int = 100
     """Simulated games per table that ``pnp validate`` plays when not told otherwise."""
+    play_games: int | None = None
+    """Games per table that the default play checks give each of the game's own policies
+    (default: ``default_games // 4``, at least 8): more where a rarely chosen option must
+    still be seen played for coverage."""
     rulebook_terms: Callable[[Any], list[tuple[str, Location]]] | None = None
     """Terms printed on components that the rulebook must explain, with where each is used."""
     rulebook_examples: Callable[[Any], dict[str, Any]] | None = None

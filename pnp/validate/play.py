@@ -608,7 +608,7 @@ def check_play(
             count = (
                 games
                 if games is not None
-                else LIVENESS_GAMES.get(name, max(8, game.default_games // 4))
+                else LIVENESS_GAMES.get(name, game.play_games or max(8, game.default_games // 4))
             )
             if name == "strong":
                 count = min(count, LIVENESS_GAMES["strong"])
