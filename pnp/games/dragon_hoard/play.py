@@ -129,8 +129,14 @@ def _cell(cell: Sequence[int]) -> str:
 
 SEARCH = SearchSettings(iterations=32, rollout="sensible", depth=16, exploration=0.5)
 """The strong player: playouts with the sensible policy for about a round, then the
-evaluation hint. Measured against the sensible policy it does not yet beat it significantly
-(see the duel note of issue 14); the balance promises are made for the sensible policy."""
+evaluation hint. It does not beat the sensible policy significantly (issue 14, duel on the
+balance seeds, 60 games a table: 2p 63 % vs 57 %, p = 0.30; 3p 43 vs 42 %; 4p 25 vs 28 %),
+and cannot at this budget: a seat makes ~50 real decisions a game with 6-8 legal actions each
+(preparation options; place a card, wait, reveal or stop), so 32 playouts give each action
+about 4-5 determinised samples, and after 16 decisions (under one round at 4 players) the
+hint tells actions apart by less than the AI draw's noise. It plays as the sensible policy
+plus noise; significance would take ~200+ playouts (6x the cost of every strong game). The
+balance promises are made for the sensible policy."""
 
 
 # -- the search player's hint -----------------------------------------------------------------
