@@ -210,6 +210,8 @@ class PassivePolicy:
 
     def __init__(self) -> None:
         self._sensible = SensiblePolicy()
+        self._cells: dict[tuple[int, tuple[int, int]], float] = {}
+        """How safe each cell is, per table (it depends on the map alone)."""
 
     def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
         assert isinstance(rules, MineventureRules)
@@ -262,12 +264,16 @@ class PassivePolicy:
         """Far from the dragon and off lava; then what the tile gives."""
         me = state.players[seat]
         cell = rules.landing(me.x, me.y, action.a)  # where the move ends
-        terrain = rules.terrain[cell]
-        dx, dy = rules.dragon_at
-        distance = abs(cell[0] - dx) + abs(cell[1] - dy)
-        score = min(distance, rules.model.dragon.range + 1) * 2.0
-        score -= 5 * terrain.landing_damage
-        score += 1.0 if terrain.draws else 0.0
+        key = (id(rules), cell)
+        score = self._cells.get(key)
+        if score is None:
+            terrain = rules.terrain[cell]
+            dx, dy = rules.dragon_at
+            distance = abs(cell[0] - dx) + abs(cell[1] - dy)
+            score = min(distance, rules.model.dragon.range + 1) * 2.0
+            score -= 5 * terrain.landing_damage
+            score += 1.0 if terrain.draws else 0.0
+            self._cells[key] = score
         return score
 
     def __repr__(self) -> str:
