@@ -6,6 +6,7 @@ from __future__ import annotations
 from pnp.games.maquis import checks, play
 from pnp.games.maquis.examples import example_tables, rulebook_examples
 from pnp.games.maquis.model import Maquis
+from pnp.games.maquis.physical import public_state
 from pnp.games.maquis.policies import GreedyPolicy, PassivePolicy
 from pnp.games.maquis.rules import MaquisRules
 from pnp.registry import Game, SearchSettings
@@ -25,6 +26,7 @@ GAME = Game(
     # hundred): 30 games a level see it played, so coverage holds without a larger ladder run.
     play_games=30,
     rulebook_terms=checks.rulebook_terms,
+    public_state=public_state,
     rulebook_examples=rulebook_examples,
     play_tables=play.play_tables,
     game_factors=play.game_factors,

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from pnp.errors import Location
-from pnp.model.common import NOWHERE, Balance, Decision, GameInfo, Product, doc
+from pnp.model.common import NOWHERE, Balance, Decision, GameInfo, Physical, Product, doc
 from pnp.model.rulebook import Rulebook
 
 
@@ -333,6 +333,10 @@ class Maquis:
         metadata=doc("what the design promises about difficulty and fairness, checked in play"),
     )
     rulebook: Rulebook | None = field(default=None, metadata=doc("the rules, as structured text"))
+    physical: Physical = field(
+        default=Physical(),
+        metadata=doc("what players bring, and which component shows each piece of public state"),
+    )
 
     @cached_property
     def location(self) -> dict[str, BoardLocation]:
