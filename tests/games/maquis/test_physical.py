@@ -110,3 +110,18 @@ def test_public_state_with_no_component_is_an_error_at_the_state_list(
     )
     assert problem.location.path.endswith("maquis/physical.yaml")
     assert problem.location.line == SEEDING.line_of(content_copy, "physical.yaml", "state:") + 1
+
+
+def test_a_success_box_smaller_than_its_marker_is_an_error(content_copy: Path) -> None:
+    # The mission cards' boxes were 11 mm, the success markers 20 mm (now 14 and 14).
+    SEEDING.edit(
+        content_copy, "kit.yaml", "y: 29mm, w: 14mm, h: 14mm,", "y: 29mm, w: 11mm, h: 11mm,"
+    )
+    problems = fit_problems(content_copy)
+    problem = only(problems, "overhangs")
+    assert problem.message == (
+        "slot 'success-box' on 'mission-cards' is 11x11 mm, an item of 'marker-tokens' is "
+        "14x14 mm: it overhangs by more than the 1 mm tolerance"
+    )
+    assert problem.location.line == SEEDING.line_of(content_copy, "kit.yaml", "id: success-box")
+    only(problems, "'success-box' on 'mission-cards' is not drawn")
