@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from pnp.engines.base import Policy, RandomPolicy, play_game
+from pnp.engines.batch import game_seeds
 from pnp.games.arena_tales.model import ArenaTales, EffectKind
 from pnp.games.arena_tales.rules import ArenaTalesRules
 from pnp.games.arena_tales.state import Action, ArenaState, Play, Termination
@@ -62,7 +63,6 @@ def simulate(
     """Play ``games`` seeded games; each draws its characters at random (seeded) from the
     roster. Game ``i`` uses ``random.Random(s_i)``, ``s_i`` drawn from ``random.Random(seed)``."""
     chooser = policy if policy is not None else RandomPolicy()
-    seeds = random.Random(seed)
     roster = [c.id for c in model.characters]
     tables: dict[tuple[str, ...], ArenaTalesRules] = {}
     played: Counter[EffectKind] = Counter()
@@ -73,8 +73,7 @@ def simulate(
     capped: list[int] = []
     steps = 0
     started = time.perf_counter()
-    for _ in range(games):
-        game_seed = seeds.getrandbits(63)
+    for game_seed in game_seeds(seed, games):
         rng = random.Random(game_seed)
         chosen = tuple(rng.sample(roster, players) if len(roster) >= players else roster)
         rules = tables.get(chosen)

@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from pnp.engines.base import Policy, RandomPolicy, play_game
+from pnp.engines.batch import game_seeds
 from pnp.games.deadline_99.model import Deadline99, EffectKind
 from pnp.games.deadline_99.rules import (
     Action,
@@ -79,7 +80,6 @@ def simulate(
     rules = Deadline99Rules(model, players, mode, angel_death)
     chooser = policy if policy is not None else RandomPolicy()
     policies = [chooser] * players
-    seeds = random.Random(seed)
     kinds = rules._kind
     by_token = rules._by_token
     played: Counter[EffectKind] = Counter()
@@ -98,8 +98,7 @@ def simulate(
     terminations: Counter[Termination] = Counter()
     capped: list[int] = []
     started = time.perf_counter()
-    for _ in range(games):
-        game_seed = seeds.getrandbits(63)
+    for game_seed in game_seeds(seed, games):
         record = play_game(
             rules,
             policies,

@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from pnp.engines.base import Policy, RandomPolicy, play_game
+from pnp.engines.batch import game_seeds
 from pnp.games.dragon_hoard.actions import Action
 from pnp.games.dragon_hoard.model import AIEffectKind, DragonHoard
 from pnp.games.dragon_hoard.rules import ROUND_CAP, DragonHoardRules
@@ -55,7 +56,6 @@ def simulate(
     ``random.Random(seed)``, so a capped game is replayed from its seed."""
     rules = DragonHoardRules(model, players)
     chooser = policy if policy is not None else RandomPolicy()
-    seeds = random.Random(seed)
     lengths: list[int] = []
     countdown = nobody = 0
     scores: list[int] = []
@@ -70,8 +70,7 @@ def simulate(
                 effects[effect.kind] += 1
 
     started = time.perf_counter()
-    for _ in range(games):
-        game_seed = seeds.getrandbits(63)
+    for game_seed in game_seeds(seed, games):
         record = play_game(
             rules,
             [chooser] * players,

@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from pnp.engines.base import Policy, RandomPolicy, play_game
+from pnp.engines.batch import game_seeds
 from pnp.games.maquis.model import Maquis
 from pnp.games.maquis.rules import MaquisRules
 from pnp.games.maquis.state import Result, Termination
@@ -62,7 +63,6 @@ def simulate(
     same deals and patrol draws (common random numbers)."""
     rules = MaquisRules(model, difficulty=difficulty)
     chooser = policy if policy is not None else RandomPolicy()
-    seeds = random.Random(seed)
     results: Counter[Result] = Counter()
     ends: Counter[Termination] = Counter()
     losses: Counter[Termination] = Counter()
@@ -70,8 +70,7 @@ def simulate(
     rounds: list[int] = []
     outcomes: list[tuple[int, Result | None]] = []
     started = time.perf_counter()
-    for _ in range(games):
-        game_seed = seeds.getrandbits(63)
+    for game_seed in game_seeds(seed, games):
         record = play_game(
             rules,
             [chooser],

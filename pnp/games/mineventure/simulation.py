@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from pnp.engines.base import Policy, RandomPolicy, play_game
+from pnp.engines.batch import game_seeds
 from pnp.games.mineventure.model import Mineventure
 from pnp.games.mineventure.rules import MineventureRules
 from pnp.games.mineventure.state import TURN_CAP, Mode, Termination
@@ -49,15 +50,13 @@ def simulate(
     """Play ``games`` seeded games; game ``i`` replays from ``random.Random(s_i)``."""
     rules = MineventureRules(model, players, mode)
     chooser = policy if policy is not None else RandomPolicy()
-    seeds = random.Random(seed)
     lengths: list[int] = []
     steps: list[int] = []
     ends: Counter[Termination] = Counter()
     wins = [0] * players
     capped: list[int] = []
     started = time.perf_counter()
-    for _ in range(games):
-        game_seed = seeds.getrandbits(63)
+    for game_seed in game_seeds(seed, games):
         record = play_game(
             rules,
             [chooser] * players,
