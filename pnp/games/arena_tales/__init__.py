@@ -7,6 +7,7 @@ from __future__ import annotations
 from pnp.games.arena_tales import checks
 from pnp.games.arena_tales.examples import example_tables, rulebook_examples
 from pnp.games.arena_tales.model import ArenaTales
+from pnp.games.arena_tales.physical import public_state
 from pnp.games.arena_tales.play import (
     SEARCH,
     coverage_items,
@@ -38,4 +39,5 @@ GAME = Game(
     covered=covered,
     evaluate=evaluate,
     search=SEARCH,
+    public_state=public_state,
 )

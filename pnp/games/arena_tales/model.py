@@ -14,11 +14,23 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from pnp.errors import Location
-from pnp.model.common import NOWHERE, Balance, Decision, GameInfo, Product, doc
+from pnp.model.common import (
+    NOWHERE,
+    Balance,
+    Decision,
+    GameInfo,
+    Physical,
+    Product,
+    Track,
+    doc,
+)
 from pnp.model.rulebook import Rulebook
 
 DIRECTIONS = 6
 """A hex has six sides; a range spec names one per side, clockwise from the facing side."""
+
+SIDES = ("正前", "右前", "右后", "正后", "左后", "左前")
+"""The printed names of the six sides of a range spec, clockwise from the facing side."""
 
 
 class CardType(enum.Enum):
@@ -393,6 +405,34 @@ class Aid:
 
 
 @dataclass(frozen=True)
+class Marker:
+    """A small token that marks a value on a track of the player board (the pending draw)."""
+
+    id: str = field(metadata=doc("slug"))
+    name: str = field(metadata=doc("what the token says"))
+    copies: int = field(default=1, metadata=doc("copies printed"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Pawn:
+    """A character's pawn on the arena, its arrow showing the facing (derived, not in content)."""
+
+    character: Character
+    colour: Colour
+    copies: int = 1
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+    @property
+    def id(self) -> str:
+        return f"pawn-{self.character.id}"
+
+    @property
+    def name(self) -> str:
+        return self.character.name
+
+
+@dataclass(frozen=True)
 class DeckCard:
     """One card name as it is printed in one character's deck (derived, not in content)."""
 
@@ -430,9 +470,16 @@ class ArenaTales:
     aids: tuple[Aid, ...] = field(metadata=doc("printed player aids"))
     products: tuple[Product, ...] = field(metadata=doc("the files of the printed kit"))
     decisions: tuple[Decision, ...] = field(default=(), metadata=doc("open points decided"))
+    markers: tuple[Marker, ...] = field(
+        default=(), metadata=doc("track markers (the pending draw), one per seat")
+    )
     rulebook: Rulebook | None = field(default=None, metadata=doc("the rules, as structured text"))
     balance: Balance | None = field(
         default=None, metadata=doc("the fairness the design promises, checked by simulated play")
+    )
+    physical: Physical = field(
+        default=Physical(),
+        metadata=doc("what players bring, and which component shows each piece of public state"),
     )
 
     @property
@@ -486,6 +533,20 @@ class ArenaTales:
             for card in self.deck_of(character)
         )
 
+    @cached_property
+    def pawns(self) -> tuple[Pawn, ...]:
+        """One pawn per character, in the character's colour (the arrow is the facing)."""
+        none = Colour("none", "无色", "#777777")
+        return tuple(
+            Pawn(character, self.colour_by_id.get(character.colour, none), 1, character.where)
+            for character in self.characters
+        )
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        """The printed names of a range spec's six sides, clockwise from the facing side."""
+        return SIDES
+
     @property
     def turn_aids(self) -> tuple[Aid, ...]:
         return tuple(aid for aid in self.aids if aid.kind == "turn")
@@ -510,6 +571,10 @@ class ArenaTales:
     def character(self, character_id: str) -> Character:
         """The character with this id."""
         return next(c for c in self.characters if c.id == character_id)
+
+    def track(self, track_id: str) -> Track:
+        """A track printed on a product of the kit by id (the player board's 'pending')."""
+        return next(t for p in self.products for t in p.tracks if t.id == track_id)
 
     def zone(self, zone_id: str) -> Zone:
         """A zone of the player board by id (display, exhausted, recycle, deck, life, sanity)."""
