@@ -7,6 +7,7 @@ from __future__ import annotations
 from pnp.games.mineventure import checks
 from pnp.games.mineventure.examples import example_tables, rulebook_examples
 from pnp.games.mineventure.model import Mineventure
+from pnp.games.mineventure.physical import observed_state, public_state
 from pnp.games.mineventure.play import (
     SEARCH,
     coverage_items,
@@ -38,4 +39,6 @@ GAME = Game(
     covered=covered,
     evaluate=evaluate,
     search=SEARCH,
+    public_state=public_state,
+    observed_state=observed_state,
 )

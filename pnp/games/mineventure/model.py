@@ -13,7 +13,16 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from pnp.errors import Location
-from pnp.model.common import NOWHERE, Balance, Decision, GameInfo, PlayerRange, Product, doc
+from pnp.model.common import (
+    NOWHERE,
+    Balance,
+    Decision,
+    GameInfo,
+    Physical,
+    PlayerRange,
+    Product,
+    doc,
+)
 from pnp.model.rulebook import Rulebook
 
 
@@ -503,6 +512,10 @@ class Mineventure:
     balance: Balance | None = field(
         default=None,
         metadata=doc("what the design promises about fairness, checked by pnp validate --balance"),
+    )
+    physical: Physical = field(
+        default=Physical(),
+        metadata=doc("what players bring, and which component shows each piece of public state"),
     )
 
     # -- lookups ---------------------------------------------------------------------------
