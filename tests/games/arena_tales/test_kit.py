@@ -18,6 +18,8 @@ PRODUCTS = [
     "sanity-cards",
     "arena-map",
     "player-boards",
+    "pawns",
+    "markers",
     "turn-aid",
     "glossary-aid",
 ]

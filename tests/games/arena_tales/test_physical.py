@@ -1,0 +1,186 @@
+"""The printed Arena Tales kit fits the table (issue 15): pawns show where each character stands
+and which way it faces, each player board has a pending-draw track with a marker, the display
+holds a card, the kit prints a board per seat, the cover gives the table sizes the arena
+supports and the card appendix reads damage and range. Each test breaks one thing in a copy of
+the content and reads the error back with its file and line."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from pnp import registry
+from pnp.content.loader import load_game
+from pnp.errors import Problem
+from pnp.games.arena_tales import checks
+from pnp.games.arena_tales.model import ArenaTales
+from pnp.games.arena_tales.physical import FACINGS, pending_high, public_state
+from pnp.validate.checks import Findings
+from pnp.validate.fit import check_fit
+from tests.conftest import CONTENT, TEMPLATES
+from tests.validate.seeding import Seeding, only
+
+GAME = "arena-tales"
+SEEDING = Seeding(GAME)
+
+
+def fit_problems(content: Path) -> list[Problem]:
+    findings = Findings(load_game(content, GAME))
+    check_fit(findings, registry.game_for(GAME), TEMPLATES)
+    return findings.problems
+
+
+def game_problems(content: Path) -> list[Problem]:
+    findings = Findings(load_game(content, GAME))
+    checks.check_static(findings)
+    return findings.problems
+
+
+def test_todays_kit_fits() -> None:
+    assert fit_problems(CONTENT) == []
+    assert game_problems(CONTENT) == []
+
+
+def test_the_engine_declares_the_printed_ranges() -> None:
+    model: ArenaTales = load_game(CONTENT, GAME).model
+    state = public_state(model)
+    # The card that reaches the forced end still adds its cost: 5 + the dearest card (3).
+    dearest = max(card.cost for card in model.cards)
+    assert pending_high(model) == model.settings.forced_end - 1 + dearest
+    assert str(state["pending"]) == f"0..{pending_high(model)}"
+    assert state["facing"].values == frozenset(FACINGS)
+    floor = [cell for cell in model.arena.cells if cell[2] != "obstacle"]
+    assert len(state["position"].values) == len(floor)
+    # The printed track shows every pending draw, 0 first.
+    assert model.track("pending").values() == tuple(range(pending_high(model) + 1))
+
+
+def test_a_display_too_low_for_a_card_is_an_error_at_the_slot(content_copy: Path) -> None:
+    # Today's gap: an 86 mm display under 88 mm cards.
+    SEEDING.edit(
+        content_copy,
+        "kit.yaml",
+        "{id: display, x: 6mm, y: 23mm, w: 338mm, h: 92mm,",
+        "{id: display, x: 6mm, y: 23mm, w: 338mm, h: 86mm,",
+    )
+    problems = fit_problems(content_copy)
+    problem = only(problems, "overhangs")
+    assert problem.message == (
+        "slot 'display' on 'player-boards' is 338x86 mm, an item of 'character-decks' is "
+        "63x88 mm: it overhangs by more than the 1 mm tolerance"
+    )
+    assert problem.location.path.endswith("arena-tales/kit.yaml")
+    assert problem.location.line == SEEDING.line_of(content_copy, "kit.yaml", "{id: display,")
+    # ... and the board draws no such box either.
+    assert only(problems, "is not drawn").location.line == problem.location.line
+
+
+def test_a_pawn_too_large_for_its_start_box_is_an_error_at_the_slot(content_copy: Path) -> None:
+    SEEDING.edit(content_copy, "kit.yaml", "    size: 20x20mm\n", "    size: 26x26mm\n")
+    problem = only(fit_problems(content_copy), "start-n")
+    assert problem.message == (
+        "slot 'start-n' on 'arena-map' is 22x22 mm, an item of 'pawns' is 26x26 mm: "
+        "it overhangs by more than the 1 mm tolerance"
+    )
+    assert problem.location.line == SEEDING.line_of(content_copy, "kit.yaml", "{id: start-n,")
+
+
+def test_a_pending_track_too_short_is_an_error_at_the_track(content_copy: Path) -> None:
+    # A track that stops at the forced end cannot show the cost of the card that reached it.
+    SEEDING.edit(content_copy, "kit.yaml", "{id: pending, cells: 9,", "{id: pending, cells: 6,")
+    problem = only(fit_problems(content_copy), "track 'pending'")
+    assert problem.message == (
+        "track 'pending' on 'player-boards' shows 0, 1, 2, 3, 4, 5, but the engine's "
+        "'pending' takes 0..8: no cell shows 6, 7, 8"
+    )
+    assert problem.location.path.endswith("arena-tales/kit.yaml")
+    assert problem.location.line == SEEDING.line_of(content_copy, "kit.yaml", "{id: pending,")
+
+
+def test_a_marker_larger_than_the_track_cells_is_an_error_at_the_track(
+    content_copy: Path,
+) -> None:
+    SEEDING.edit(content_copy, "kit.yaml", "    size: 14x14mm\n", "    size: 20x20mm\n")
+    problem = only(fit_problems(content_copy), "track 'pending'")
+    assert problem.message == (
+        "track 'pending' on 'player-boards': a cell is 16x16 mm, its marker 'markers' is "
+        "20x20 mm: it overhangs by more than the 1 mm tolerance"
+    )
+    assert problem.location.line == SEEDING.line_of(content_copy, "kit.yaml", "{id: pending,")
+
+
+def test_public_state_with_no_component_is_an_error_at_the_state_list(
+    content_copy: Path,
+) -> None:
+    # Today's gaps: nothing tracked the pending draw, and no pawn showed facing.
+    text = (content_copy / GAME / "physical.yaml").read_text(encoding="utf-8")
+    kept = [line for line in text.splitlines(keepends=True) if "name: pending" not in line]
+    kept = [line for line in kept if "name: facing" not in line]
+    (content_copy / GAME / "physical.yaml").write_text("".join(kept), encoding="utf-8")
+    problems = fit_problems(content_copy)
+    # The error points at the first entry of the state list, where the missing one belongs.
+    state_line = SEEDING.line_of(content_copy, "physical.yaml", "- {name:")
+    pending = only(problems, "'pending'")
+    assert pending.message == (
+        "public state 'pending' (0..8) has no component or convention: add it to physical.state"
+    )
+    assert pending.location.path.endswith("arena-tales/physical.yaml")
+    assert pending.location.line == state_line
+    facing = only(problems, "'facing'")
+    assert facing.message.endswith("has no component or convention: add it to physical.state")
+    assert facing.location.line == state_line
+
+
+def test_one_player_board_for_six_players_is_an_error_at_the_board(content_copy: Path) -> None:
+    # Today's gap: one player board printed for up to six players.
+    SEEDING.edit(
+        content_copy, "table.yaml", "    copies: 6           #", "    copies: 1           #"
+    )
+    problem = only(fit_problems(content_copy), "'display' needs")
+    assert problem.message == (
+        "public state 'display' needs 1 of 'player-boards' per seat: 6 players need 6, "
+        "the kit prints 1"
+    )
+    assert problem.location.path.endswith("arena-tales/table.yaml")
+    assert problem.location.line == SEEDING.line_of(content_copy, "table.yaml", "id: player-board")
+
+
+def test_a_cover_giving_every_count_from_two_to_six_is_an_error_at_info(
+    content_copy: Path,
+) -> None:
+    # Today's gap: the cover said "2-6 人" where the post says 2/4/6.
+    SEEDING.edit(content_copy, "game.yaml", ", only: [2, 4, 6]}", "}")
+    problem = only(game_problems(content_copy), "info.players")
+    assert problem.message == (
+        "info.players: the cover prints '2-6' players, but the arena has a setup for 2/4/6 "
+        "only: give players.only [2, 4, 6]"
+    )
+    assert problem.location.path.endswith("arena-tales/game.yaml")
+    assert problem.location.line == SEEDING.line_of(content_copy, "game.yaml", "slug: arena-tales")
+
+
+def test_a_card_face_without_damage_and_range_in_words_is_an_error_at_the_card(
+    content_copy: Path,
+) -> None:
+    # Today's gap: the appendix read "0 / 1 / 直拳": which number is the damage, which side?
+    templates = content_copy.parent / "templates"  # the content tree's own templates
+    shutil.copytree(TEMPLATES, templates)
+    card = templates / GAME / "card.yaml"
+    text = card.read_text(encoding="utf-8")
+    start = text.index("  # the damage and each side's range in words")
+    end = text.index("  # name and who it belongs to")
+    card.write_text(text[:start] + text[end:], encoding="utf-8")
+    problem = only(game_problems(content_copy), "card appendix")
+    assert problem.message.startswith(
+        "card 'jab': the card appendix, read from its face, never says '伤害 1', '正前 1' (nor do "
+    )
+    assert problem.location.path.endswith("arena-tales/cards.yaml")
+    assert problem.location.line == SEEDING.line_of(content_copy, "cards.yaml", "{id: jab,")
+
+
+def test_what_the_appendix_must_say_of_a_damage_card() -> None:
+    model: ArenaTales = load_game(CONTENT, GAME).model
+    jab = model.card("jab")
+    assert checks.unlabelled(jab, "0 / 1 / 直拳") == ["伤害 1", "正前 1"]
+    assert checks.unlabelled(jab, "0 / 1 / 伤害 1 正前 1 / 直拳") == []
+    assert checks.appendix_text(["1", "1", "伤害 1\n正前 1"]) == "1 / 伤害 1 正前 1"
