@@ -34,6 +34,9 @@ from pnp.games.mineventure.state import DRAGON, SLUG, Act, MineventureState, Mod
 IMPLEMENTED = frozenset(EffectKind)
 """Every effect kind of the model has a handler here (the validator checks content uses all)."""
 
+_LASTING = 1 << 30
+"""Rounds left of a lasting buff (0 in the state) when buffs are compared."""
+
 
 def halved(amount: int, rounding: Rounding | None) -> int:
     """Halve with the card's rounding mark: ↑ rounds up, ↓ rounds down."""
@@ -310,7 +313,9 @@ class Board:
 
     def give_buff(self, new: MineventureState, seat: int, buff: int) -> None:
         """Put a buff in a slot (decision buff-slots): the same buff refreshes; else the first
-        free slot that takes its class; else it replaces the oldest buff among those slots."""
+        free slot that takes its class; else it replaces, among those slots, the buff with the
+        fewest rounds left (a lasting one counts as the most), the lower slot on a tie: what
+        the tokens on the board's rounds-left cells show, so no order of arrival is kept."""
         b = self.buffs[buff]
         p = new.players[seat]
         buffs = list(p.buffs)
@@ -324,9 +329,10 @@ class Board:
             return
         else:
             free = [i for i in fitting if buffs[i] is None]
-            # No free slot: every fitting slot holds a buff; replace the one placed first.
-            stamps = {i: e[2] for i in fitting if (e := buffs[i]) is not None}
-            index = free[0] if free else min(fitting, key=lambda i: stamps[i])
+            # No free slot: every fitting slot holds a buff; replace the one with the fewest
+            # rounds left, the lower slot on a tie (decision buff-slots).
+            left = {i: e[1] or _LASTING for i in fitting if (e := buffs[i]) is not None}
+            index = free[0] if free else min(fitting, key=lambda i: (left[i], i))
             buffs[index] = entry
         self._set(new, seat, buffs=tuple(buffs))
 

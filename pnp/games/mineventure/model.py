@@ -405,6 +405,29 @@ class Buff:
 
 
 @dataclass(frozen=True)
+class BuffToken:
+    """The printed token of one buff: it lies in a buff slot on the rounds-left cell.
+
+    The kit prints one per seat of the largest table: a player holds a buff at most once
+    (the same buff refreshes), so that many tokens of each buff cover every position."""
+
+    buff: Buff
+    copies: int
+
+    @property
+    def id(self) -> str:
+        return self.buff.id
+
+    @property
+    def name(self) -> str:
+        return self.buff.name
+
+    @property
+    def where(self) -> Location:
+        return self.buff.where
+
+
+@dataclass(frozen=True)
 class BuffSlot:
     id: str = field(metadata=doc("slug"))
     name: str = field(metadata=doc("label on the player board"))
@@ -635,6 +658,15 @@ class Mineventure:
     @property
     def player_boards(self) -> tuple[Board, ...]:
         return tuple(board for board in self.boards if board.id == "player-status")
+
+    @property
+    def equipment_mats(self) -> tuple[Board, ...]:
+        return tuple(board for board in self.boards if board.id == "equipment-area")
+
+    @property
+    def buff_tokens(self) -> tuple[BuffToken, ...]:
+        """One token of each buff per seat of the largest table."""
+        return tuple(BuffToken(buff, self.info.players.max) for buff in self.buffs)
 
     @property
     def game_boards(self) -> tuple[Board, ...]:
