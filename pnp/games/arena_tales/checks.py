@@ -13,7 +13,6 @@ from pnp.engines.hexgrid import distance
 from pnp.errors import Location, PnpError
 from pnp.games.arena_tales.effects import KEYWORDS
 from pnp.games.arena_tales.model import (
-    SIDES,
     ArenaTales,
     Card,
     CardType,
@@ -33,10 +32,6 @@ from pnp.games.arena_tales.rules import (
 )
 from pnp.games.arena_tales.simulation import SimulationReport, simulate
 from pnp.games.arena_tales.state import SLUG
-from pnp.layout.primitives import TextShape
-from pnp.layout.products import layout_product
-from pnp.layout.sizes import SizeError
-from pnp.paths import templates_root_for
 from pnp.validate.checks import Findings, check_declaration, suggest
 
 DEFAULT_GAMES = 30
@@ -122,7 +117,6 @@ def check_static(findings: Findings) -> None:
     _check_arena(findings, model)
     _check_board(findings, model)
     _check_player_counts(findings, model)
-    _check_card_reference(findings, model)
     if not any(p.severity == "error" for p in findings.problems):
         try:
             rules = ArenaTalesRules(model, min(s.players for s in model.arena.setups))
@@ -450,54 +444,6 @@ def _check_player_counts(findings: Findings, model: ArenaTales) -> None:
             f"info.players: the cover prints {str(model.info.players)!r} players, but the arena "
             f"has a setup for {'/'.join(str(p) for p in supported)} only: "
             f"give players.only {list(supported)}",
-        )
-
-
-def appendix_text(words: list[str]) -> str:
-    """A face's words as the rulebook's card appendix prints them (pnp.rulebook.pdf)."""
-    return " / ".join(dict.fromkeys(word.replace("\n", " ") for word in words))
-
-
-def unlabelled(card: Card, text: str) -> list[str]:
-    """What of a damage card's damage and range the appendix text does not say in words: its
-    base damage as '伤害 N' and each side's range as '<side> <spec>' (正前 ③)."""
-    if card.type is not CardType.DAMAGE:
-        return []
-    wanted = [f"伤害 {card.damage}"]
-    wanted += [f"{side} {spec}" for side, spec in zip(SIDES, card.range, strict=False) if spec]
-    return [label for label in wanted if label not in text]
-
-
-def _check_card_reference(findings: Findings, model: ArenaTales) -> None:
-    """The card appendix, taken from the printed faces' text, gives every damage card's damage
-    and its range side by side: a bare '1 / ③ / 2' cannot be read back into cost, damage and
-    the direction of each range."""
-    product = next((p for p in model.products if p.items == "deck_cards"), None)
-    if product is None:
-        return
-    templates = templates_root_for(findings.game.folder.parent)
-    try:
-        laid = layout_product(findings.game, product, templates, 0.0)
-    except (PnpError, SizeError):
-        return  # the layout check reports it
-    missing: dict[str, tuple[Card, list[str]]] = {}
-    for item, (front, _, _) in zip(laid.items, laid.runs, strict=True):
-        card: Card = item.card
-        if card.id in missing:
-            continue
-        words = [shape.text for shape in front.shapes if isinstance(shape, TextShape)]
-        lacking = unlabelled(card, appendix_text(words))
-        if lacking:
-            missing[card.id] = (card, lacking)
-    if missing:
-        card, lacking = next(iter(missing.values()))
-        others = len(missing) - 1
-        findings.error(
-            card.where,
-            f"card {card.id!r}: the card appendix, read from its face, never says "
-            f"{', '.join(repr(w) for w in lacking)}"
-            + (f" (nor do {others} more damage cards)" if others else "")
-            + ": print the damage and each side's range in words on the face",
         )
 
 
