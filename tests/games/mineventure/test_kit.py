@@ -85,7 +85,9 @@ def test_tokens_are_cut_at_their_small_sizes(kit: Path) -> None:
     widths, _ = _cut_spacing(pdf(kit, "head-tokens"))
     assert 20.0 in widths and widths <= {20.0, 6.0}
     widths, _ = _cut_spacing(pdf(kit, "markers"))
-    assert 14.0 in widths and widths <= {14.0, 6.0}
+    assert 10.0 in widths and widths <= {10.0, 6.0}  # they fit every track's cells
+    widths, _ = _cut_spacing(pdf(kit, "buff-tokens"))
+    assert 12.0 in widths and widths <= {12.0, 6.0}  # they fit the 13 mm rounds-left cells
 
 
 @pytest.mark.parametrize(

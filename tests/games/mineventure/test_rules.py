@@ -226,10 +226,11 @@ def test_resistance_halves_physical_damage_rounding_up(rules: MineventureRules) 
     assert rules.damage_taken(state, 1, 6, (P,), False) == 3  # (6 - 1) / 2 = 2.5 -> 3
 
 
-def test_buff_slots_take_their_classes_and_the_oldest_is_replaced(
+def test_buff_slots_take_their_classes_and_the_fewest_rounds_left_is_replaced(
     rules: MineventureRules,
 ) -> None:
-    # Slot 1: positive or neutral; slot 2: neutral or negative; slot 3: negative.
+    # Slot 1: positive or neutral; slot 2: neutral or negative; slot 3: negative. With no free
+    # slot the buff with the fewest rounds left goes, the lower slot on a tie (buff-slots).
     state = bare(rules)
     index = rules.buff_index
 
@@ -243,10 +244,25 @@ def test_buff_slots_take_their_classes_and_the_oldest_is_replaced(
     assert names() == ["strength", "poison", "weakness"]
     rules.give_buff(state, 0, index["regeneration"])  # no free slot for a positive one
     assert names() == ["regeneration", "poison", "weakness"]
-    rules.give_buff(state, 0, index["slowness"])  # replaces the oldest negative
+    rules.give_buff(state, 0, index["slowness"])  # a tie of rounds left: the lower slot
     assert names() == ["regeneration", "slowness", "weakness"]
-    rules.give_buff(state, 0, index["glowing"])  # neutral: slots 1 and 2, oldest goes
+    rules.give_buff(state, 0, index["glowing"])  # neutral: slots 1 and 2, a tie again
     assert names() == ["glowing", "slowness", "weakness"]
+
+
+def test_a_new_buff_replaces_the_one_with_fewest_rounds_left_not_the_oldest(
+    rules: MineventureRules,
+) -> None:
+    # Decision buff-slots: the board shows rounds left (the token's cell), not who came first.
+    state = bare(rules)
+    index = rules.buff_index
+    rules.give_buff(state, 0, index["weakness"])  # slot 2, the oldest
+    rules.give_buff(state, 0, index["hunger"])  # slot 3, fewer rounds left
+    weakness, hunger = rules.model.buff("weakness"), rules.model.buff("hunger")
+    assert hunger.rounds < weakness.rounds
+    rules.give_buff(state, 0, index["slowness"])
+    held = [None if e is None else rules.buffs[e[0]].id for e in state.players[0].buffs]
+    assert held == [None, "weakness", "slowness"]
 
 
 def _end_round(rules: MineventureRules, state: MineventureState) -> MineventureState:
