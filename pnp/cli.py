@@ -690,7 +690,20 @@ def rulebook(obj: Context, game: str, out: Path | None) -> None:
 @click.option(
     "--duel",
     is_flag=True,
-    help="With --report: also measure the strong player against the sensible policy.",
+    help="Measure the strong player against the sensible policy, paired on shared seeds "
+    "(with --report: added to the report).",
+)
+@click.option(
+    "--duel-tables",
+    default="",
+    metavar="NAMES",
+    help="With --duel: only these tables, comma-separated (default: every table).",
+)
+@click.option(
+    "--duel-games",
+    type=click.IntRange(min=1),
+    default=None,
+    help="With --duel: games per table (default: --games, else the content's balance.games).",
 )
 @click.option(
     "--workers",
@@ -718,11 +731,16 @@ def simulate(
     report: bool,
     out: Path | None,
     duel: bool,
+    duel_tables: str,
+    duel_games: int | None,
     workers: int | None,
     ray_address: str | None,
 ) -> None:
     """Play seeded games with the reference engine and print statistics."""
-    from pnp.validate.simulation import report_game, simulate_game
+    from pnp.model.common import Balance
+    from pnp.validate.simulation import duel_game, report_game, simulate_game
+
+    tables = [name.strip() for name in duel_tables.split(",") if name.strip()]
 
     try:
         loaded = obj.checked(game)
@@ -735,9 +753,22 @@ def simulate(
                 seed=seed,
                 policy=policy,
                 duel=duel,
+                duel_tables=tables,
+                duel_games=duel_games,
                 workers=workers,
                 use_ray=ray_address is not None,
                 ray_address=None if ray_address in (None, "local") else ray_address,
+            )
+        elif duel:
+            balance = getattr(loaded.model, "balance", None)
+            count = (
+                duel_games
+                or games_count
+                or (balance.games if isinstance(balance, Balance) else 100)
+            )
+            lines = (
+                f"strong vs sensible {one}"
+                for one in duel_game(loaded, games=count, seed=seed, tables=tables, workers=workers)
             )
         else:
             lines = simulate_game(

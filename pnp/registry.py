@@ -45,7 +45,15 @@ class SearchSettings:
     depth: int | None = None
     """Decisions a playout makes before ``evaluate`` scores it (None: to the end)."""
     exploration: float = 0.7
-    """UCB1's exploration constant."""
+    """UCB1's exploration constant (``ismcts``)."""
+    method: str = "ismcts"
+    """``ismcts``: a tree over the decisions (pnp.engines.search.SearchPolicy); ``halving``:
+    each root action played on by the rollout policy, compared on shared playouts and anchored
+    on the rollout policy's own choice (HalvingSearchPolicy)."""
+    candidates: int = 8
+    """Root actions ``halving`` compares at most (the anchor and a sample of the others)."""
+    margin: float = 1.0
+    """Standard errors by which ``halving``'s pick must beat the anchor's to replace it."""
 
 
 @dataclass(frozen=True)

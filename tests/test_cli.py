@@ -125,6 +125,33 @@ def test_simulate_refuses_an_unsupported_player_count() -> None:
     assert "supports 3-12 players" in err
 
 
+def test_simulate_duel_measures_the_strong_player_on_the_tables_named() -> None:
+    code, out, err = run(
+        "simulate",
+        "deadline-99",
+        "--duel",
+        "--duel-tables",
+        "normal-3p,camp-4p",
+        "--duel-games",
+        "3",
+        "--workers",
+        "1",
+    )
+    assert code == 0, err
+    lines = out.splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        "strong vs sensible normal-3p",
+        "strong vs sensible camp-4p",
+    ]
+    assert all("sign test p =" in line and "[" in line for line in lines)
+
+
+def test_simulate_duel_names_the_tables_when_one_is_unknown() -> None:
+    code, _, err = run("simulate", "deadline-99", "--duel", "--duel-tables", "normal-2p")
+    assert code == 2
+    assert "no table 'normal-2p'" in err and "normal-3p" in err
+
+
 def test_every_command_checks_content_before_using_it(content_copy: Path, tmp_path: Path) -> None:
     # A card the engine and printer would both take, but which breaks the deck the post fixes:
     # the static checks catch it, so no command goes on to build or play broken content.

@@ -49,6 +49,39 @@ def determinise(rules: Rules[Any, Any], state: Any, seat: int, rng: random.Rando
     return state if resample is None else resample(state, seat, rng)
 
 
+def playout(
+    rules: Rules[Any, Any],
+    state: Any,
+    rng: random.Random,
+    policy: Policy,
+    depth: int | None,
+    evaluate: Evaluation | None,
+    score: Evaluation | None,
+    limit: int,
+) -> list[float]:
+    """Each seat's score after ``policy`` plays on from ``state``: at the end of the game, or
+    after ``depth`` decisions by the ``evaluate`` hint. ``limit`` steps stop a playout in a
+    position the game can never leave (liveness reports it; search just moves on)."""
+    steps = applied = 0
+    while not rules.is_terminal(state) and applied < limit:
+        if depth is not None and steps >= depth:
+            if evaluate is not None:
+                return [float(v) for v in evaluate(rules, state)]
+            break
+        if rules.is_chance(state):
+            action = rules.sample_chance(state, rng)
+        else:
+            action = policy.choose(rules, state, rng)
+            steps += 1
+        state = rules.apply(state, action)
+        applied += 1
+    if rules.is_terminal(state):
+        scorer = score if score is not None else terminal_scores
+        return [float(v) for v in scorer(rules, state)]
+    # Cut off with no hint: every seat alike, so the cut-off says nothing either way.
+    return [1.0 / rules.num_players] * rules.num_players
+
+
 @dataclass(eq=False)
 class _Node:
     visits: int = 0
@@ -159,21 +192,138 @@ class SearchPolicy:
         return choices[0] if len(choices) == 1 else choices[int(rng.random() * len(choices))]
 
     def _playout(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> list[float]:
-        steps = applied = 0
-        while not rules.is_terminal(state) and applied < self.rollout_limit:
-            if self.rollout_depth is not None and steps >= self.rollout_depth:
-                if self.evaluate is not None:
-                    return [float(v) for v in self.evaluate(rules, state)]
-                break
-            if rules.is_chance(state):
-                action = rules.sample_chance(state, rng)
-            else:
-                action = self.rollout.choose(rules, state, rng)
-                steps += 1
-            state = rules.apply(state, action)
-            applied += 1
-        if rules.is_terminal(state):
-            scorer = self.score if self.score is not None else terminal_scores
-            return [float(v) for v in scorer(rules, state)]
-        # Cut off with no hint: every seat alike, so the cut-off says nothing either way.
-        return [1.0 / rules.num_players] * rules.num_players
+        return playout(
+            rules,
+            state,
+            rng,
+            self.rollout,
+            self.rollout_depth,
+            self.evaluate,
+            self.score,
+            self.rollout_limit,
+        )
+
+
+class HalvingSearchPolicy:
+    """Choose by determinised Monte Carlo search with sequential halving at the root, anchored on
+    the rollout policy: the strong player for games where a small tree search loses to its own
+    rollout policy because each action gets a handful of noisy samples.
+
+    It is policy improvement by rollouts (Tesauro and Galperin, 1996; Bertsekas' rollout
+    algorithm): "take this action, then play on with the base policy", estimated for each root
+    action, improves on the base policy when the estimates are sound. Two things make them sound
+    at a budget of a few dozen playouts:
+
+    - *common random numbers*: in each round every surviving action is played from the same
+      determinisations with the same playout seeds, so two actions are compared on the same
+      hidden cards and the same luck, and their difference has a fraction of the variance;
+    - *sequential halving* (Karnin, Koren and Somekh, 2013, as in Gumbel MuZero's root search):
+      the budget is split into rounds; after each, the worse half of the actions is dropped, so
+      the close contenders get most of the playouts;
+    - the *anchor*: the base policy's own choice always survives, and is replaced only by an
+      action whose paired advantage over it is larger than ``margin`` standard errors. Noise
+      alone therefore never makes the strong player worse than the policy it improves.
+
+    Same seed, same game: everything random is drawn from the ``rng`` passed in.
+    """
+
+    def __init__(
+        self,
+        *,
+        iterations: int = 64,
+        rollout: Policy | None = None,
+        rollout_depth: int | None = None,
+        evaluate: Evaluation | None = None,
+        score: Evaluation | None = None,
+        candidates: int = 8,
+        margin: float = 1.0,
+        rollout_limit: int = 5_000,
+        name: str = "strong",
+    ) -> None:
+        self.iterations = iterations
+        """Playouts per decision, over all actions and rounds."""
+        self.rollout = rollout if rollout is not None else RandomPolicy()
+        self.rollout_depth = rollout_depth
+        self.evaluate = evaluate
+        self.score = score
+        self.candidates = candidates
+        """Root actions considered at most: the anchor and a random sample of the others."""
+        self.margin = margin
+        self.rollout_limit = rollout_limit
+        self.name = name
+
+    def __repr__(self) -> str:
+        return (
+            f"HalvingSearchPolicy(iterations={self.iterations}, rollout={self.rollout!r}, "
+            f"depth={self.rollout_depth}, candidates={self.candidates})"
+        )
+
+    def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
+        legal = rules.legal_actions(state)
+        if len(legal) == 1:
+            return legal[0]
+        seat = rules.current_player(state)
+        assert seat is not None, "search asked to choose at a chance step"
+        anchor = self.rollout.choose(rules, state, rng)
+        others = [action for action in legal if action != anchor]
+        if len(others) > self.candidates - 1:
+            others = rng.sample(others, self.candidates - 1)
+        alive = [anchor, *others]
+        # samples[action][j]: the seat's score after ``action`` in the j-th shared playout.
+        samples: dict[Any, dict[int, float]] = {action: {} for action in alive}
+        rounds = max(1, math.ceil(math.log2(len(alive))))
+        spent = played = 0
+        for round_index in range(rounds):
+            left = rounds - round_index
+            per_action = max(1, (self.iterations - spent) // (len(alive) * left))
+            for _ in range(per_action):
+                draw = rng.getrandbits(64)
+                for action in alive:
+                    samples[action][played] = self._sample(rules, state, seat, action, draw)
+                    spent += 1
+                played += 1
+            if len(alive) > 2:
+                ranked = sorted(alive[1:], key=lambda action: -_mean(samples[action]))
+                alive = [anchor, *ranked[: max(1, len(alive) // 2 - 1)]]
+        best = max(alive, key=lambda action: _mean(samples[action]))
+        if best == anchor:
+            return anchor
+        shared = [j for j in samples[best] if j in samples[anchor]]
+        gains = [samples[best][j] - samples[anchor][j] for j in shared]
+        return best if _significant(gains, self.margin) else anchor
+
+    def _sample(
+        self, rules: Rules[Any, Any], state: Any, seat: int, action: Any, draw: int
+    ) -> float:
+        shared = random.Random(draw)
+        world = determinise(rules, state, seat, shared)
+        after = rules.apply(world, action)
+        return self._playout(rules, after, random.Random(shared.getrandbits(64)))[seat]
+
+    def _playout(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> list[float]:
+        return playout(
+            rules,
+            state,
+            rng,
+            self.rollout,
+            self.rollout_depth,
+            self.evaluate,
+            self.score,
+            self.rollout_limit,
+        )
+
+
+def _mean(scores: dict[int, float]) -> float:
+    return sum(scores.values()) / len(scores) if scores else 0.0
+
+
+def _significant(gains: Sequence[float], margin: float) -> bool:
+    """Whether paired gains are above zero by more than ``margin`` standard errors."""
+    count = len(gains)
+    if count < 2:
+        return False
+    mean = sum(gains) / count
+    variance = sum((gain - mean) ** 2 for gain in gains) / (count - 1)
+    if variance == 0.0:
+        return mean > 0.0
+    return mean > margin * math.sqrt(variance / count)

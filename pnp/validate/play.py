@@ -31,7 +31,7 @@ from typing import Any
 
 from pnp.engines.base import Policy, RandomPolicy, Rules, Table, play_game
 from pnp.engines.batch import game_seeds, run_on_ray, run_seeds
-from pnp.engines.search import SearchPolicy, terminal_scores
+from pnp.engines.search import HalvingSearchPolicy, SearchPolicy, terminal_scores
 from pnp.engines.stats import Lengths, Rate, sign_test
 from pnp.errors import Location, PnpError
 from pnp.model.common import Balance
@@ -77,6 +77,17 @@ def make_policy(game: Game, name: str) -> Policy:
     budget = search_budget(name)
     if budget is not None:
         settings = game.search
+        if settings.method == "halving":
+            return HalvingSearchPolicy(
+                iterations=budget or settings.iterations,
+                rollout=make_policy(game, settings.rollout),
+                rollout_depth=settings.depth,
+                evaluate=game.evaluate,
+                score=game.score,
+                candidates=settings.candidates,
+                margin=settings.margin,
+                name=name,
+            )
         return SearchPolicy(
             iterations=budget or settings.iterations,
             exploration=settings.exploration,

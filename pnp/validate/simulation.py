@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from pnp.content.loader import LoadedGame
@@ -60,6 +60,8 @@ def report_game(
     seed: int,
     policy: str | None,
     duel: bool = False,
+    duel_tables: Sequence[str] = (),
+    duel_games: int | None = None,
     workers: int | None = None,
     use_ray: bool = False,
     ray_address: str | None = None,
@@ -85,12 +87,9 @@ def report_game(
         ray_address=ray_address,
     )
     duels: list[HeadToHead] = []
-    if duel and "sensible" in plugin.policies:
-        count = games if games is not None else balance.games
-        duels = [
-            head_to_head(plugin, table, count, seed, workers=workers)
-            for table in game_tables(plugin, game.model)
-        ]
+    if duel:
+        count = duel_games or (games if games is not None else balance.games)
+        duels = list(duel_game(game, games=count, seed=seed, tables=duel_tables, workers=workers))
     page = render_report(f"{game.slug}: balance", run, balance, duels)
     path = write_report(out_dir / f"{game.slug}-balance.html", page)
     lines = run.lines()
@@ -98,3 +97,28 @@ def report_game(
     lines += [str(problem) for problem in findings.problems]
     lines.append(f"report -> {path}")
     return lines
+
+
+def duel_game(
+    game: LoadedGame,
+    *,
+    games: int,
+    seed: int,
+    tables: Sequence[str] = (),
+    workers: int | None = None,
+) -> Iterator[HeadToHead]:
+    """The strong player against the sensible policy on each table (or the ``tables`` named),
+    paired on shared seeds; PnpError naming the tables when a name is not one of them."""
+    plugin = _plugin(game)
+    if "sensible" not in plugin.policies:
+        raise PnpError(f"game {game.slug!r} has no sensible policy to measure the strong player by")
+    every = game_tables(plugin, game.model)
+    names = [table.name for table in every]
+    unknown = [name for name in tables if name not in names]
+    if unknown:
+        raise PnpError(
+            f"{game.slug}: no table {', '.join(map(repr, unknown))} (tables: {', '.join(names)})"
+        )
+    for table in every:
+        if not tables or table.name in tables:
+            yield head_to_head(plugin, table, games, seed, workers=workers)

@@ -277,6 +277,50 @@ class DragonHoardRules(BoardEffects):
             raise ValueError(f"no chance step is due in {self.notation(state)}")
         return self._draw_actions[state.deck[int(rng.random() * len(state.deck))]]
 
+    def resample(self, state: DragonHoardState, seat: int, rng: random.Random) -> DragonHoardState:
+        """A position ``seat`` cannot tell from ``state`` (for the search player).
+
+        Hidden from ``seat``: the action cards the others placed face down this round (only
+        their count and order show; each is redrawn from what that player held), this round's
+        AI card until someone reveals it, and next round's unless ``seat`` peeked at it (both
+        redrawn with the deck; a recall card is announced on the recall track, so a redrawn card
+        keeps being a recall card or not)."""
+        new = _copy(state)
+        if state.stage is Stage.PLACEMENT and state.placed:
+            placed = list(state.placed)
+            used = list(state.used)
+            for other in range(self.players):
+                slots = [i for i, (s, _) in enumerate(placed) if s == other]
+                if other == seat or not slots:
+                    continue
+                pool = list(self._hand(state, other))
+                for i in slots:
+                    pool.append(placed[i][1])
+                    used[other] = _remove(used[other], placed[i][1])
+                pool = [c for c in pool if self._placeable[c]]
+                for i, c in zip(slots, rng.sample(pool, len(slots)), strict=True):
+                    placed[i] = (other, c)
+                    used[other] = _insert(used[other], c)
+            new.placed, new.used = tuple(placed), tuple(used)
+        hidden = []
+        face_down = state.stage in (Stage.DRAW, Stage.PLACEMENT) and not state.revealed
+        if state.current >= 0 and face_down:
+            hidden.append("current")
+        if state.upcoming >= 0 and state.peeker != seat:
+            hidden.append("upcoming")
+        if hidden:
+            pool = list(state.deck)
+            for name in hidden:
+                pool.append(getattr(state, name))
+            for name in hidden:
+                recall = self.ai_recall[getattr(state, name)]
+                like = [c for c in pool if self.ai_recall[c] == recall]
+                c = like[int(rng.random() * len(like))]
+                pool.remove(c)
+                setattr(new, name, c)
+            new.deck = tuple(sorted(pool))
+        return new
+
     def apply(self, state: DragonHoardState, action: Action) -> DragonHoardState:
         if state.stage is Stage.OVER:
             raise self._illegal(state, action, "the game is over")

@@ -354,3 +354,38 @@ def test_the_table_size_picks_the_entry_teleporters() -> None:
         numbers = model.lair.seating_for(players)
         assert rules.entries == tuple(by_number[n] for n in numbers)
         assert rules.initial_state(random.Random(1)).pawns == rules.entries
+
+
+def test_resample_redraws_only_what_the_seat_cannot_see() -> None:
+    rules = DragonHoardRules(MODEL, 3)
+    policy = TreasureHunterPolicy()
+    others_changed = ai_changed = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = rules.initial_state(rng)
+        while not rules.is_terminal(state):
+            if rules.is_chance(state):
+                state = rules.apply(state, rules.sample_chance(state, rng))
+                continue
+            seat = rules.current_player(state)
+            assert seat is not None
+            world = rules.resample(state, seat, random.Random(seed))
+            # What the seat knows stays: its own cards on the mat, its options, what is face up.
+            assert [p for p in world.placed if p[0] == seat] == [
+                p for p in state.placed if p[0] == seat
+            ]
+            assert [s for s, _ in world.placed] == [s for s, _ in state.placed]
+            assert rules.legal_actions(world) == rules.legal_actions(state)
+            assert sorted((*world.deck, world.current, world.upcoming)) == sorted(
+                (*state.deck, state.current, state.upcoming)
+            )
+            if state.revealed or state.stage not in (Stage.DRAW, Stage.PLACEMENT):
+                assert world.current == state.current
+            if state.peeker == seat:
+                assert world.upcoming == state.upcoming
+            others_changed += world.placed != state.placed
+            ai_changed += world.current != state.current
+            state = rules.apply(state, policy.choose(rules, state, rng))
+    # The face-down cards of the others and the unrevealed AI card are really redrawn.
+    assert others_changed > 10
+    assert ai_changed > 10
