@@ -8,6 +8,7 @@ section and a ``public_state`` hook added here, as a game adds them in its own p
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -81,7 +82,19 @@ PHYSICAL = """physical:
 """
 
 
+def strip_declarations(content: Path) -> None:
+    """MineVenture's own slots, tracks and physical section, taken out of the copy so that each
+    test declares exactly what it checks (the game's own are tested in its package)."""
+    kit = content / GAME / "kit.yaml"
+    text = kit.read_text(encoding="utf-8")
+    kit.write_text(
+        re.sub(r"(?m)^    (?:slots|tracks):\n(?:^      .*\n)+", "", text), encoding="utf-8"
+    )
+    (content / GAME / "physical.yaml").unlink(missing_ok=True)
+
+
 def seed(content: Path, board: str = PLAYER_BOARD, physical: str = PHYSICAL) -> None:
+    strip_declarations(content)
     SEEDING.edit(content, "kit.yaml", "    face: mineventure/player-board.yaml\n", board)
     SEEDING.edit(content, "kit.yaml", "    face: mineventure/game-board.yaml\n", GAME_BOARD)
     (content / GAME / "physical.yaml").write_text(physical, encoding="utf-8")
@@ -162,10 +175,10 @@ def test_a_value_off_the_track_counts_as_shown(
 def test_a_marker_larger_than_its_cell_is_an_error(
     content_copy: Path, physical_game: registry.Game
 ) -> None:
-    seed(content_copy, PLAYER_BOARD.replace("cell: 15mm", "cell: 16x12mm"))
+    seed(content_copy, PLAYER_BOARD.replace("cell: 15mm", "cell: 16x8mm"))
     problem = only(fit_problems(content_copy, physical_game), "marker")
     assert problem.message == (
-        "track 'hp' on 'player-boards': a cell is 16x12 mm, its marker 'markers' is 14x14 mm: "
+        "track 'hp' on 'player-boards': a cell is 16x8 mm, its marker 'markers' is 10x10 mm: "
         "it overhangs by more than the 1 mm tolerance"
     )
 
@@ -270,7 +283,10 @@ def test_a_slot_the_face_does_not_draw_is_an_error(
     content_copy: Path, physical_game: registry.Game
 ) -> None:
     # The café's waiting box was declared but never drawn: content and the board must agree.
-    drawn = PLAYER_BOARD.replace("w: 90mm, h: 65mm", "w: 42mm, h: 48mm")
+    # (the first buff slot's box: too small for a card, but drawn there)
+    drawn = PLAYER_BOARD.replace(
+        "x: 72mm, y: 36mm, w: 90mm, h: 65mm", "x: 72mm, y: 47mm, w: 58mm, h: 45mm"
+    )
     waiting = "      - {id: waiting, x: 200mm, y: 10mm, w: 20mm, h: 20mm, holds: markers}\n"
     seed(content_copy, drawn.replace("    tracks:\n", waiting + "    tracks:\n"))
     findings = Findings(load_game(content_copy, GAME))
