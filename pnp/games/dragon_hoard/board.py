@@ -35,6 +35,10 @@ class BoardEffects:
     heart: int
     must_hold: tuple[int, ...]
     exits: frozenset[Cell]
+    cells: frozenset[Cell]
+    """Every cell of the map (``lair.contains``, as a set)."""
+    domain: frozenset[Cell]
+    """Every cell of the map in the dragon's domain (``lair.in_domain``, as a set)."""
     gate_pair: dict[Cell, Cell]
     traps: dict[str, frozenset[Cell]]
     ai_effects: list[tuple[AIEffect, ...]]
@@ -45,6 +49,9 @@ class BoardEffects:
     treasure_ids: list[str]
     _body_cache: dict[Cell, frozenset[Cell]]
     _area_cache: dict[tuple[int, int, Cell], frozenset[Cell]]
+    _hand_cache: dict[tuple[int, tuple[int, ...]], tuple[int, ...]]
+    _floor_key: tuple[tuple[int, int, int], ...] | None
+    _floor_set: frozenset[Cell]
     trace: list[str] | None
     """When a list, every rule of the content an ``apply`` exercises is appended to it as a
     coverage item ('ai-card:pounce', 'terrain:gate:gate-a1', …); None in ordinary play."""
@@ -66,8 +73,9 @@ class BoardEffects:
         """Resolve action card `c` of `seat`; a move goes `steps` cells (default: the card's,
         as far as the way allows)."""
         card = self.cards[c]
-        self._note(f"action-card:{card.id}")
-        self._note(f"action-kind:{card.kind.value}")
+        if self.trace is not None:
+            self._note(f"action-card:{card.id}")
+            self._note(f"action-kind:{card.kind.value}")
         if card.kind is ActionKind.MOVE:
             assert card.direction is not None
             self._move(new, seat, card.direction, card.steps if steps is None else steps)
@@ -85,7 +93,7 @@ class BoardEffects:
         dx, dy = direction.step
         for _ in range(steps):
             nxt = (pos[0] + dx, pos[1] + dy)
-            if not self.lair.contains(nxt) or nxt in body:
+            if nxt not in self.cells or nxt in body:
                 break
             pos = nxt
             if pos in self.exits:
@@ -106,7 +114,7 @@ class BoardEffects:
         cells: list[Cell] = []
         for _ in range(steps):
             nxt = (pos[0] + dx, pos[1] + dy)
-            if not self.lair.contains(nxt) or nxt in body:
+            if nxt not in self.cells or nxt in body:
                 break
             pos = nxt
             cells.append(pos)
@@ -126,7 +134,7 @@ class BoardEffects:
         moved = False
         for _ in range(steps):
             nxt = (pos[0] + dx, pos[1] + dy)
-            if not self.lair.contains(nxt) or nxt in body:
+            if nxt not in self.cells or nxt in body:
                 break
             pos = nxt
             moved = True
@@ -138,7 +146,8 @@ class BoardEffects:
                 self._leave(new, seat)
                 return
         if moved and pos in self.gate_pair:
-            self._note(f"terrain:gate:{_cell(pos)}")
+            if self.trace is not None:
+                self._note(f"terrain:gate:{_cell(pos)}")
             pos = self.gate_pair[pos]
             new.pawns = _set(new.pawns, seat, pos)
             self._pick_up(new, seat, pos)
@@ -150,7 +159,7 @@ class BoardEffects:
 
     def _leave(self, new: DragonHoardState, seat: int) -> None:
         pos = new.pawns[seat]
-        if pos is not None:
+        if pos is not None and self.trace is not None:
             self._note(f"terrain:exit:{_cell(pos)}")
         if self._holds_heart(new, seat):
             new.events |= HEART_OUT
@@ -162,7 +171,7 @@ class BoardEffects:
     def _after_move(self, new: DragonHoardState, seat: int) -> None:
         pos = new.pawns[seat]
         # Ice-Fire Dragon: the Heart carried out of the dragon's domain starts the countdown.
-        if pos is not None and not self.lair.in_domain(pos) and self._holds_heart(new, seat):
+        if pos is not None and pos not in self.domain and self._holds_heart(new, seat):
             self._note("rule:heart-out")
             new.events |= HEART_OUT
 
@@ -172,13 +181,23 @@ class BoardEffects:
         )
 
     def _pick_up(self, new: DragonHoardState, seat: int, cell: Cell) -> None:
-        here = [item for item in new.floor if (item[0], item[1]) == cell]
-        if not here:
+        if cell not in self._floor_cells(new.floor):
             return
-        new.floor = tuple(item for item in new.floor if (item[0], item[1]) != cell)
-        for _, _, t in here:
-            self._note(f"treasure:{self.treasure_ids[t]}")
-        new.bags = _set(new.bags, seat, tuple(sorted((*new.bags[seat], *(t for _, _, t in here)))))
+        x, y = cell
+        here = [t for tx, ty, t in new.floor if tx == x and ty == y]
+        new.floor = tuple(item for item in new.floor if item[0] != x or item[1] != y)
+        if self.trace is not None:
+            for t in here:
+                self._note(f"treasure:{self.treasure_ids[t]}")
+        new.bags = _set(new.bags, seat, tuple(sorted((*new.bags[seat], *here))))
+
+    def _floor_cells(self, floor: tuple[tuple[int, int, int], ...]) -> frozenset[Cell]:
+        """The cells with treasures on them, for the last floor asked about (floors are shared
+        between states until a treasure is picked up or dropped)."""
+        if floor is not self._floor_key:
+            self._floor_key = floor
+            self._floor_set = frozenset((x, y) for x, y, _ in floor)
+        return self._floor_set
 
     def _grab(self, new: DragonHoardState, seat: int) -> None:
         # Grab (decision `grab`): from another pawn on the same or an orthogonally adjacent
@@ -207,10 +226,12 @@ class BoardEffects:
         new.bags = _set(new.bags, seat, _insert(new.bags[seat], t))
 
     def _run_ai(self, new: DragonHoardState, c: int) -> None:
-        self._note(f"ai-card:{self.ai_ids[c]}")
+        if self.trace is not None:
+            self._note(f"ai-card:{self.ai_ids[c]}")
         for effect in self.ai_effects[c]:
             kind = effect.kind
-            self._note(f"ai-effect:{kind.value}")
+            if self.trace is not None:
+                self._note(f"ai-effect:{kind.value}")
             if kind is AIEffectKind.ATTACK:
                 assert effect.area is not None
                 cells = self.area(c, effect, new.dragon)
@@ -334,9 +355,18 @@ class BoardEffects:
     def _in_game(self, state: DragonHoardState, seat: int) -> bool:
         return state.status[seat] in (Status.IN, Status.DEAD)
 
+    @staticmethod
+    def _anyone_in_game(state: DragonHoardState) -> bool:
+        """Whether some seat is still in the game (on the map, or dead until it respawns)."""
+        return Status.IN in state.status or Status.DEAD in state.status
+
     def _hand(self, state: DragonHoardState, seat: int) -> tuple[int, ...]:
         """The seat's action cards still in hand this round."""
-        hand = self.sets[seat]
-        for c in state.used[seat]:
-            hand = _remove(hand, c)
+        key = (seat, state.used[seat])
+        hand = self._hand_cache.get(key)
+        if hand is None:
+            hand = self.sets[seat]
+            for c in state.used[seat]:
+                hand = _remove(hand, c)
+            self._hand_cache[key] = hand
         return hand

@@ -93,6 +93,8 @@ ROUND_CAP = 500
 """Simulations stop a game after this many rounds and report a cap hit. The countdown starts at
 the latest when the recall limit is reached, and after it every reshuffle shrinks the deck, so
 natural games end in a few dozen rounds; a cap hit means an engine bug."""
+_CACHE_LIMIT = 1 << 16
+"""Entries a memo of the rules holds before it starts afresh (memory stays bounded)."""
 
 
 # -- the rules --------------------------------------------------------------------------------
@@ -178,6 +180,8 @@ class DragonHoardRules(BoardEffects):
         # Decision `seats-and-entries`: the table's size picks the entry teleporters it uses.
         self.entries = lair.entry_cells(players)
         self.exits = frozenset((e.cell[0], e.cell[1]) for e in lair.exits)
+        self.cells = frozenset((x, y) for x in range(lair.columns) for y in range(lair.rows))
+        self.domain = frozenset(cell for cell in self.cells if lair.in_domain(cell))
         self.gate_ids = [gate.id for gate in lair.gates]
         self.gate_cells = [(gate.cell[0], gate.cell[1]) for gate in lair.gates]
         self.gate_pair: dict[Cell, Cell] = {}
@@ -194,6 +198,32 @@ class DragonHoardRules(BoardEffects):
         self._body_cache: dict[Cell, frozenset[Cell]] = {}
         self._area_cache: dict[tuple[int, int, Cell], frozenset[Cell]] = {}
         self.trace: list[str] | None = None
+
+        # The actions, built once: legal_actions hands out these shared (frozen) objects.
+        self._heirloom_actions = [Heirloom(t) for t in self.treasure_ids]
+        self._dodge_uses = [UseTreasure(t) for t in self.treasure_ids]
+        self._teleports = [
+            tuple(UseTreasure(t, g) for g in self.gate_ids) for t in self.treasure_ids
+        ]
+        self._place_actions_of = [Place(card_id) for card_id in self.card_ids]
+        self._prep_plain = [PrepCard(card_id) for card_id in self.card_ids]
+        # A sprint's actions per direction: index 0 names no distance, index k goes k cells.
+        self._sprints = [
+            tuple(
+                (PrepCard(card.id, d), *(PrepCard(card.id, d, k) for k in range(1, card.steps + 1)))
+                for d in _DIRECTIONS
+            )
+            for card in self.cards
+        ]
+        longest = max((card.steps for card in self.cards), default=0)
+        self._walk_of: list[Action] = [Walk(k) for k in range(longest + 1)]
+        self._direction_index = {d: i for i, d in enumerate(_DIRECTIONS)}
+        # Pure functions of a few immutable parts of a state, memoised.
+        self._hand_cache: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
+        self._reach_cache: dict[tuple[Cell, Cell, int, bool], tuple[int, ...]] = {}
+        self._prep_cache: dict[tuple[object, ...], tuple[Action, ...]] = {}
+        self._floor_key: tuple[tuple[int, int, int], ...] | None = None
+        self._floor_set: frozenset[Cell] = frozenset()
 
     # -- the protocol ---------------------------------------------------------------------
 
@@ -331,7 +361,11 @@ class DragonHoardRules(BoardEffects):
             return self._draw(state, action)
         if kind not in _ACTION_TYPES:
             raise self._illegal(state, action, "not a dragon-hoard action")
-        if action not in self.legal_actions(state):
+        try:
+            legal = self._is_legal(state, state.actor, action)
+        except TypeError:  # an unhashable field: compare with every legal action instead
+            legal = action in self.legal_actions(state)
+        if not legal:
             raise self._illegal(state, action, f"not legal for seat {state.actor} now")
         new = _copy(state)
         seat = state.actor
@@ -408,12 +442,30 @@ class DragonHoardRules(BoardEffects):
     # -- preparation ----------------------------------------------------------------------
 
     def _prep_actions(self, state: DragonHoardState, seat: int) -> list[Action]:
+        # Memoised on everything of the seat they depend on (a fresh list each call).
+        key = (
+            seat,
+            state.prep[seat],
+            state.bags[seat],
+            state.heirlooms[seat],
+            state.used[seat],
+            state.pawns[seat],
+            state.dragon,
+        )
+        actions = self._prep_cache.get(key)
+        if actions is None:
+            if len(self._prep_cache) >= _CACHE_LIMIT:
+                self._prep_cache.clear()
+            actions = self._prep_cache[key] = tuple(self._list_prep_actions(state, seat))
+        return list(actions)
+
+    def _list_prep_actions(self, state: DragonHoardState, seat: int) -> list[Action]:
         actions: list[Action] = [_DONE]
         used = state.prep[seat]
         bag = state.bags[seat]
         if not used & PREP_HEIRLOOM:
             # Swap the heirloom: a bag treasure becomes it, the old one goes back in the bag.
-            actions.extend(Heirloom(self.treasure_ids[t]) for t in _distinct(bag))
+            actions.extend(self._heirloom_actions[t] for t in _distinct(bag))
         if not used & PREP_TREASURE:
             owned = sorted({*bag, state.heirlooms[seat]} - {-1})
             holds_heart = self.heart in owned
@@ -421,28 +473,100 @@ class DragonHoardRules(BoardEffects):
                 effect = self.treasure_effect[t]
                 if effect is TreasureEffect.TELEPORT and not holds_heart:
                     # 龙之钻: to any A or B gate, unless you hold the Dragon Heart.
-                    actions.extend(UseTreasure(self.treasure_ids[t], g) for g in self.gate_ids)
+                    actions.extend(self._teleports[t])
                 elif effect is TreasureEffect.DODGE:
-                    actions.append(UseTreasure(self.treasure_ids[t]))
+                    actions.append(self._dodge_uses[t])
         if not used & PREP_CARD:
             for c in _distinct(self._hand(state, seat)):
                 if not self._preparable[c]:
                     continue
-                card = self.cards[c]
-                if card.kind is ActionKind.SPRINT:
+                if self.cards[c].kind is ActionKind.SPRINT:
                     # A sprint's direction is chosen when it is played, and its distance
                     # (at most the card's) when more than one is possible.
-                    pos = state.pawns[seat]
-                    for d in _DIRECTIONS:
-                        reach = 0 if pos is None else len(self._path(state, seat, d, card.steps))
+                    reaches = self._reaches(state, seat, self.cards[c].steps)
+                    for sprints, reach in zip(self._sprints[c], reaches, strict=True):
                         if reach <= 1:
-                            actions.append(PrepCard(card.id, d))
+                            actions.append(sprints[0])
                         else:
-                            actions.extend(PrepCard(card.id, d, k) for k in range(1, reach + 1))
+                            actions.extend(sprints[1 : reach + 1])
                 else:
-                    actions.append(PrepCard(card.id))
+                    actions.append(self._prep_plain[c])
         actions.append(_GIVE_UP)
         return actions
+
+    def _reaches(self, state: DragonHoardState, seat: int, steps: int) -> tuple[int, ...]:
+        """How many cells a move of at most `steps` may go in each of `_DIRECTIONS` (the length
+        of :meth:`_path`), memoised on what it depends on: the pawn, the dragon, whether the
+        seat may leave by an exit."""
+        pos = state.pawns[seat]
+        if pos is None:
+            return (0,) * len(_DIRECTIONS)
+        key = (pos, state.dragon, steps, self._may_leave(state, seat))
+        reaches = self._reach_cache.get(key)
+        if reaches is None:
+            reaches = tuple(len(self._path(state, seat, d, steps)) for d in _DIRECTIONS)
+            self._reach_cache[key] = reaches
+        return reaches
+
+    def _is_legal(self, state: DragonHoardState, seat: int, action: Action) -> bool:
+        """Whether ``action in self.legal_actions(state)``, without building that list: the
+        same conditions, asked of this one action (the stage is a player's)."""
+        kind = type(action)
+        stage = state.stage
+        if stage is Stage.PREPARATION:
+            if kind is Done or kind is GiveUp:
+                return True
+            used = state.prep[seat]
+            if kind is Heirloom:
+                assert isinstance(action, Heirloom)
+                t = self._treasure_by_id.get(action.treasure, -1)
+                return not used & PREP_HEIRLOOM and t in state.bags[seat]
+            if kind is UseTreasure:
+                assert isinstance(action, UseTreasure)
+                t = self._treasure_by_id.get(action.treasure, -1)
+                bag, heirloom = state.bags[seat], state.heirlooms[seat]
+                if used & PREP_TREASURE or t < 0 or (t not in bag and t != heirloom):
+                    return False
+                effect = self.treasure_effect[t]
+                if effect is TreasureEffect.TELEPORT:
+                    heart = self.heart
+                    holds_heart = heart >= 0 and (heart in bag or heart == heirloom)
+                    return not holds_heart and action.gate in self._gate_by_id
+                return effect is TreasureEffect.DODGE and action.gate is None
+            if kind is PrepCard:
+                assert isinstance(action, PrepCard)
+                c = self._card_by_id.get(action.card, -1)
+                if used & PREP_CARD or c < 0 or not self._preparable[c]:
+                    return False
+                if c not in self._hand(state, seat):
+                    return False
+                card = self.cards[c]
+                if card.kind is not ActionKind.SPRINT:
+                    return action.direction is None and action.steps is None
+                d = self._direction_index.get(action.direction, -1)  # type: ignore[arg-type]
+                if d < 0:
+                    return False
+                reach = self._reaches(state, seat, card.steps)[d]
+                if reach <= 1:
+                    return action.steps is None
+                return action.steps in range(1, reach + 1)
+            return False
+        if stage is Stage.PLACEMENT:
+            if kind is Stop:
+                return True
+            if kind is Wait:
+                return any(self._placing(state, s) for s in range(self.players) if s != seat)
+            if kind is Reveal:
+                return not state.revealed and not any(s == seat for s, _ in state.placed)
+            if kind is Place:
+                assert isinstance(action, Place)
+                c = self._card_by_id.get(action.card, -1)
+                return c >= 0 and self._placeable[c] and c in self._hand(state, seat)
+            return False
+        if stage is Stage.RESOLUTION and kind is Walk:
+            assert isinstance(action, Walk)
+            return action.steps in range(1, self._walk_reach(state) + 1)
+        return False
 
     def _prepare(self, new: DragonHoardState, seat: int, action: Action) -> None:
         if type(action) is Done:
@@ -478,11 +602,13 @@ class DragonHoardRules(BoardEffects):
                 new.bags = _set(new.bags, seat, _remove(new.bags[seat], t))
             new.discarded = _insert(new.discarded, t)
             new.prep = _set(new.prep, seat, new.prep[seat] | PREP_TREASURE)
-            self._note(f"treasure-effect:{self.treasure_effect[t].value}")
+            if self.trace is not None:
+                self._note(f"treasure-effect:{self.treasure_effect[t].value}")
             if self.treasure_effect[t] is TreasureEffect.TELEPORT:
                 assert action.gate is not None
                 cell = self.gate_cells[self._gate_by_id[action.gate]]
-                self._note(f"terrain:gate:{cell[0]},{cell[1]}")
+                if self.trace is not None:
+                    self._note(f"terrain:gate:{cell[0]},{cell[1]}")
                 new.pawns = _set(new.pawns, seat, cell)
                 self._pick_up(new, seat, cell)
                 self._after_move(new, seat)
@@ -499,8 +625,8 @@ class DragonHoardRules(BoardEffects):
             self._next_preparer(new, seat)  # it walked out of the lair: nothing more to do
 
     def _next_preparer(self, new: DragonHoardState, seat: int) -> None:
-        nxt = self._next_seat(new, seat, lambda s: new.status[s] is Status.IN, new.holder)
-        if not any(self._in_game(new, s) for s in range(self.players)):
+        nxt = self._next_with_status(new.status, seat, new.holder)
+        if not self._anyone_in_game(new):
             # Decision `everyone-out`: the last players gave up; nothing is left to play.
             new.countdown = new.countdown or bool(new.events)
             new.actor = -1
@@ -510,6 +636,19 @@ class DragonHoardRules(BoardEffects):
             self._start_draw(new)
         else:
             new.actor = nxt
+
+    def _next_with_status(
+        self, status: tuple[Status, ...], after: int, start: int, wanted: Status = Status.IN
+    ) -> int | None:
+        """The next seat clockwise after `after` whose status is `wanted`, not wrapping past
+        `start` (:meth:`_next_seat` for that test, without a call per seat)."""
+        n = self.players
+        seat = (after + 1) % n
+        while seat != start:
+            if status[seat] is wanted:
+                return seat
+            seat = (seat + 1) % n
+        return None
 
     def _next_seat(
         self, state: DragonHoardState, after: int, eligible: Callable[[int], bool], start: int
@@ -560,10 +699,11 @@ class DragonHoardRules(BoardEffects):
     # -- placement ------------------------------------------------------------------------
 
     def _placing(self, state: DragonHoardState, seat: int) -> bool:
+        placed = state.placed
         return (
             state.status[seat] is Status.IN
             and not state.stopped[seat]
-            and sum(1 for s, _ in state.placed if s == seat) < self.limit
+            and (len(placed) < self.limit or sum(1 for s, _ in placed if s == seat) < self.limit)
         )
 
     def _start_placement(self, new: DragonHoardState) -> None:
@@ -588,7 +728,7 @@ class DragonHoardRules(BoardEffects):
             actions.append(_REVEAL)
         for c in _distinct(self._hand(state, seat)):
             if self._placeable[c]:
-                actions.append(Place(self.card_ids[c]))
+                actions.append(self._place_actions_of[c])
         return actions
 
     def _place(self, new: DragonHoardState, seat: int, action: Action) -> None:
@@ -670,7 +810,8 @@ class DragonHoardRules(BoardEffects):
             if new.status[seat] is Status.IN:
                 card = self.cards[c]
                 if card.kind is ActionKind.MOVE and card.direction is not None:
-                    reach = len(self._path(new, seat, card.direction, card.steps))
+                    d = self._direction_index[card.direction]
+                    reach = self._reaches(new, seat, card.steps)[d]
                     if reach > 1:
                         # Decision `move-distance`: "at most N", the owner chooses now.
                         new.stage = Stage.RESOLUTION
@@ -684,11 +825,14 @@ class DragonHoardRules(BoardEffects):
         self._cleanup(new)
 
     def _walk_actions(self, state: DragonHoardState) -> list[Action]:
+        return self._walk_of[1 : self._walk_reach(state) + 1]
+
+    def _walk_reach(self, state: DragonHoardState) -> int:
+        """How far the move card being resolved may go (decision `move-distance`)."""
         seat, c = state.queue[0]
         direction = self.cards[c].direction
         assert direction is not None
-        reach = len(self._path(state, seat, direction, self.cards[c].steps))
-        return [Walk(k) for k in range(1, reach + 1)]
+        return self._reaches(state, seat, self.cards[c].steps)[self._direction_index[direction]]
 
     def _walk(self, new: DragonHoardState, seat: int, steps: int) -> None:
         _, c = new.queue[0]
@@ -696,8 +840,9 @@ class DragonHoardRules(BoardEffects):
         card = self.cards[c]
         direction = card.direction
         assert direction is not None
-        self._note(f"action-card:{card.id}")
-        self._note(f"action-kind:{card.kind.value}")
+        if self.trace is not None:
+            self._note(f"action-card:{card.id}")
+            self._note(f"action-kind:{card.kind.value}")
         if steps < card.steps:
             self._note("rule:short-move")
         self._move(new, seat, direction, steps)
@@ -734,7 +879,7 @@ class DragonHoardRules(BoardEffects):
         new.queue = ()
         # The game ends when the AI deck is empty at the end of a round, or (decision
         # `everyone-out`) when every player has left the lair or given up.
-        if not new.deck or not any(self._in_game(new, s) for s in range(n)):
+        if not new.deck or not self._anyone_in_game(new):
             new.stage = Stage.OVER
             new.actor = -1
             return
@@ -749,7 +894,8 @@ class DragonHoardRules(BoardEffects):
         # The dead respawn on their own entry teleporter.
         for seat in range(n):
             if new.status[seat] is Status.DEAD:
-                self._note(f"terrain:entry:{seat}")
+                if self.trace is not None:
+                    self._note(f"terrain:entry:{seat}")
                 new.status = _set(new.status, seat, Status.IN)
                 new.pawns = _set(new.pawns, seat, self.entries[seat])
         new.prep = (0,) * n
@@ -762,9 +908,7 @@ class DragonHoardRules(BoardEffects):
         new.stage = Stage.PREPARATION
         first = new.holder if new.status[new.holder] is Status.IN else None
         if first is None:
-            first = self._next_seat(
-                new, new.holder, lambda s: new.status[s] is Status.IN, new.holder
-            )
+            first = self._next_with_status(new.status, new.holder, new.holder)
         if first is None:
             self._start_draw(new)
         else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import TypeVar
 
 from pnp.games.dragon_hoard.model import Cell
@@ -124,8 +125,13 @@ class DragonHoardState:
     """Rounds completed."""
 
 
+_FIELDS = attrgetter(*DragonHoardState.__slots__)
+"""Every field of a state, in constructor order (one C call)."""
+
+
 def _copy(s: DragonHoardState) -> DragonHoardState:
-    return DragonHoardState(*(getattr(s, name) for name in DragonHoardState.__slots__))
+    """A shallow copy: the tuples are shared, the rules replace them rather than mutate them."""
+    return DragonHoardState(*_FIELDS(s))
 
 
 T = TypeVar("T")
