@@ -19,7 +19,7 @@ from pnp.games.arena_tales.state import (
     Play,
     Seat,
     Task,
-    clone_state,
+    fork,
     writable,
 )
 
@@ -156,8 +156,8 @@ def targets(
 def threat(rules: ArenaTalesRules, state: ArenaState, move: Move) -> int:
     """Enemy damage the best card left in hand could deal after ``move`` (for policies)."""
     seat = state.seats[state.active]
-    moved = clone_state(state)
-    mover = moved.seats[state.active]
+    moved = fork(state)
+    mover = writable(moved, state.active)
     mover.pos = hexgrid.neighbour(seat.pos, move.direction)
     mover.facing = move.facing
     mover.hand = without(seat.hand, rules._by_token[move.card])

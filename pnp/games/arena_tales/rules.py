@@ -33,6 +33,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Sequence
+from functools import cache
 
 from pnp.engines import hexgrid
 from pnp.engines.base import Declaration, InvariantViolation, Outcome
@@ -79,7 +80,7 @@ from pnp.games.arena_tales.state import (
     Termination,
     arg,
     bump,
-    clone_state,
+    fork,
     redeal_hidden,
     refill_deck,
     writable,
@@ -113,6 +114,46 @@ SETTINGS_READ = frozenset(
 """Every content path the engine reads, for the validator to compare with what content uses."""
 
 _TOKEN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+# How a card in hand is played (``ArenaTalesRules._play_kind``).
+PLAIN, LOCKED, TARGETED, TALENT = range(4)
+ANY_TARGET = object()
+"""Asked of ``_playable``: whether a card can be played naming any target at all."""
+SIX = range(6)
+TURNS = tuple(tuple(range(d * 6, d * 6 + 6)) for d in range(6))
+"""The steps (``direction * 6 + facing``) of a move in ``direction`` that may turn."""
+MAINTAIN_KEEP, MAINTAIN_DROP = Maintain(True), Maintain(False)
+
+
+@cache
+def move_row(token: str) -> tuple[Move, ...]:
+    """Every discard-move with the card ``token``, at ``direction * 6 + facing``."""
+    return tuple(Move(token, d, f) for d in range(6) for f in range(6))
+
+
+@cache
+def targeted_plays(token: str, players: int) -> tuple[Play, ...]:
+    """The play of ``token`` naming each seat."""
+    return tuple(Play(token, t) for t in range(players))
+
+
+@cache
+def absorb_options(most: int) -> tuple[Absorb, ...]:
+    return tuple(Absorb(k) for k in range(most + 1))
+
+
+@cache
+def dash_options(most: int) -> tuple[Dash, ...]:
+    return tuple(Dash(k) for k in range(most + 1))
+
+
+@cache
+def closer_directions(here: tuple[int, int], enemy: tuple[int, int]) -> int:
+    """A bit per direction whose step from ``here`` ends closer to ``enemy``."""
+    near = hexgrid.distance(here, enemy)
+    return sum(
+        1 << d for d in range(6) if hexgrid.distance(hexgrid.neighbour(here, d), enemy) < near
+    )
 
 
 class ArenaTalesRules:
@@ -215,6 +256,35 @@ class ArenaTalesRules:
         self._decks = [self._kits[c.id][0] for c in self.characters]
         self._talents = [self._kits[c.id][1] for c in self.characters]
         self._draw_actions = [Draw(token) for token in self.tokens]
+
+        # Tables for listing and checking actions fast: built once, action objects shared.
+        self._enemies = tuple(
+            tuple(s for s in range(players) if self.teams[s] != self.teams[seat])
+            for seat in range(players)
+        )
+        self._play_kind = [
+            TALENT
+            if card.type is CardType.TALENT
+            else LOCKED
+            if EffectKind.LOCK in self._has[code]
+            else TARGETED
+            if self._targeted[code]
+            else PLAIN
+            for code, card in enumerate(self.cards)
+        ]
+        self._play_actions = [Play(token) for token in self.tokens]
+        self._targeted_plays = [targeted_plays(token, players) for token in self.tokens]
+        self._move_rows = [move_row(token) for token in self.tokens]
+        self._stall_actions = [Stall(token) for token in self.tokens]
+        self._discard_actions = [Discard(token) for token in self.tokens]
+        self._exits = {
+            h: tuple(
+                (d, ahead, h in self.points or ahead in self.points)
+                for d, ahead in self._around[h]
+                if ahead in self._floor
+            )
+            for h in self._floor
+        }
         self._boosts = {boost.element: boost for boost in model.elements}
 
     def _kit(self, character: Character) -> tuple[tuple[int, ...], int | None]:
@@ -303,25 +373,90 @@ class ArenaTalesRules:
             task = state.queue[0]
             name = task[0]
             if name in CHANCE_TASKS:
-                return [self._draw_actions[c] for c in distinct(self._source(state, task))]
+                draws = self._draw_actions
+                return [draws[c] for c in distinct(self._source(state, task))]
             seat = state.seats[arg(task, 1)]
             if name == "absorb":
-                return [Absorb(k) for k in self._absorb_options(seat, arg(task, 2))]
+                return self._absorbs(min(arg(task, 2) // 2, len(seat.life)))
             if name == "discard":
-                return [Discard(self.tokens[c]) for c in distinct(seat.hand)]
+                discards = self._discard_actions
+                return [discards[c] for c in distinct(seat.hand)]
             if name == "maintain":
                 need = self._amount(seat.display[arg(task, 2)][0], EffectKind.MAINTAIN)
-                return [Maintain(True), Maintain(False)] if len(seat.hand) >= need else []
+                return [MAINTAIN_KEEP, MAINTAIN_DROP] if len(seat.hand) >= need else []
             if name == "dash":
-                return [
-                    Dash(k) for k in range(self._dash_reach(state, arg(task, 1), arg(task, 2)) + 1)
-                ]
+                return self._dashes(self._dash_reach(state, arg(task, 1), arg(task, 2)))
             raise AssertionError(f"task {task!r} waits for nothing")  # pragma: no cover
-        actions: list[Action] = [*self._plays(state), *self._moves(state)]
+        codes = distinct(state.seats[state.active].hand)
+        actions = self._plays(state, codes)
+        steps = self._steps(state)
+        if steps:
+            rows = self._move_rows
+            actions += [row[i] for row in [rows[c] for c in codes] for i in steps]
         if not actions:
             # Decided: with no play and no move possible, discard a card where you stand.
-            actions = [Stall(self.tokens[c]) for c in distinct(state.seats[state.active].hand)]
+            stalls = self._stall_actions
+            actions = [stalls[c] for c in codes]
         return actions
+
+    def is_legal(self, state: ArenaState, action: object) -> bool:
+        """Whether ``action`` is one of ``legal_actions(state)``, without listing them all:
+        the same test, asked of the one action (what ``apply`` checks)."""
+        if state.ended is not None:
+            return False
+        kind = type(action)
+        if state.queue:
+            task = state.queue[0]
+            name = task[0]
+            if name in CHANCE_TASKS:
+                if kind is not Draw:
+                    return False
+                assert isinstance(action, Draw)
+                code = self._code(action.card)
+                return code is not None and code in self._source(state, task)
+            seat = state.seats[arg(task, 1)]
+            if name == "absorb":
+                if kind is not Absorb:
+                    return False
+                assert isinstance(action, Absorb)
+                return action.face_up in range(min(arg(task, 2) // 2, len(seat.life)) + 1)
+            if name == "discard":
+                if kind is not Discard:
+                    return False
+                assert isinstance(action, Discard)
+                code = self._code(action.card)
+                return code is not None and code in seat.hand
+            if name == "maintain":
+                if kind is not Maintain:
+                    return False
+                assert isinstance(action, Maintain)
+                need = self._amount(seat.display[arg(task, 2)][0], EffectKind.MAINTAIN)
+                return len(seat.hand) >= need and action.keep in (True, False)
+            if name == "dash":
+                if kind is not Dash:
+                    return False
+                assert isinstance(action, Dash)
+                return action.steps in range(
+                    self._dash_reach(state, arg(task, 1), arg(task, 2)) + 1
+                )
+            raise AssertionError(f"task {task!r} waits for nothing")  # pragma: no cover
+        if kind is not Play and kind is not Move and kind is not Stall:
+            return False
+        assert isinstance(action, (Play, Move, Stall))
+        code = self._code(action.card)
+        hand = state.seats[state.active].hand
+        if code is None or code not in hand:
+            return False
+        if isinstance(action, Play):
+            return self._playable(state, code, action.target)
+        if isinstance(action, Move):
+            if action.direction not in SIX or action.facing not in SIX:
+                return False
+            return int(action.direction) * 6 + int(action.facing) in self._steps(state)
+        # A stall only when there is no play and no move at all.
+        return not self._steps(state) and not any(
+            self._playable(state, c, ANY_TARGET) for c in distinct(hand)
+        )
 
     def chance_outcomes(self, state: ArenaState) -> list[tuple[Action, float]]:
         if not self.is_chance(state):
@@ -341,10 +476,9 @@ class ArenaTalesRules:
             raise self._illegal(state, action, "the game is over")
         if not isinstance(action, (Play, Move, Stall, Discard, Absorb, Maintain, Dash, Draw)):
             raise self._illegal(state, action, f"not an {SLUG} action")
-        legal = self.legal_actions(state)
-        if action not in legal:
+        if not self.is_legal(state, action):
             raise self._illegal(state, action, "not a legal action here")
-        s = clone_state(state)
+        s = fork(state)
         if isinstance(action, Draw):
             self._take(s, self._by_token[action.card])
         elif isinstance(action, Play):
@@ -429,60 +563,82 @@ class ArenaTalesRules:
 
     # -- legal actions ------------------------------------------------------------------
 
-    def _plays(self, state: ArenaState) -> list[Action]:
-        seat_index = state.active
-        seat = state.seats[seat_index]
+    def _plays(self, state: ArenaState, codes: list[int]) -> list[Action]:
+        """Every play of the distinct cards ``codes`` of the active player's hand."""
         actions: list[Action] = []
-        for code in distinct(seat.hand):
-            card = self.cards[code]
-            token = self.tokens[code]
-            if card.type is CardType.TALENT:
-                continue  # decided: a talent drawn later can only be discarded
-            if EffectKind.LOCK in self._has[code]:
+        kinds = self._play_kind
+        for code in codes:
+            kind = kinds[code]
+            if kind == PLAIN:
+                actions.append(self._play_actions[code])
+            elif kind == LOCKED:
                 # 锁定: there must be a character in range to lock; name one.
-                hits = combat.hits(
-                    self, state, seat_index, code, combat.range_bonus(self, seat, None)
-                )
-                actions.extend(Play(token, t) for t, _, _ in hits)
-            elif self._targeted[code]:
-                actions.extend(Play(token, t) for t in self.enemies(seat_index))
-            else:
-                actions.append(Play(token))
+                row = self._targeted_plays[code]
+                actions += [row[t] for t, _, _ in self._lock_hits(state, code)]
+            elif kind == TARGETED:
+                row = self._targeted_plays[code]
+                actions += [row[t] for t in self._enemies[state.active]]
+            # TALENT: decided, a talent drawn later can only be discarded.
         return actions
 
-    def _moves(self, state: ArenaState) -> list[Action]:
+    def _playable(self, state: ArenaState, code: int, target: object) -> bool:
+        """Whether the active player may play ``code`` (in hand) naming ``target``; with
+        ``ANY_TARGET``, whether it can be played at all."""
+        kind = self._play_kind[code]
+        if kind == PLAIN:
+            return target is None or target is ANY_TARGET
+        if kind == LOCKED:
+            hits = self._lock_hits(state, code)
+            return bool(hits) if target is ANY_TARGET else target in [t for t, _, _ in hits]
+        if kind == TARGETED:
+            enemies = self._enemies[state.active]
+            return bool(enemies) if target is ANY_TARGET else target in enemies
+        return False
+
+    def _lock_hits(self, state: ArenaState, code: int) -> list[tuple[int, int, int | None]]:
         seat_index = state.active
         seat = state.seats[seat_index]
-        enemies = [state.seats[e].pos for e in self.enemies(seat_index)]
-        taken = {other.pos for other in state.seats}
-        floor = self._floor
-        free = [d for d, h in self._around[seat.pos] if h in floor and h not in taken]
+        return combat.hits(self, state, seat_index, code, combat.range_bonus(self, seat, None))
+
+    def _steps(self, state: ArenaState) -> list[int]:
+        """The active player's discard-move steps as ``direction * 6 + facing``, in the order
+        of the moves (direction, then facing)."""
+        seat = state.seats[state.active]
+        taken = [other.pos for other in state.seats]
+        exits = [exit for exit in self._exits[seat.pos] if exit[1] not in taken]
         if not seat.sane:
             # 失控: a discard-move must end closer to at least one enemy (decided,
             # out-of-control-closer: any one; when no step is closer, e.g. next to an enemy,
             # there is no discard-move at all: the rule exists to end turtling).
-            closer = [
-                d
-                for d in free
-                if any(
-                    hexgrid.distance(hexgrid.neighbour(seat.pos, d), e)
-                    < hexgrid.distance(seat.pos, e)
-                    for e in enemies
-                )
-            ]
-            free = closer
-        steps: list[tuple[int, int]] = []
-        for direction in free:
-            target = hexgrid.neighbour(seat.pos, direction)
-            turning = seat.pos in self.points or target in self.points
+            pos = seat.pos
+            seats = state.seats
+            toward = 0
+            for e in self._enemies[state.active]:
+                toward |= closer_directions(pos, seats[e].pos)
+            exits = [exit for exit in exits if toward >> exit[0] & 1]
+        steps: list[int] = []
+        facing = seat.facing
+        for direction, _, turning in exits:
             # 方位点: the piece may turn only when entering or leaving an orientation point.
-            facings = range(6) if turning else (seat.facing,)
-            steps.extend((direction, f) for f in facings)
-        return [
-            Move(self.tokens[c], direction, facing)
-            for c in distinct(seat.hand)
-            for direction, facing in steps
-        ]
+            if turning:
+                steps += TURNS[direction]
+            else:
+                steps.append(direction * 6 + facing)
+        return steps
+
+    def _absorbs(self, most: int) -> list[Action]:
+        # Life: every 2 damage may be paid with one life card face up instead of two face down.
+        return list(absorb_options(most))
+
+    def _dashes(self, most: int) -> list[Action]:
+        return list(dash_options(most))
+
+    def _code(self, token: str) -> int | None:
+        """The code of a card id, None if there is no such card."""
+        try:
+            return self._by_token.get(token)
+        except TypeError:  # not even a string
+            return None
 
     def _absorb_options(self, seat: Seat, amount: int) -> list[int]:
         # Life: every 2 damage may be paid with one life card face up instead of two face down.
@@ -604,7 +760,7 @@ class ArenaTalesRules:
         )
 
     def _note_life(self, s: ArenaState, seat_index: int) -> None:
-        seat = s.seats[seat_index]
+        seat = writable(s, seat_index)
         if not seat.life and seat.zero_turn < 0:
             seat.zero_turn = s.turn
         elif seat.life:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 SLUG = "arena-tales"
 
@@ -199,6 +199,9 @@ class ArenaState:
     """Recorded responses (seat, card), resolved at step [6]."""
     ended: Termination | None = None
     winners: tuple[int, ...] = ()
+    owned: int = field(default=0, init=False, repr=False, compare=False)
+    """Bookkeeping, not position: a bit per seat this state's own step copied (``writable``);
+    the other seats are shared with the state it was made from and are never written."""
 
 
 PLAY_CARD, PLAY_TARGET, PLAY_DAMAGE, PLAY_RANGE, PLAY_COST, PLAY_COMBO = range(6)
@@ -206,10 +209,11 @@ DECISION_TASKS = frozenset({"absorb", "discard", "maintain", "dash"})
 CHANCE_TASKS = frozenset({"draw", "lose"})
 
 
-def clone_state(s: ArenaState) -> ArenaState:
-    """A copy whose seats may be written: states already handed out are never touched."""
+def fork(s: ArenaState) -> ArenaState:
+    """The next state to build from ``s``: it shares every seat with ``s`` (a step changes one
+    or two), and ``writable`` copies a seat the first time the step writes to it."""
     return ArenaState(
-        tuple(seat.copy() for seat in s.seats),
+        s.seats,
         s.active,
         s.turn,
         s.queue,
@@ -225,9 +229,25 @@ def clone_state(s: ArenaState) -> ArenaState:
     )
 
 
+def clone_state(s: ArenaState) -> ArenaState:
+    """A copy whose seats may all be written: states already handed out are never touched."""
+    t = fork(s)
+    t.seats = tuple([seat.copy() for seat in s.seats])
+    t.owned = (1 << len(t.seats)) - 1
+    return t
+
+
 def writable(s: ArenaState, index: int) -> Seat:
-    """Seat ``index`` of a state being built (``clone_state`` copied its seats), to write to."""
-    return s.seats[index]
+    """Seat ``index`` of a state being built (``fork``), to write to: copied on the first
+    write, so the state it was made from keeps its own."""
+    if s.owned >> index & 1:
+        return s.seats[index]
+    seat = s.seats[index].copy()
+    seats = list(s.seats)
+    seats[index] = seat
+    s.seats = tuple(seats)
+    s.owned |= 1 << index
+    return seat
 
 
 def bump(play: tuple[int, ...], slot: int, by: int) -> tuple[int, ...]:
