@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from pnp.engines.base import Declaration, InvariantViolation, Outcome
@@ -57,6 +57,7 @@ from pnp.games.maquis.state import (
     Stay,
     Termination,
 )
+from pnp.games.maquis.state import evolve as replace
 from pnp.games.maquis.state import put as _put
 
 __all__ = [
@@ -86,6 +87,13 @@ class Option:
     collect: int = -1
     mission: tuple[int, int] | None = None
 
+
+OpenStep = tuple[int, int, MissionStep, tuple[tuple[dict[str, int], tuple[int, ...]], ...]]
+"""A mission step that may be done now: its index, its space, the step, and each way to pay
+it as a bundle and as a vector."""
+
+MEMO_LIMIT = 1 << 16
+"""Entries a memo of the rules holds before it starts afresh (memory stays bounded)."""
 
 START_DAY = 0
 """The day marker's place at the start: beside day 1, before the track (the post's setup)."""
@@ -129,6 +137,23 @@ class MaquisRules:
         self.s = model.settings
         self.kill_cost = self._vector(self.s.kill_cost)
         self.build_cost = self._vector(self.s.build_cost)
+        # Built once and shared: the actions legal_actions hands out, each cost as a vector.
+        self._place_of = [Place(loc.id) for loc in self.locs]
+        self._kill_of = [Kill(loc.id) for loc in self.locs]
+        self._idle_of = [Activate(loc.id, "-") for loc in self.locs]
+        self._activate_of: dict[tuple[int, str], Activate] = {}
+        self._draw_of = [PatrolDraw(card.id) for card in self.cards]
+        self._stay, self._return = Stay(), Return()
+        self._kind = tuple(loc.kind for loc in self.locs)
+        self._vacant_slot = {i: k for k, i in enumerate(self.vacant)}
+        self._zone_of = {i: k for k, i in enumerate(self.zones)}
+        # Pure functions of a few immutable parts of a state, memoised (see _memo).
+        self._options_memo: dict[tuple[Any, ...], tuple[tuple[Option, ...], dict[str, Option]]]
+        self._options_memo = {}
+        self._safe_memo: dict[tuple[str, ...], frozenset[int]] = {}
+        self._placeable_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
+        self._home_memo: dict[tuple[Any, ...], bool] = {}
+        self._steps_memo: dict[tuple[Any, ...], tuple[OpenStep, ...]] = {}
 
     def _vector(self, bundle: dict[str, int]) -> tuple[int, ...]:
         return tuple(bundle.get(r, 0) for r in self.res)
@@ -235,29 +260,34 @@ class MaquisRules:
             if self._patrol_turn(state):
                 return [a for a, _ in self.chance_outcomes(state)]
             spaces = self.placeable(state)
-            return [Place(self.locs[i].id) for i in spaces] if spaces else [Stay()]
+            return [self._place_of[i] for i in spaces] if spaces else [self._stay]
         actions: list[MaquisAction] = []
         if state.active >= 0:
-            actions.append(Return())
+            actions.append(self._return)
         else:
             for i, c in enumerate(state.board):
                 if c == WORKER:
-                    loc = self.locs[i].id
-                    actions.append(Activate(loc, "-"))
-                    actions.extend(Activate(loc, o.key) for o in self.options(state, i))
-        actions.extend(Kill(self.locs[i].id) for i in self.kill_targets(state))
+                    actions.append(self._idle_of[i])
+                    actions.extend(self._activation(i, o.key) for o in self._options(state, i)[0])
+        actions.extend(self._kill_of[i] for i in self.kill_targets(state))
         return actions
+
+    def _activation(self, i: int, key: str) -> Activate:
+        action = self._activate_of.get((i, key))
+        if action is None:
+            action = self._activate_of[(i, key)] = Activate(self.locs[i].id, key)
+        return action
 
     def chance_outcomes(self, state: MaquisState) -> list[tuple[MaquisAction, float]]:
         if not self.is_chance(state) or state.ended is not None:
             return []
         pile = state.draw or state.discard
         counts = Counter(pile)
-        return [(PatrolDraw(self.cards[c].id), k / len(pile)) for c, k in sorted(counts.items())]
+        return [(self._draw_of[c], k / len(pile)) for c, k in sorted(counts.items())]
 
     def sample_chance(self, state: MaquisState, rng: random.Random) -> MaquisAction:
         pile = state.draw or state.discard
-        return PatrolDraw(self.cards[pile[int(rng.random() * len(pile))]].id)
+        return self._draw_of[pile[int(rng.random() * len(pile))]]
 
     def is_terminal(self, state: MaquisState) -> bool:
         return state.ended is not None
@@ -286,20 +316,37 @@ class MaquisRules:
     # -- what may be done -------------------------------------------------------------------
 
     def is_safe_house(self, s: MaquisState, i: int) -> bool:
-        if i in self.safe:
-            return True
-        if self.locs[i].kind is LocationKind.VACANT:
-            tile = s.tiles[self.vacant.index(i)]
-            return bool(tile) and self.tiles[tile].safe_house
-        return False
+        return i in self.safe_houses(s.tiles)
+
+    def safe_houses(self, tiles: tuple[str, ...]) -> frozenset[int]:
+        """The safe houses with these vacant-house tiles laid: the printed ones, and each
+        vacant house whose tile is a safe house (memoised: few tile layouts happen)."""
+        safe = self._safe_memo.get(tiles)
+        if safe is None:
+            houses = set(self.safe)
+            for k, i in enumerate(self.vacant):
+                if tiles[k] and self.tiles[tiles[k]].safe_house:
+                    houses.add(i)
+            self._safe_memo[tiles] = safe = frozenset(houses)
+        return safe
 
     def placeable(self, s: MaquisState) -> list[int]:
         """Spaces a worker may go to: empty, no safe house, no airdrop zone without resources."""
+        key = (s.board, s.tiles, s.drops)
+        spaces = self._placeable_memo.get(key)
+        if spaces is None:
+            if len(self._placeable_memo) >= MEMO_LIMIT:
+                self._placeable_memo.clear()
+            spaces = self._placeable_memo[key] = tuple(self._list_placeable(s))
+        return list(spaces)
+
+    def _list_placeable(self, s: MaquisState) -> list[int]:
+        safe = self.safe_houses(s.tiles)
         spaces = []
         for i, c in enumerate(s.board):
-            if c != EMPTY or self.is_safe_house(s, i):
+            if c != EMPTY or i in safe:
                 continue
-            if self.locs[i].kind is LocationKind.AIRDROP and not any(s.drops[self.zones.index(i)]):
+            if self._kind[i] is LocationKind.AIRDROP and not any(s.drops[self._zone_of[i]]):
                 continue
             spaces.append(i)
         return spaces
@@ -311,7 +358,12 @@ class MaquisRules:
             s.phase != "act"
             or s.killed
             or s.soldiers + self.s.kill_soldiers > self.model.soldiers.spaces
-            or not self._affords(self._with_hand(s), self.kill_cost)
+            or POLICE not in s.board  # nobody to kill: what the hand holds does not matter
+            or not (
+                # The hand only adds to the stock: asked only when the stock is short.
+                self._affords(s.stock, self.kill_cost)
+                or self._affords(self._with_hand(s), self.kill_cost)
+            )
         ):
             return []
         return [i for i, c in enumerate(s.board) if c == POLICE]
@@ -345,11 +397,14 @@ class MaquisRules:
     def _affords(stock: Sequence[int], cost: Sequence[int]) -> bool:
         return all(have >= need for have, need in zip(stock, cost, strict=True))
 
-    def _action_options(self, s: MaquisState, action: Action, prefix: str = "") -> list[Option]:
+    def _action_options(
+        self, s: MaquisState, action: Action, prefix: str = "", stock: tuple[int, ...] | None = None
+    ) -> list[Option]:
+        stock = s.stock if stock is None else stock
         options = []
         pays = list(enumerate(action.pay)) or [(-1, {})]
         for i, pay in pays:
-            if not self._affords(s.stock, self._vector(pay)):
+            if not self._affords(stock, self._vector(pay)):
                 continue
             for j, reward in enumerate(action.gain):
                 if reward.recruit and s.cafe <= 0:
@@ -367,8 +422,11 @@ class MaquisRules:
 
     def available_steps(self, s: MaquisState, slot: int) -> list[int]:
         """Steps of the mission in ``slot`` that may be done now: the lowest unfilled order."""
-        mission = self.missions[s.missions[slot]]
-        open_steps = [k for k, filled in enumerate(s.boxes[slot]) if not filled]
+        return self._available_steps(s.missions[slot], s.boxes[slot], s.day)
+
+    def _available_steps(self, mission_id: str, boxes: tuple[bool, ...], day: int) -> list[int]:
+        mission = self.missions[mission_id]
+        open_steps = [k for k, filled in enumerate(boxes) if not filled]
         if not open_steps:
             return []
         # Numbered boxes are filled in order: every lower number first.
@@ -383,7 +441,7 @@ class MaquisRules:
             if signature in seen:  # a second identical box: the same choice
                 continue
             seen.add(signature)
-            if step.days is not None and s.day not in step.days:
+            if step.days is not None and day not in step.days:
                 continue
             steps.append(k)
         return steps
@@ -391,19 +449,60 @@ class MaquisRules:
     def _step_at(self, slot: int, step: MissionStep) -> int:
         return self.index[step.at] if step.at else self.slots[slot]
 
+    def _steps_open(
+        self, slot: int, mission_id: str, boxes: tuple[bool, ...], day: int
+    ) -> tuple[OpenStep, ...]:
+        """Each step of the mission in ``slot`` that may be done now (:meth:`available_steps`)
+        with the space it is done on and each way to pay it, as a bundle and as a vector
+        (memoised: they depend on the mission, its boxes and the day alone)."""
+        key = (slot, mission_id, boxes, day)
+        steps = self._steps_memo.get(key)
+        if steps is None:
+            if len(self._steps_memo) >= MEMO_LIMIT:
+                self._steps_memo.clear()
+            mission = self.missions[mission_id]
+            found = []
+            for k in self._available_steps(mission_id, boxes, day):
+                step = mission.steps[k]
+                pays = tuple((pay, self._vector(pay)) for pay in step.pay or ({},))
+                found.append((k, self._step_at(slot, step), step, pays))
+            steps = self._steps_memo[key] = tuple(found)
+        return steps
+
     def options(self, s: MaquisState, i: int) -> list[Option]:
         """Everything the worker on space ``i`` may do (besides nothing)."""
+        return list(self._options(s, i)[0])
+
+    def _options(
+        self, s: MaquisState, i: int, stock: tuple[int, ...] | None = None
+    ) -> tuple[tuple[Option, ...], dict[str, Option]]:
+        """:meth:`options` with ``stock`` in the stock, and the first option of each key;
+        memoised on what they depend on (not the board: where the figures stand)."""
+        stock = s.stock if stock is None else stock
+        key = (i, stock, s.cafe, s.drops, s.tiles, s.missions, s.boxes, s.day)
+        found = self._options_memo.get(key)
+        if found is None:
+            if len(self._options_memo) >= MEMO_LIMIT:
+                self._options_memo.clear()
+            options = tuple(self._list_options(s, i, stock))
+            by_key: dict[str, Option] = {}
+            for o in options:
+                by_key.setdefault(o.key, o)
+            found = self._options_memo[key] = (options, by_key)
+        return found
+
+    def _list_options(self, s: MaquisState, i: int, stock: tuple[int, ...]) -> list[Option]:
         loc = self.locs[i]
         options: list[Option] = []
         if loc.kind is LocationKind.ACTION and loc.action is not None:
-            options.extend(self._action_options(s, loc.action))
+            options.extend(self._action_options(s, loc.action, stock=stock))
         elif loc.kind is LocationKind.VACANT:
             tile = s.tiles[self.vacant.index(i)]
             if tile:
                 action = self.tiles[tile].action
                 if action is not None:
-                    options.extend(self._action_options(s, action))
-            elif self._affords(s.stock, self.build_cost):
+                    options.extend(self._action_options(s, action, stock=stock))
+            elif self._affords(stock, self.build_cost):
                 used = Counter(t for t in s.tiles if t)
                 for t in self.model.vacant_tiles:
                     if used[t.id] < t.copies:
@@ -413,13 +512,11 @@ class MaquisRules:
             if any(s.drops[zone]):
                 options.append(Option("c", {}, collect=zone))
         for slot, mission_id in enumerate(s.missions):
-            mission = self.missions[mission_id]
-            for k in self.available_steps(s, slot):
-                step = mission.steps[k]
-                if self._step_at(slot, step) != i:
+            for k, at, step, pays in self._steps_open(slot, mission_id, s.boxes[slot], s.day):
+                if at != i:
                     continue
-                for p, pay in enumerate(step.pay or ({},)):
-                    if self._affords(s.stock, self._vector(pay)):
+                for p, (pay, cost) in enumerate(pays):
+                    if self._affords(stock, cost):
                         options.append(
                             Option(f"m{slot}.{k}p{p}", pay, step.gain, mission=(slot, k))
                         )
@@ -448,7 +545,7 @@ class MaquisRules:
             i = self.index[action.loc]
             pay: dict[str, int] = {}
             if action.choice != "-":
-                pay = next(o for o in self.options(s, i) if o.key == action.choice).pay
+                pay = self._options(s, i)[1][action.choice].pay
             stock = tuple(h - pay.get(r, 0) for h, r in zip(s.stock, self.res, strict=True))
             s = replace(
                 s, board=_put(s.board, i, ACTIVE), stock=stock, active=i, pending=action.choice
@@ -504,7 +601,7 @@ class MaquisRules:
             i = self.index.get(action.loc, -1)
             if s.active >= 0 or i < 0 or s.board[i] != WORKER:
                 return False
-            return action.choice == "-" or any(o.key == action.choice for o in self.options(s, i))
+            return action.choice == "-" or action.choice in self._options(s, i)[1]
         return False
 
     def _patrol(self, s: MaquisState, card: int) -> MaquisState:
@@ -515,10 +612,8 @@ class MaquisRules:
         # Soldiers replace police one for one and are placed last.
         figure = SOLDIER if placed >= s.patrols - s.round_soldiers else POLICE
         board = s.board
-        target = next(
-            (i for i in self.card_locs[card] if board[i] == EMPTY and not self.is_safe_house(s, i)),
-            -1,
-        )
+        safe = self.safe_houses(s.tiles)
+        target = next((i for i in self.card_locs[card] if board[i] == EMPTY and i not in safe), -1)
         arrested = False
         if target < 0:
             # No place empty: the first resistance worker on the card is arrested.
@@ -541,6 +636,16 @@ class MaquisRules:
     def has_path_home(self, s: MaquisState, start: int, board: str | None = None) -> bool:
         """A safe path along the thick lines through empty or resistance-held spaces."""
         board = s.board if board is None else board
+        key = (start, board, s.tiles)
+        found = self._home_memo.get(key)
+        if found is None:
+            if len(self._home_memo) >= MEMO_LIMIT:
+                self._home_memo.clear()
+            found = self._home_memo[key] = self._find_path_home(start, board, s.tiles)
+        return found
+
+    def _find_path_home(self, start: int, board: str, tiles: tuple[str, ...]) -> bool:
+        safe = self.safe_houses(tiles)
         seen = {start}
         frontier = [start]
         while frontier:
@@ -548,7 +653,7 @@ class MaquisRules:
             for j in self.adjacent[i]:
                 if j in seen or board[j] in (POLICE, SOLDIER):
                     continue
-                if self.is_safe_house(s, j):
+                if j in safe:
                     return True
                 seen.add(j)
                 frontier.append(j)
@@ -562,9 +667,13 @@ class MaquisRules:
             option = self._option_for(s, i, choice)
         home = self.has_path_home(s, i)
         spent = s.spent
-        s = replace(s, board=_put(s.board, i, EMPTY), active=-1, pending="", spent=())
+        board = _put(s.board, i, EMPTY)
         # Arrested: removed for good (very hard: morale too).
-        s = replace(s, home=s.home + 1) if home else self._morale(s, self.level.arrest_morale)
+        if home:
+            s = replace(s, board=board, active=-1, pending="", spent=(), home=s.home + 1)
+        else:
+            s = replace(s, board=board, active=-1, pending="", spent=())
+            s = self._morale(s, self.level.arrest_morale)
         if option is not None and (home or self.locs[i].shield):
             # The reward only comes home with the worker, or stays on a star-shield space;
             # what he spent on a kill on the way is not in it any more.
@@ -572,10 +681,11 @@ class MaquisRules:
         return s
 
     def _option_for(self, s: MaquisState, i: int, choice: str) -> Option:
-        rich = replace(s, stock=tuple(self.limit), board=_put(s.board, i, WORKER))
-        for option in self.options(rich, i):
-            if option.key == choice:
-                return option
+        # The options of a worker on `i` with every token in stock (they do not depend on
+        # the board, so the worker need not be put back on it).
+        option = self._options(s, i, self.limit)[1].get(choice)
+        if option is not None:
+            return option
         raise InvariantViolation(f"pending choice {choice!r} not found in {self.notation(s)}")
 
     def supply(self, s: MaquisState) -> list[int]:

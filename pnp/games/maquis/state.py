@@ -9,7 +9,10 @@ frozen dataclass whose ``str`` is its notation (``place:<loc>``, ``stay``, ``pat
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter
+from typing import Any
 
 SLUG = "maquis"
 
@@ -148,6 +151,37 @@ class MaquisState:
     spent: tuple[int, ...] = ()
     """Resources of the acting worker's reward already spent on a kill before he got home
     (decision kill-with-the-weapon-in-hand); ``()`` when none."""
+
+
+_FIELDS = attrgetter(*MaquisState.__slots__)
+_FIELD_INDEX = {name: k for k, name in enumerate(MaquisState.__slots__)}
+
+
+def _builder() -> Callable[..., MaquisState]:
+    """``MaquisState(*fields)`` without the frozen ``__init__``'s ``object.__setattr__`` per
+    field: a new instance whose slots are filled through their descriptors, generated (as
+    dataclasses generates ``__init__``) so that each field is one direct call."""
+    names = MaquisState.__slots__
+    scope: dict[str, Any] = {"new": object.__new__, "cls": MaquisState}
+    scope.update({f"set_{name}": getattr(MaquisState, name).__set__ for name in names})
+    lines = [f"def build({', '.join(names)}):", "    s = new(cls)"]
+    lines += [f"    set_{name}(s, {name})" for name in names]
+    lines.append("    return s")
+    exec("\n".join(lines), scope)  # a fixed text made of the field names
+    build: Callable[..., MaquisState] = scope["build"]
+    return build
+
+
+_build = _builder()
+
+
+def evolve(s: MaquisState, **changes: Any) -> MaquisState:
+    """``dataclasses.replace(s, **changes)``, fast: the state's fields in one C call, the
+    changed ones replaced, one new instance; the other fields (tuples, strings) are shared."""
+    values = list(_FIELDS(s))
+    for name, value in changes.items():
+        values[_FIELD_INDEX[name]] = value
+    return _build(*values)
 
 
 def put(board: str, i: int, c: str) -> str:
