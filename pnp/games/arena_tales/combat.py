@@ -37,6 +37,7 @@ def display_bonus(
 ) -> int:
     """展示中 / 初始天赋 bonuses of the face-up cards in a display. [3]: the card in
     resolution (``playing``, its latest face-up copy) does not count for itrules."""
+    talent, displayed = rules._bonuses.get(kind) or rules._bonus_table(kind)
     total = 0
     entries = seat.display
     skip = -1
@@ -45,13 +46,8 @@ def display_bonus(
             (i for i, (c, f) in enumerate(entries) if c == playing and f != DOWN), default=-1
         )
     for index, (code, face) in enumerate(entries):
-        if face == DOWN or kind not in rules._has[code]:
-            continue
-        for e in rules.cards[code].effects:
-            if e.kind is kind and e.timing in (Timing.DISPLAYED, Timing.TALENT):
-                if e.timing is Timing.DISPLAYED and index == skip:
-                    continue
-                total += e.amount
+        if face != DOWN:
+            total += talent[code] if index == skip else talent[code] + displayed[code]
     return total
 
 
@@ -60,7 +56,7 @@ def hits(
 ) -> list[tuple[int, int, int | None]]:
     """(seat, direction, charge falloff or None) of every character the card hits."""
     seat = s.seats[attacker]
-    indiscriminate = EffectKind.INDISCRIMINATE in rules._has[code]
+    indiscriminate = rules._indiscriminate[code]
     team = rules.teams[attacker]
     where = {st.pos: i for i, st in enumerate(s.seats)}
     hits: list[tuple[int, int, int | None]] = []
@@ -105,11 +101,8 @@ def countered(rules: ArenaTalesRules, s: ArenaState, target: int, base: int) -> 
     exhausted."""
     seat = s.seats[target]
     for index, (code, face) in enumerate(seat.display):
-        if (
-            face != DOWN
-            and EffectKind.COUNTER in rules._has[code]
-            and base <= rules._amount(code, EffectKind.COUNTER)
-        ):
+        counter = rules._counter[code]
+        if face != DOWN and counter is not None and base <= counter:
             own = writable(s, target)
             own.display = own.display[:index] + own.display[index + 1 :]
             own.exhausted = (*own.exhausted, code)

@@ -123,6 +123,9 @@ SIX = range(6)
 TURNS = tuple(tuple(range(d * 6, d * 6 + 6)) for d in range(6))
 """The steps (``direction * 6 + facing``) of a move in ``direction`` that may turn."""
 MAINTAIN_KEEP, MAINTAIN_DROP = Maintain(True), Maintain(False)
+ACTION_TYPES = (Play, Move, Stall, Discard, Absorb, Maintain, Dash, Draw)
+DISPLAY_BONUSES = (EffectKind.REACH, EffectKind.DAMAGE_UP)
+"""The bonuses combat reads from displays (``combat.display_bonus``)."""
 
 
 @cache
@@ -272,7 +275,42 @@ class ArenaTalesRules:
             else PLAIN
             for code, card in enumerate(self.cards)
         ]
+        # Per card, what the hot paths ask (an EffectKind set lookup hashes in Python).
+        self._maintain_need = [self._amount(c, EffectKind.MAINTAIN) for c in range(len(self.cards))]
+        self._asks_maintain = [
+            EffectKind.MAINTAIN in has and not stays
+            for has, stays in zip(self._has, self._stays, strict=True)
+        ]
+        self._locks = [EffectKind.LOCK in has for has in self._has]
+        self._fixed = [EffectKind.FIXED_DAMAGE in has for has in self._has]
+        self._indiscriminate = [EffectKind.INDISCRIMINATE in has for has in self._has]
+        self._knock = [self._amount(c, EffectKind.KNOCKBACK) for c in range(len(self.cards))]
+        self._counter = [
+            self._amount(c, EffectKind.COUNTER) if EffectKind.COUNTER in has else None
+            for c, has in enumerate(self._has)
+        ]
+        self._bonuses = {kind: self._bonus_table(kind) for kind in DISPLAY_BONUSES}
+        self._effect_calls = [
+            tuple((EFFECTS.get(e.kind), e.amount, e.timing) for e in card.effects)
+            for card in self.cards
+        ]
+        self._timed = {
+            timing: [
+                tuple(i for i, e in enumerate(card.effects) if e.timing is timing)
+                for card in self.cards
+            ]
+            for timing in Timing
+        }
         self._play_actions = [Play(token) for token in self.tokens]
+        self._members = tuple(
+            (team, tuple(i for i in range(players) if self.teams[i] == team))
+            for team in sorted(set(self.teams))
+        )
+        self._handlers = {
+            name.removeprefix("_task_"): getattr(self, name)
+            for name in dir(type(self))
+            if name.startswith("_task_")
+        }
         self._targeted_plays = [targeted_plays(token, players) for token in self.tokens]
         self._move_rows = [move_row(token) for token in self.tokens]
         self._stall_actions = [Stall(token) for token in self.tokens]
@@ -284,6 +322,10 @@ class ArenaTalesRules:
                 if ahead in self._floor
             )
             for h in self._floor
+        }
+        self._exit_towards = {
+            h: tuple(next((e for e in exits if e[0] == d), None) for d in range(6))
+            for h, exits in self._exits.items()
         }
         self._boosts = {boost.element: boost for boost in model.elements}
 
@@ -382,7 +424,7 @@ class ArenaTalesRules:
                 discards = self._discard_actions
                 return [discards[c] for c in distinct(seat.hand)]
             if name == "maintain":
-                need = self._amount(seat.display[arg(task, 2)][0], EffectKind.MAINTAIN)
+                need = self._maintain_need[seat.display[arg(task, 2)][0]]
                 return [MAINTAIN_KEEP, MAINTAIN_DROP] if len(seat.hand) >= need else []
             if name == "dash":
                 return self._dashes(self._dash_reach(state, arg(task, 1), arg(task, 2)))
@@ -408,13 +450,14 @@ class ArenaTalesRules:
         if state.queue:
             task = state.queue[0]
             name = task[0]
+            seat = state.seats[arg(task, 1)]
             if name in CHANCE_TASKS:
                 if kind is not Draw:
                     return False
                 assert isinstance(action, Draw)
                 code = self._code(action.card)
-                return code is not None and code in self._source(state, task)
-            seat = state.seats[arg(task, 1)]
+                pile = seat.life if name == "lose" else seat.deck or seat.life
+                return code is not None and code in pile
             if name == "absorb":
                 if kind is not Absorb:
                     return False
@@ -430,7 +473,7 @@ class ArenaTalesRules:
                 if kind is not Maintain:
                     return False
                 assert isinstance(action, Maintain)
-                need = self._amount(seat.display[arg(task, 2)][0], EffectKind.MAINTAIN)
+                need = self._maintain_need[seat.display[arg(task, 2)][0]]
                 return len(seat.hand) >= need and action.keep in (True, False)
             if name == "dash":
                 if kind is not Dash:
@@ -452,7 +495,7 @@ class ArenaTalesRules:
         if isinstance(action, Move):
             if action.direction not in SIX or action.facing not in SIX:
                 return False
-            return int(action.direction) * 6 + int(action.facing) in self._steps(state)
+            return self._step_ok(state, int(action.direction), int(action.facing))
         # A stall only when there is no play and no move at all.
         return not self._steps(state) and not any(
             self._playable(state, c, ANY_TARGET) for c in distinct(hand)
@@ -466,7 +509,7 @@ class ArenaTalesRules:
         return [(self._draw_actions[c], k / total) for c, k in sorted(Counter(pile).items())]
 
     def sample_chance(self, state: ArenaState, rng: random.Random) -> Action:
-        if self.is_chance(state):
+        if state.ended is None and state.queue and state.queue[0][0] in CHANCE_TASKS:
             pile = self._source(state, state.queue[0])
             return self._draw_actions[pile[int(rng.random() * len(pile))]]
         raise ValueError(f"no chance step is due in {self.notation(state)}")
@@ -474,16 +517,20 @@ class ArenaTalesRules:
     def apply(self, state: ArenaState, action: Action) -> ArenaState:
         if state.ended is not None:
             raise self._illegal(state, action, "the game is over")
-        if not isinstance(action, (Play, Move, Stall, Discard, Absorb, Maintain, Dash, Draw)):
+        if not isinstance(action, ACTION_TYPES):
             raise self._illegal(state, action, f"not an {SLUG} action")
         if not self.is_legal(state, action):
             raise self._illegal(state, action, "not a legal action here")
         s = fork(state)
-        if isinstance(action, Draw):
+        kind = type(action)
+        if kind is Draw:
+            assert isinstance(action, Draw)
             self._take(s, self._by_token[action.card])
-        elif isinstance(action, Play):
+        elif kind is Play:
+            assert isinstance(action, Play)
             self._play(s, action)
-        elif isinstance(action, (Move, Stall)):
+        elif kind is Move or kind is Stall:
+            assert isinstance(action, (Move, Stall))
             self._move(s, action)
         else:
             self._decide(s, action)
@@ -530,6 +577,19 @@ class ArenaTalesRules:
 
     def card(self, token: str) -> Card:
         return self.cards[self._by_token[token]]
+
+    def _bonus_table(self, kind: EffectKind) -> tuple[list[int], list[int]]:
+        """Per card, the ``kind`` bonus it gives face up in a display: as a talent (初始天赋)
+        and as 展示中 (which the card in resolution does not give itself)."""
+        talent = [0] * len(self.cards)
+        displayed = [0] * len(self.cards)
+        for code, card in enumerate(self.cards):
+            for e in card.effects:
+                if e.kind is kind and e.timing is Timing.TALENT:
+                    talent[code] += e.amount
+                elif e.kind is kind and e.timing is Timing.DISPLAYED:
+                    displayed[code] += e.amount
+        return talent, displayed
 
     def _amount(self, code: int, kind: EffectKind) -> int:
         return next((e.amount for e in self.cards[code].effects if e.kind is kind), 0)
@@ -599,6 +659,24 @@ class ArenaTalesRules:
         seat_index = state.active
         seat = state.seats[seat_index]
         return combat.hits(self, state, seat_index, code, combat.range_bonus(self, seat, None))
+
+    def _step_ok(self, state: ArenaState, direction: int, facing: int) -> bool:
+        """Whether ``direction * 6 + facing`` is one of ``_steps(state)``, asked of one step."""
+        seat = state.seats[state.active]
+        exit = self._exit_towards[seat.pos][direction]
+        if exit is None:
+            return False
+        _, ahead, turning = exit
+        if any(other.pos == ahead for other in state.seats):
+            return False
+        if not seat.sane:
+            seats = state.seats
+            toward = 0
+            for e in self._enemies[state.active]:
+                toward |= closer_directions(seat.pos, seats[e].pos)
+            if not toward >> direction & 1:
+                return False
+        return turning or facing == seat.facing
 
     def _steps(self, state: ArenaState) -> list[int]:
         """The active player's discard-move steps as ``direction * 6 + facing``, in the order
@@ -670,11 +748,7 @@ class ArenaTalesRules:
         s.queue = (*tasks, *s.queue)
 
     def _effect_tasks(self, seat: int, code: int, timing: Timing) -> list[Task]:
-        return [
-            ("effect", seat, code, i)
-            for i, e in enumerate(self.cards[code].effects)
-            if e.timing is timing
-        ]
+        return [("effect", seat, code, i) for i in self._timed[timing][code]]
 
     def _move(self, s: ArenaState, action: Move | Stall) -> None:
         seat = writable(s, s.active)
@@ -725,7 +799,8 @@ class ArenaTalesRules:
     def _take(self, s: ArenaState, code: int) -> None:
         """A chance outcome: the head task takes ``code`` from its pile."""
         task, rest = s.queue[0], s.queue[1:]
-        seat = writable(s, arg(task, 1))
+        index = arg(task, 1)
+        seat = writable(s, index)
         if task[0] == "lose":
             up, down = arg(task, 2), arg(task, 3)
             seat.life = without(seat.life, code)
@@ -733,31 +808,27 @@ class ArenaTalesRules:
             seat.display = (*seat.display, (code, face))
             if face == UP and self._responds[code]:
                 # 响应: a card turned face up into the display by damage triggers.
-                s.responses = (*s.responses, (arg(task, 1), code))
+                s.responses = (*s.responses, (index, code))
             up, down = (up - 1, down) if up else (up, down - 1)
-            self._note_life(s, arg(task, 1))
-            s.queue = rest if up + down == 0 else (("lose", arg(task, 1), up, down), *rest)
+            self._note_life(s, index)
+            s.queue = rest if up + down == 0 else (("lose", index, up, down), *rest)
             return
         # "draw": from the deck, or (deck and recycle empty) from life.
-        from_life = not seat.deck
-        if from_life:
-            seat.life = without(seat.life, code)
-            self._note_life(s, arg(task, 1))
-        else:
+        if seat.deck:
             seat.deck = without(seat.deck, code)
             refill_deck(seat)
-        if arg(task, 3) == TO_DISPLAY:
+        else:
+            seat.life = without(seat.life, code)
+            self._note_life(s, index)
+        count, where = arg(task, 2), arg(task, 3)
+        if where == TO_DISPLAY:
             # 展示: face up into the display; a damage card adds 1 to the card in play.
             seat.display = (*seat.display, (code, UP))
             if s.play and self.cards[code].type is CardType.DAMAGE:
                 s.play = bump(s.play, PLAY_DAMAGE, 1)
         else:
             seat.hand = with_card(seat.hand, code)
-        s.queue = (
-            rest
-            if arg(task, 2) <= 1
-            else ((task[0], arg(task, 1), arg(task, 2) - 1, arg(task, 3)), *rest)
-        )
+        s.queue = rest if count <= 1 else ((task[0], index, count - 1, where), *rest)
 
     def _note_life(self, s: ArenaState, seat_index: int) -> None:
         seat = writable(s, seat_index)
@@ -770,8 +841,10 @@ class ArenaTalesRules:
 
     def _settle(self, s: ArenaState) -> None:
         """Resolve automatic tasks until a decision or a chance step is due, or the game ends."""
+        handlers = self._handlers
         while s.ended is None:
-            if not s.queue:
+            queue = s.queue
+            if not queue:
                 self._check_victory(s)
                 if s.ended is not None:
                     return
@@ -779,20 +852,20 @@ class ArenaTalesRules:
                     s.queue = (("end",),)  # an empty hand ends the turn
                     continue
                 return
-            task = s.queue[0]
+            task = queue[0]
             name = task[0]
             if name in CHANCE_TASKS:
                 empty = arg(task, 2) + arg(task, 3) <= 0 if name == "lose" else arg(task, 2) <= 0
                 if empty or not self._source(s, task):
-                    s.queue = s.queue[1:]
+                    s.queue = queue[1:]
                     continue
                 return
             if name in DECISION_TASKS:
                 if self._automatic(s, task):
                     continue
                 return
-            s.queue = s.queue[1:]
-            getattr(self, f"_task_{name}")(s, task)
+            s.queue = queue[1:]
+            handlers[name](s, task)
 
     def _automatic(self, s: ArenaState, task: Task) -> bool:
         """Resolve a decision task that has one choice or none; True if it was resolved."""
@@ -824,7 +897,7 @@ class ArenaTalesRules:
                 return True
             return False
         if name == "maintain":
-            need = self._amount(seat.display[arg(task, 2)][0], EffectKind.MAINTAIN)
+            need = self._maintain_need[seat.display[arg(task, 2)][0]]
             if len(seat.hand) < need:
                 s.queue = s.queue[1:]  # cannot pay: the card is exhausted at clean-up
                 return True
@@ -843,7 +916,7 @@ class ArenaTalesRules:
         tasks: list[Task] = []
         for index, (code, face) in enumerate(seat.display):
             # 维持: a face-up card that would leave asks its owner to pay or let it go.
-            if face != DOWN and EffectKind.MAINTAIN in self._has[code] and not self._stays[code]:
+            if face != DOWN and self._asks_maintain[code]:
                 tasks.append(("maintain", seat_index, index))
         tasks += [("clean", seat_index), ("pending", seat_index), ("refill", seat_index)]
         s.queue = (*tasks, *s.queue)
@@ -900,10 +973,9 @@ class ArenaTalesRules:
 
     def _task_effect(self, s: ArenaState, task: Task) -> None:
         seat_index, code, index = arg(task, 1), arg(task, 2), arg(task, 3)
-        effect = self.cards[code].effects[index]
-        handler = EFFECTS.get(effect.kind)
+        handler, amount, timing = self._effect_calls[code][index]
         if handler is not None:
-            handler(self, s, seat_index, code, effect.amount, effect.timing)
+            handler(self, s, seat_index, code, amount, timing)
 
     def _task_combat(self, s: ArenaState, task: Task) -> None:
         """[4] Hits in range, display modifiers, damage, the sanity flip, knock-back."""
@@ -911,10 +983,9 @@ class ArenaTalesRules:
         seat = s.seats[attacker]
         code = s.play[PLAY_CARD]
         card = self.cards[code]
-        has = self._has[code]
-        fixed = EffectKind.FIXED_DAMAGE in has
+        fixed = self._fixed[code]
         hits = combat.hits(self, s, attacker, code, combat.range_bonus(self, seat, s.play))
-        if EffectKind.LOCK in has:
+        if self._locks[code]:
             # 锁定: only the named character takes this damage.
             hits = [h for h in hits if h[0] == s.play[PLAY_TARGET]]
         base = card.damage or 0
@@ -924,7 +995,7 @@ class ArenaTalesRules:
             if fixed
             else s.play[PLAY_DAMAGE] + combat.display_bonus(self, seat, EffectKind.DAMAGE_UP, code)
         )
-        knock = self._amount(code, EffectKind.KNOCKBACK)
+        knock = self._knock[code]
         damage_tasks: list[Task] = []
         push_tasks: list[Task] = []
         order = sorted(hits, key=lambda h: (h[0] - attacker) % self.players)
@@ -999,14 +1070,14 @@ class ArenaTalesRules:
     # -- victory --------------------------------------------------------------------------
 
     def _check_victory(self, s: ArenaState) -> None:
+        seats = s.seats
+        if all(seat.life for seat in seats):
+            return  # no one is down, and no one without life is out of cards
         lost: dict[int, Termination] = {}
-        for team in sorted(set(self.teams)):
-            members = [i for i in range(self.players) if self.teams[i] == team]
-            if all(not s.seats[m].life for m in members):
+        for team, members in self._members:
+            if all(not seats[m].life for m in members):
                 lost[team] = Termination.ALL_DOWN
-            elif any(
-                not (s.seats[m].deck or s.seats[m].recycle or s.seats[m].life) for m in members
-            ):
+            elif any(not (seats[m].deck or seats[m].recycle or seats[m].life) for m in members):
                 lost[team] = Termination.EXHAUSTED
         if not lost:
             return
