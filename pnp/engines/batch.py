@@ -54,12 +54,21 @@ def _play_chunk(seeds: Sequence[int]) -> list[Any]:
 
 
 def run_seeds(
-    play: Callable[[int], T], seeds: Sequence[int], *, workers: int | None = None
+    play: Callable[[int], T],
+    seeds: Sequence[int],
+    *,
+    workers: int | None = None,
+    min_per_worker: int = MIN_SEEDS_PER_WORKER,
 ) -> list[T]:
-    """``[play(seed) for seed in seeds]``, spread over ``workers`` forked processes."""
+    """``[play(seed) for seed in seeds]``, spread over ``workers`` forked processes
+    (``min_per_worker`` items each at least: 1 for a few long jobs, like whole games to
+    validate)."""
     count = default_workers() if workers is None else max(1, workers)
-    count = min(count, len(seeds) // MIN_SEEDS_PER_WORKER)
-    if count <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    count = min(count, len(seeds) // max(1, min_per_worker))
+    # A worker of another batch (a game validating beside others) plays its games itself:
+    # pool workers may not have children.
+    nested = multiprocessing.current_process().daemon
+    if count <= 1 or nested or "fork" not in multiprocessing.get_all_start_methods():
         return [play(seed) for seed in seeds]
     global _PLAY
     previous, _PLAY = _PLAY, play

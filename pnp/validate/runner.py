@@ -8,11 +8,12 @@ reaches the code that would trip over it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from pnp.content.loader import LoadedGame, load_game
+from pnp.engines.batch import default_workers, run_seeds
 from pnp.errors import ContentError, Location, Problem
 from pnp.model.common import Balance
 from pnp.registry import find_game
@@ -65,6 +66,31 @@ def load_checked(content_root: Path, slug: str, templates_root: Path) -> LoadedG
     return game
 
 
+@dataclass
+class GameValidation:
+    """What validating one game found: small and picklable, so games can validate in worker
+    processes."""
+
+    slug: str
+    problems: list[Problem] = field(default_factory=list)
+    report: dict[str, Any] | None = None
+    summary: list[str] | None = None
+    """Lines to print; None when the game's content did not load."""
+
+
+@dataclass(frozen=True)
+class _Options:
+    content_root: Path
+    templates_root: Path
+    simulated_games: int | None
+    seed: int
+    simulate: bool
+    balance: bool
+    workers: int | None
+    use_ray: bool
+    ray_address: str | None
+
+
 def validate_games(
     content_root: Path,
     slugs: list[str],
@@ -80,48 +106,94 @@ def validate_games(
 ) -> ValidationResult:
     """Every check of every game in ``slugs``. ``balance`` adds the balance run: the content's
     ``balance:`` promises checked on ``balance.games`` games per table with the policy they
-    are made for (slow with the strong player; on every core, or on Ray)."""
+    are made for (slow with the strong player; on every core, or on Ray).
+
+    Several games validate side by side, one worker process each (their play checks then run
+    in that process), so the cores stay busy through every game's sequential checks; a single
+    game, or a balance run, spreads its games over the cores instead. Either way the findings
+    are the same: every game is seeded on its own."""
+    options = _Options(
+        content_root,
+        templates_root,
+        simulated_games,
+        seed,
+        simulate,
+        balance,
+        workers,
+        use_ray,
+        ray_address,
+    )
+    count = default_workers() if workers is None else max(1, workers)
+    side_by_side = simulate and not balance and count > 1 and len(slugs) > 1
+    if side_by_side:
+        one = replace(options, workers=1)
+        validations = run_seeds(
+            lambda index: validate_game(slugs[index], one),
+            range(len(slugs)),
+            workers=count,
+            min_per_worker=1,
+        )
+    else:
+        validations = [validate_game(slug, options) for slug in slugs]
     result = ValidationResult()
-    for slug in slugs:
-        try:
-            game = load_game(content_root, slug)
-        except ContentError as error:
-            result.problems.extend(error.problems)
-            continue
-        findings = check_static(game, templates_root)
-        result.summaries.setdefault(slug, [])
-        plugin = find_game(slug)
-        # Simulating broken content mostly repeats the static findings in a noisier voice.
-        if (
-            simulate
-            and not _has_errors(findings)
-            and plugin is not None
-            and plugin.check_simulated is not None
-        ):
-            games = simulated_games if simulated_games is not None else plugin.default_games
-            report = plugin.check_simulated(findings, games, seed)
-            result.reports[slug] = report
-            check_observed(findings, plugin, report)
-            if plugin.summarise is not None:
-                result.summaries[slug] = plugin.summarise(report)
-            play = check_play(
-                findings, plugin, game.model, games=simulated_games, seed=seed, workers=workers
-            )
-            report["play"] = play.as_json()
-            result.summaries[slug] += play.lines()
-            promises = getattr(game.model, "balance", None)
-            if balance and isinstance(promises, Balance):
-                balanced = judge_balance(
-                    findings,
-                    plugin,
-                    game.model,
-                    promises,
-                    seed=seed,
-                    workers=workers,
-                    use_ray=use_ray,
-                    ray_address=ray_address,
-                )
-                report["balance"] = balanced.as_json()
-                result.summaries[slug] += balanced.lines()
-        result.problems.extend(sorted(findings.problems, key=lambda p: p.location))
+    for validation in validations:
+        result.problems.extend(validation.problems)
+        if validation.report is not None:
+            result.reports[validation.slug] = validation.report
+        if validation.summary is not None:
+            result.summaries[validation.slug] = validation.summary
     return result
+
+
+def validate_game(slug: str, options: _Options) -> GameValidation:
+    """Every check of one game."""
+    validation = GameValidation(slug)
+    try:
+        game = load_game(options.content_root, slug)
+    except ContentError as error:
+        validation.problems.extend(error.problems)
+        return validation
+    findings = check_static(game, options.templates_root)
+    validation.summary = []
+    plugin = find_game(slug)
+    # Simulating broken content mostly repeats the static findings in a noisier voice.
+    if (
+        options.simulate
+        and not _has_errors(findings)
+        and plugin is not None
+        and plugin.check_simulated is not None
+    ):
+        games = (
+            options.simulated_games if options.simulated_games is not None else plugin.default_games
+        )
+        report = plugin.check_simulated(findings, games, options.seed)
+        validation.report = report
+        check_observed(findings, plugin, report)
+        if plugin.summarise is not None:
+            validation.summary = list(plugin.summarise(report))
+        play = check_play(
+            findings,
+            plugin,
+            game.model,
+            games=options.simulated_games,
+            seed=options.seed,
+            workers=options.workers,
+        )
+        report["play"] = play.as_json()
+        validation.summary = [*validation.summary, *play.lines()]
+        promises = getattr(game.model, "balance", None)
+        if options.balance and isinstance(promises, Balance):
+            balanced = judge_balance(
+                findings,
+                plugin,
+                game.model,
+                promises,
+                seed=options.seed,
+                workers=options.workers,
+                use_ray=options.use_ray,
+                ray_address=options.ray_address,
+            )
+            report["balance"] = balanced.as_json()
+            validation.summary = [*validation.summary, *balanced.lines()]
+    validation.problems.extend(sorted(findings.problems, key=lambda p: p.location))
+    return validation
