@@ -586,6 +586,70 @@ def bench_engines(seconds: float, rows: list[Row]) -> None:
         )
 
 
+# ------------------------------------------------------------- play at scale (issue 14)
+
+DUELS = {
+    # game: (table, games) — enough games for the strong player's edge to show at 95 %.
+    "deadline-99": ("normal-3p", 400),
+    "dragon-hoard": ("3p", 40),
+    "arena-tales": ("2p", 60),
+    "maquis": ("normal", 60),
+    "mineventure": ("3p-map-24", 24),
+}
+"""The head-to-head each game's note reports: the strong player in one seat, the sensible
+policy in the others, paired with all-sensible games on the same seeds."""
+
+
+def bench_play(rows: list[Row], duels: bool) -> None:
+    from pnp import registry
+    from pnp.content.loader import load_game
+    from pnp.validate.play import game_tables, head_to_head, play_many
+
+    for game in registry.with_engine():
+        if "sensible" not in game.policies or game.slug not in DUELS:
+            continue
+        model = load_game(CONTENT, game.slug).model
+        name, count = DUELS[game.slug]
+        table = next(t for t in game_tables(game, model) if t.name == name)
+        seats = ["sensible"] * table.rules.num_players
+        # Warm up (caches the policies fill), then about two seconds of games a run.
+        started = time.perf_counter()
+        play_many(game, table, seats, 8, 7, workers=1)
+        games = max(48, int(2 * 8 / (time.perf_counter() - started)))
+        rates = []
+        for workers in (1, 2):
+            started = time.perf_counter()
+            play_many(game, table, seats, games, 11, workers=workers)
+            rates.append(games / (time.perf_counter() - started))
+        show(
+            Row(
+                f"play {game.slug} {name}, 2 processes against 1",
+                rates[1] / rates[0],
+                1.6,
+                "x",
+                higher_is_better=True,
+                note=f"sensible policy, {games} games: {rates[0]:,.1f} games/s with 1 process, "
+                f"{rates[1]:,.1f} with 2 (same results, tested)",
+            ),
+            rows,
+        )
+        if not duels:
+            continue
+        started = time.perf_counter()
+        duel = head_to_head(game, table, count, 1)
+        seconds = time.perf_counter() - started
+        show(
+            Row(
+                f"strong vs sensible {game.slug} {name}, sign test p",
+                duel.p_value,
+                0.05,
+                "",
+                note=f"{duel} ({count} games, {2 * count / seconds:.2f} games/s on every core)",
+            ),
+            rows,
+        )
+
+
 # -------------------------------------------------------------------------- export
 
 
@@ -687,6 +751,12 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--runs", type=int, default=5, help="runs per median (default 5)")
     parser.add_argument("--quick", action="store_true", help="one run each, short engine runs")
+    parser.add_argument(
+        "--duels",
+        action="store_true",
+        help="also play the strong player against the sensible policy (issue 14; minutes)",
+    )
+    parser.add_argument("--only", metavar="SECTIONS", help="comma-separated sections to run")
     parser.add_argument("--child", nargs=2, metavar=("TASK", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     sys.path.insert(0, str(REPOSITORY))  # this checkout's pnp, whatever is installed
@@ -699,18 +769,30 @@ def main(argv: list[str]) -> int:
 
     slugs = discover_games(CONTENT)
     rows: list[Row] = []
-    print(f"== issue 17 goals ({runs} run(s) per median; ratio = measured/goal, ≤ 1 meets it)")
+    print(
+        f"== goals of issues 14 and 17 ({runs} run(s) per median; "
+        "ratio = measured/goal, ≤ 1 meets it)"
+    )
+    sections: dict[str, Callable[[Path], None]] = {
+        "builds": lambda work: bench_builds(runs, rows, work),
+        "fonts": lambda work: bench_fonts(rows, work),
+        "edit": lambda work: bench_one_card_edit(runs, rows, work),
+        "sheets": lambda work: bench_sheets(runs, rows, work, slugs),
+        "distinct": lambda work: bench_distinct(runs, rows, work, png=False),
+        "validate": lambda work: bench_validate(runs, rows),
+        "play": lambda work: bench_play(rows, args.duels),
+        "engines": lambda work: bench_engines(engine_seconds, rows),
+        "export": lambda work: bench_export(rows, work, slugs),
+        "png": lambda work: bench_distinct(1, rows, work, png=True),
+    }
+    chosen = args.only.split(",") if args.only else list(sections)
+    unknown = [name for name in chosen if name not in sections]
+    if unknown:
+        parser.error(f"--only: no section {', '.join(unknown)} (sections: {', '.join(sections)})")
     with tempfile.TemporaryDirectory(prefix="pnp-bench-") as folder:
         work = Path(folder)
-        bench_builds(runs, rows, work)
-        bench_fonts(rows, work)
-        bench_one_card_edit(runs, rows, work)
-        bench_sheets(runs, rows, work, slugs)
-        bench_distinct(runs, rows, work, png=False)
-        bench_validate(runs, rows)
-        bench_engines(engine_seconds, rows)
-        bench_export(rows, work, slugs)
-        bench_distinct(1, rows, work, png=True)
+        for name in chosen:
+            sections[name](work)
     met = sum(1 for row in rows if row.ratio <= 1.0)
     print(f"== {met} of {len(rows)} rows meet their goal")
     return 0
