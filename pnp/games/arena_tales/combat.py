@@ -3,6 +3,7 @@ team rule, and the previews the policies read. Functions of the table's rules an
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from pnp.engines import hexgrid
@@ -51,6 +52,18 @@ def display_bonus(
     return total
 
 
+@cache
+def edge_ray(h: hexgrid.Hex, direction: int, radius: int) -> tuple[hexgrid.Hex, ...]:
+    """The hexes of the map (of ``radius``) in a straight line from ``h``, nearest first: a ray
+    of any length, cut where it leaves the map (it never comes back)."""
+    ray: list[hexgrid.Hex] = []
+    ahead = hexgrid.neighbour(h, direction)
+    while hexgrid.in_map(ahead, radius):
+        ray.append(ahead)
+        ahead = hexgrid.neighbour(ahead, direction)
+    return tuple(ray)
+
+
 def hits(
     rules: ArenaTalesRules, s: ArenaState, attacker: int, code: int, range_bonus: int
 ) -> list[tuple[int, int, int | None]]:
@@ -74,7 +87,7 @@ def hits(
         reach = spec.reach + range_bonus
         if spec.kind is RangeKind.AREA:
             # Decided (pillar-lines): area and snipe damage pass over pillars and characters.
-            for hexagon in hexgrid.ray(seat.pos, direction, reach):
+            for hexagon in edge_ray(seat.pos, direction, rules.radius)[:reach]:
                 other = where.get(hexagon)
                 if other is not None and hittable(other):
                     hits.append((other, direction, None))
@@ -85,7 +98,9 @@ def hits(
                 hits.append((other, direction, None))
         else:
             # Charge: the nearest character or obstacle only.
-            for distance, hexagon in enumerate(hexgrid.ray(seat.pos, direction, reach), 1):
+            for distance, hexagon in enumerate(
+                edge_ray(seat.pos, direction, rules.radius)[:reach], 1
+            ):
                 if hexagon in rules.obstacles:
                     break
                 other = where.get(hexagon)

@@ -120,6 +120,7 @@ PLAIN, LOCKED, TARGETED, TALENT = range(4)
 ANY_TARGET = object()
 """Asked of ``_playable``: whether a card can be played naming any target at all."""
 SIX = range(6)
+ALL_DIRECTIONS = 0b111111
 TURNS = tuple(tuple(range(d * 6, d * 6 + 6)) for d in range(6))
 """The steps (``direction * 6 + facing``) of a move in ``direction`` that may turn."""
 MAINTAIN_KEEP, MAINTAIN_DROP = Maintain(True), Maintain(False)
@@ -301,6 +302,7 @@ class ArenaTalesRules:
             ]
             for timing in Timing
         }
+        self._plans: dict[tuple[int, int], tuple[Task, ...]] = {}
         self._play_actions = [Play(token) for token in self.tokens]
         self._members = tuple(
             (team, tuple(i for i in range(players) if self.teams[i] == team))
@@ -681,22 +683,23 @@ class ArenaTalesRules:
     def _steps(self, state: ArenaState) -> list[int]:
         """The active player's discard-move steps as ``direction * 6 + facing``, in the order
         of the moves (direction, then facing)."""
-        seat = state.seats[state.active]
-        taken = [other.pos for other in state.seats]
-        exits = [exit for exit in self._exits[seat.pos] if exit[1] not in taken]
+        seats = state.seats
+        seat = seats[state.active]
+        taken = [other.pos for other in seats]
+        toward = ALL_DIRECTIONS
         if not seat.sane:
             # 失控: a discard-move must end closer to at least one enemy (decided,
             # out-of-control-closer: any one; when no step is closer, e.g. next to an enemy,
             # there is no discard-move at all: the rule exists to end turtling).
             pos = seat.pos
-            seats = state.seats
             toward = 0
             for e in self._enemies[state.active]:
                 toward |= closer_directions(pos, seats[e].pos)
-            exits = [exit for exit in exits if toward >> exit[0] & 1]
         steps: list[int] = []
         facing = seat.facing
-        for direction, _, turning in exits:
+        for direction, ahead, turning in self._exits[seat.pos]:
+            if ahead in taken or not toward >> direction & 1:
+                continue
             # 方位点: the piece may turn only when entering or leaving an orientation point.
             if turning:
                 steps += TURNS[direction]
@@ -718,10 +721,6 @@ class ArenaTalesRules:
         except TypeError:  # not even a string
             return None
 
-    def _absorb_options(self, seat: Seat, amount: int) -> list[int]:
-        # Life: every 2 damage may be paid with one life card face up instead of two face down.
-        return list(range(min(amount // 2, len(seat.life)) + 1))
-
     # -- resolving player actions -------------------------------------------------------
 
     def _play(self, s: ArenaState, action: Play) -> None:
@@ -734,18 +733,23 @@ class ArenaTalesRules:
         combo = int(s.played > 0 and colour != "none" and s.last_colour == colour)
         s.play = (code, -1 if action.target is None else action.target, 0, 0, 0, combo)
         s.hits = ()
-        card = self.cards[code]
+        plan = self._plans.get((seat_index, code))
+        if plan is None:
+            plan = self._plans[seat_index, code] = self._plan(seat_index, code)
+        s.queue = (*plan, *s.queue)
+
+    def _plan(self, seat_index: int, code: int) -> tuple[Task, ...]:
+        """The tasks of playing ``code``: [1] lock and before-play; [2] cost; [3] place and
+        on-play; [4] combat; [5] after-play; [6] recorded responses; [7] the end check."""
         tasks: list[Task] = []
-        # [1] lock and before-play; [2] cost; [3] place and on-play; [4] combat;
-        # [5] after-play; [6] recorded responses; [7] the end check.
         tasks += self._effect_tasks(seat_index, code, Timing.BEFORE_PLAY)
         tasks += [("cost",), ("place",)]
         tasks += self._effect_tasks(seat_index, code, Timing.ON_PLAY)
-        if card.type is CardType.DAMAGE:
+        if self.cards[code].type is CardType.DAMAGE:
             tasks.append(("combat",))
         tasks += self._effect_tasks(seat_index, code, Timing.AFTER_PLAY)
         tasks += [("responses",), ("finish",)]
-        s.queue = (*tasks, *s.queue)
+        return tuple(tasks)
 
     def _effect_tasks(self, seat: int, code: int, timing: Timing) -> list[Task]:
         return [("effect", seat, code, i) for i in self._timed[timing][code]]
@@ -854,18 +858,21 @@ class ArenaTalesRules:
                 return
             task = queue[0]
             name = task[0]
-            if name in CHANCE_TASKS:
+            handler = handlers.get(name)
+            if handler is not None:
+                s.queue = queue[1:]
+                handler(s, task)
+            elif name in CHANCE_TASKS:
                 empty = arg(task, 2) + arg(task, 3) <= 0 if name == "lose" else arg(task, 2) <= 0
                 if empty or not self._source(s, task):
                     s.queue = queue[1:]
                     continue
                 return
-            if name in DECISION_TASKS:
-                if self._automatic(s, task):
-                    continue
-                return
-            s.queue = queue[1:]
-            handlers[name](s, task)
+            elif name in DECISION_TASKS:
+                if not self._automatic(s, task):
+                    return
+            else:  # pragma: no cover - every task name has a handler or is chance or a decision
+                raise AssertionError(f"unknown task {task!r}")
 
     def _automatic(self, s: ArenaState, task: Task) -> bool:
         """Resolve a decision task that has one choice or none; True if it was resolved."""
@@ -883,11 +890,11 @@ class ArenaTalesRules:
                 return True
             return len(set(seat.hand)) == 1 and self._decide_first(s)
         if name == "absorb":
-            options = self._absorb_options(seat, arg(task, 2))
-            if not seat.life or arg(task, 2) <= 0:
+            amount = arg(task, 2)
+            if not seat.life or amount <= 0:
                 s.queue = s.queue[1:]
                 return True
-            if len(options) == 1:
+            if min(amount // 2, len(seat.life)) == 0:  # one option: all face down
                 self._decide(s, Absorb(0))
                 return True
             return False
