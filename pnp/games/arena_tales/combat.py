@@ -38,11 +38,17 @@ def display_bonus(
 ) -> int:
     """展示中 / 初始天赋 bonuses of the face-up cards in a display. [3]: the card in
     resolution (``playing``, its latest face-up copy) does not count for itrules."""
-    talent, displayed = rules._bonuses.get(kind) or rules._bonus_table(kind)
+    talent, displayed = (
+        rules._reach_bonus
+        if kind is EffectKind.REACH
+        else rules._damage_bonus
+        if kind is EffectKind.DAMAGE_UP
+        else rules._bonus_table(kind)
+    )
     total = 0
     entries = seat.display
     skip = -1
-    if playing is not None:
+    if playing is not None and displayed[playing]:
         skip = max(
             (i for i, (c, f) in enumerate(entries) if c == playing and f != DOWN), default=-1
         )

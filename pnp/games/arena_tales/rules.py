@@ -31,13 +31,14 @@ from __future__ import annotations
 
 import random
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from functools import cache
 
 from pnp.engines import hexgrid
 from pnp.engines.base import Declaration, InvariantViolation, Outcome
-from pnp.engines.piles import distinct, with_card, without
+from pnp.engines.piles import distinct, without
 from pnp.errors import IllegalActionError
 from pnp.games.arena_tales import combat
 from pnp.games.arena_tales.effects import EFFECTS
@@ -125,8 +126,6 @@ TURNS = tuple(tuple(range(d * 6, d * 6 + 6)) for d in range(6))
 """The steps (``direction * 6 + facing``) of a move in ``direction`` that may turn."""
 MAINTAIN_KEEP, MAINTAIN_DROP = Maintain(True), Maintain(False)
 ACTION_TYPES = (Play, Move, Stall, Discard, Absorb, Maintain, Dash, Draw)
-DISPLAY_BONUSES = (EffectKind.REACH, EffectKind.DAMAGE_UP)
-"""The bonuses combat reads from displays (``combat.display_bonus``)."""
 
 
 @cache
@@ -290,7 +289,8 @@ class ArenaTalesRules:
             self._amount(c, EffectKind.COUNTER) if EffectKind.COUNTER in has else None
             for c, has in enumerate(self._has)
         ]
-        self._bonuses = {kind: self._bonus_table(kind) for kind in DISPLAY_BONUSES}
+        self._reach_bonus = self._bonus_table(EffectKind.REACH)
+        self._damage_bonus = self._bonus_table(EffectKind.DAMAGE_UP)
         self._effect_calls = [
             tuple((EFFECTS.get(e.kind), e.amount, e.timing) for e in card.effects)
             for card in self.cards
@@ -457,9 +457,13 @@ class ArenaTalesRules:
                 if kind is not Draw:
                     return False
                 assert isinstance(action, Draw)
-                code = self._code(action.card)
-                pile = seat.life if name == "lose" else seat.deck or seat.life
-                return code is not None and code in pile
+                try:
+                    code = self._by_token.get(action.card)
+                except TypeError:  # not even a string
+                    return False
+                return code is not None and code in (
+                    seat.life if name == "lose" else seat.deck or seat.life
+                )
             if name == "absorb":
                 if kind is not Absorb:
                     return False
@@ -524,15 +528,11 @@ class ArenaTalesRules:
         if not self.is_legal(state, action):
             raise self._illegal(state, action, "not a legal action here")
         s = fork(state)
-        kind = type(action)
-        if kind is Draw:
-            assert isinstance(action, Draw)
+        if isinstance(action, Draw):
             self._take(s, self._by_token[action.card])
-        elif kind is Play:
-            assert isinstance(action, Play)
+        elif isinstance(action, Play):
             self._play(s, action)
-        elif kind is Move or kind is Stall:
-            assert isinstance(action, (Move, Stall))
+        elif isinstance(action, (Move, Stall)):
             self._move(s, action)
         else:
             self._decide(s, action)
@@ -818,9 +818,12 @@ class ArenaTalesRules:
             s.queue = rest if up + down == 0 else (("lose", index, up, down), *rest)
             return
         # "draw": from the deck, or (deck and recycle empty) from life.
-        if seat.deck:
-            seat.deck = without(seat.deck, code)
-            refill_deck(seat)
+        deck = seat.deck
+        if deck:
+            at = deck.index(code)
+            seat.deck = deck[:at] + deck[at + 1 :]
+            if len(deck) == 1:
+                refill_deck(seat)
         else:
             seat.life = without(seat.life, code)
             self._note_life(s, index)
@@ -831,7 +834,9 @@ class ArenaTalesRules:
             if s.play and self.cards[code].type is CardType.DAMAGE:
                 s.play = bump(s.play, PLAY_DAMAGE, 1)
         else:
-            seat.hand = with_card(seat.hand, code)
+            hand = seat.hand
+            at = bisect_right(hand, code)
+            seat.hand = (*hand[:at], code, *hand[at:])  # piles.with_card
         s.queue = rest if count <= 1 else ((task[0], index, count - 1, where), *rest)
 
     def _note_life(self, s: ArenaState, seat_index: int) -> None:
@@ -849,9 +854,12 @@ class ArenaTalesRules:
         while s.ended is None:
             queue = s.queue
             if not queue:
-                self._check_victory(s)
-                if s.ended is not None:
-                    return
+                for seat in s.seats:
+                    if not seat.life:  # otherwise no one is down or out of cards
+                        self._check_victory(s)
+                        if s.ended is not None:
+                            return
+                        break
                 if not s.seats[s.active].hand:
                     s.queue = (("end",),)  # an empty hand ends the turn
                     continue
@@ -863,8 +871,12 @@ class ArenaTalesRules:
                 s.queue = queue[1:]
                 handler(s, task)
             elif name in CHANCE_TASKS:
-                empty = arg(task, 2) + arg(task, 3) <= 0 if name == "lose" else arg(task, 2) <= 0
-                if empty or not self._source(s, task):
+                seat = s.seats[arg(task, 1)]
+                if name == "lose":
+                    empty = arg(task, 2) + arg(task, 3) <= 0 or not seat.life
+                else:
+                    empty = arg(task, 2) <= 0 or not (seat.deck or seat.life)
+                if empty:
                     s.queue = queue[1:]
                     continue
                 return
