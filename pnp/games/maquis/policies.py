@@ -31,6 +31,42 @@ from pnp.games.maquis.state import put as _put
 TIE = 1e-9
 """Scores closer than this are a tie, broken at random."""
 
+MEMO_LIMIT = 50_000
+"""Entries a memo of the policies holds before it starts afresh (memory stays bounded)."""
+
+_BEST: dict[tuple[Any, ...], tuple[float, tuple[str, ...]]] = {}
+"""GreedyPolicy.best by (rules, space, the parts of the position it depends on)."""
+_DISTANCES: dict[tuple[MaquisRules, tuple[str, ...]], list[int]] = {}
+"""GreedyPolicy._distances by (rules, vacant-house tiles)."""
+_REACH: dict[tuple[MaquisRules, int, int, int], int] = {}
+"""Spaces with a safe way home, as bits, by (rules, figures, safe houses, blocked space)."""
+_STOCK_VALUES: dict[tuple[MaquisRules, tuple[float, ...], tuple[int, ...]], float] = {}
+"""GreedyPolicy.stock_value by (rules, needs, stock)."""
+
+
+_PLANS: dict[MaquisRules, tuple[int, tuple[int, ...], int, int, int]] = {}
+
+
+def _resource_plan(rules: MaquisRules) -> tuple[int, tuple[int, ...], int, int, int]:
+    """Where money, weapons and explosives, medicine, food and information are in the stock
+    (-1 for a resource the content lacks), looked up once per rules object."""
+    plan = _PLANS.get(rules)
+    if plan is None:
+        index = rules.res_index
+        if "money" in index and "medicine" not in index:
+            # GreedyPolicy.stock_value reads medicine's shortage whenever money exists.
+            raise KeyError("medicine")
+        arms = tuple(index[r] for r in ("weapons", "explosives") if r in index)
+        plan = (
+            index.get("money", -1),
+            arms,
+            index.get("medicine", -1),
+            index.get("food", -1),
+            index.get("information", -1),
+        )
+        _PLANS[rules] = plan
+    return plan
+
 
 def pick(rng: random.Random, choices: Sequence[Any]) -> Any:
     """One of ``choices`` drawn from ``rng`` (the first without a draw when there is one)."""
@@ -57,10 +93,24 @@ class GreedyPolicy:
     LOSE_WORKER = 30.0
 
     def __init__(self) -> None:
-        self._cache: dict[tuple[Any, ...], tuple[float, tuple[str, ...]]] = {}
+        # What these memos hold is a pure function of their keys (the rules object and parts
+        # of a position), so every instance shares them: a game's policies start warm.
+        self._cache = _BEST
+        self._distance_cache = _DISTANCES
+        self._reach_cache = _REACH
 
     def _distances(self, rules: MaquisRules, s: MaquisState) -> list[int]:
-        """Hops from every space to the nearest safe house, ignoring figures."""
+        """Hops from every space to the nearest safe house, ignoring figures (so they depend
+        on the vacant-house tiles alone: memoised on them)."""
+        key = (rules, s.tiles)
+        dist = self._distance_cache.get(key)
+        if dist is None:
+            if len(self._distance_cache) > MEMO_LIMIT:
+                self._distance_cache.clear()
+            dist = self._distance_cache[key] = self._find_distances(rules, s)
+        return list(dist)
+
+    def _find_distances(self, rules: MaquisRules, s: MaquisState) -> list[int]:
         starts = [i for i in range(len(rules.locs)) if rules.is_safe_house(s, i)]
         dist = [99] * len(rules.locs)
         frontier = list(starts)
@@ -87,48 +137,77 @@ class GreedyPolicy:
         pile = s.draw or s.discard
         board = s.board
         n = len(rules.locs)
-        safe = [i for i in range(n) if rules.is_safe_house(s, i)]
+        safe = rules.safe_houses(s.tiles)
+        copies = Counter(pile)
         landing = {
             c: next((x for x in rules.card_locs[c] if board[x] == EMPTY and x not in safe), -1)
-            for c in set(pile)
+            for c in copies
         }
         landings = Counter(landing[c] for c in pile if landing[c] >= 0)
+        # Spaces as bits: who is reached from a safe house is one bitmask per blocked space.
+        adjacent = rules.adjacent_bits
+        figures = sum(1 << j for j, c in enumerate(board) if c in (POLICE, SOLDIER))
+        houses = sum(1 << j for j in safe)
+        reached: dict[int, int] = {}
+        memo = self._reach_cache
 
-        def reach(blocked: int) -> set[int]:
-            seen = set(safe)
-            frontier = list(safe)
-            while frontier:
-                i = frontier.pop()
-                for j in rules.adjacent[i]:
-                    if j not in seen and j != blocked and board[j] not in (POLICE, SOLDIER):
-                        seen.add(j)
-                        frontier.append(j)
+        def reach(blocked: int) -> int:
+            """The spaces with a safe way home (as bits) with a patrol on ``blocked``."""
+            seen = reached.get(blocked)
+            if seen is None:
+                key = (rules, figures, houses, blocked)
+                seen = memo.get(key)
+                if seen is None:
+                    closed = figures | (1 << blocked if blocked >= 0 else 0)
+                    seen = frontier = houses
+                    while frontier:
+                        ahead = 0
+                        while frontier:
+                            low = frontier & -frontier
+                            ahead |= adjacent[low.bit_length() - 1]
+                            frontier ^= low
+                        frontier = ahead & ~seen & ~closed
+                        seen |= frontier
+                    if len(memo) > MEMO_LIMIT:
+                        memo.clear()
+                    memo[key] = seen
+                reached[blocked] = seen
             return seen
 
-        reached = {j: reach(j) for j in landings}
         base = reach(-1)
+        # A card landing on j cuts every way home from the spaces reach(-1) has and reach(j)
+        # lacks (j itself aside): each such space counts the cards landing there.
+        cut_off = [0] * n
+        for j, m in landings.items():
+            cut = base & ~reach(j) & ~(1 << j)
+            while cut:
+                low = cut & -cut
+                cut_off[low.bit_length() - 1] += m
+                cut ^= low
         total = len(pile) or 1
         k = s.patrols_left
         risks = [0.0] * n
         for i in range(n):
             if board[i] != EMPTY:
                 continue
-            if i not in base:
+            bit = 1 << i
+            if not base & bit:
                 risks[i] = 0.97
                 continue
             # A card landing elsewhere may cut every way home.
-            bad = sum(m for j, m in landings.items() if j != i and i not in reached[j])
+            bad = cut_off[i]
             # Cards that would have landed here (or named no empty space) go further on with
             # the worker here, or arrest the first worker they name if nothing is empty.
-            for c in pile:
-                locs = rules.card_locs[c]
-                if i not in locs or landing[c] not in (i, -1):
+            for c in rules.cards_naming[i]:
+                m = copies.get(c, 0)
+                if not m or landing[c] not in (i, -1):
                     continue
+                locs = rules.card_locs[c]
                 spot = next((x for x in locs if x != i and board[x] == EMPTY and x not in safe), -1)
                 if spot < 0:
-                    bad += next(x for x in locs if x == i or board[x] == WORKER) == i
+                    bad += m * (next(x for x in locs if x == i or board[x] == WORKER) == i)
                 else:
-                    bad += i not in (reached[spot] if spot in reached else reach(spot))
+                    bad += m * (not reach(spot) & bit)
             p = min(1.0, bad / total)
             risks[i] = 1 - (1 - p) ** k
         return risks
@@ -154,15 +233,23 @@ class GreedyPolicy:
 
     def stock_value(self, rules: MaquisRules, need: list[float], stock: Sequence[int]) -> float:
         """Direct mission needs are worth most; money and food as the way to what is short."""
+        key = (rules, tuple(need), tuple(stock))
+        value = _STOCK_VALUES.get(key)
+        if value is None:
+            if len(_STOCK_VALUES) > MEMO_LIMIT:
+                _STOCK_VALUES.clear()
+            value = _STOCK_VALUES[key] = self._stock_value(rules, need, stock)
+        return value
+
+    @staticmethod
+    def _stock_value(rules: MaquisRules, need: list[float], stock: Sequence[int]) -> float:
         short = [max(0.0, n - h) for n, h in zip(need, stock, strict=True)]
         derived = [0.0] * len(stock)
-        index = rules.res_index
-        if "money" in index:
-            derived[index["money"]] = 2 * sum(
-                short[index[r]] for r in ("weapons", "explosives") if r in index
-            ) + short[index["medicine"]] / 2 * ("medicine" in index)
-        if "food" in index and "information" in index:
-            derived[index["food"]] = short[index["information"]] / 2
+        money, arms, medicine, food, information = _resource_plan(rules)
+        if money >= 0:
+            derived[money] = 2 * sum(short[k] for k in arms) + short[medicine] / 2 * (medicine >= 0)
+        if food >= 0 and information >= 0:
+            derived[food] = short[information] / 2
         value = 0.0
         for h, n, d in zip(stock, need, derived, strict=True):
             direct = min(h, n)
@@ -171,14 +258,24 @@ class GreedyPolicy:
         return value
 
     def option_value(
-        self, rules: MaquisRules, s: MaquisState, o: Option, need: list[float]
+        self,
+        rules: MaquisRules,
+        s: MaquisState,
+        o: Option,
+        need: list[float],
+        before: float | None = None,
+        supply: list[int] | None = None,
     ) -> float:
+        """What doing ``o`` is worth; ``before`` (the stock's value for ``need``) and
+        ``supply`` may be given when the caller weighs several options of one position."""
         stock = list(s.stock)
         for r, n in o.pay.items():
             stock[rules.res_index[r]] -= n
-        before = self.stock_value(rules, need, s.stock)
+        if before is None:
+            before = self.stock_value(rules, need, s.stock)
         gained = list(stock)
-        supply = rules.supply(s)
+        if supply is None:
+            supply = rules.supply(s)
         value = 0.0
         if o.reward is not None:
             for r, n in o.reward.resources.items():
@@ -240,7 +337,7 @@ class GreedyPolicy:
         (``-``, doing nothing, when no option gains anything)."""
         # Between two placements only the board changes, and options do not depend on it.
         key = (
-            id(rules),
+            rules,
             i,
             s.stock,
             s.morale,
@@ -253,7 +350,7 @@ class GreedyPolicy:
         )
         cached = self._cache.get(key)
         if cached is None:
-            if len(self._cache) > 50_000:
+            if len(self._cache) > MEMO_LIMIT:
                 self._cache.clear()
             cached = self._cache[key] = self._best(rules, s, i, need)
         return cached
@@ -262,8 +359,13 @@ class GreedyPolicy:
         self, rules: MaquisRules, s: MaquisState, i: int, need: list[float]
     ) -> tuple[float, tuple[str, ...]]:
         best_value, best_keys = 0.0, ["-"]
-        for o in rules.options(s, i):
-            v = self.option_value(rules, s, o, list(need))
+        options = rules.options(s, i)
+        if not options:
+            return best_value, tuple(best_keys)
+        before = self.stock_value(rules, need, s.stock)
+        supply = rules.supply(s)
+        for o in options:
+            v = self.option_value(rules, s, o, list(need), before, supply)
             if v > best_value + TIE:
                 best_value, best_keys = v, [o.key]
             elif v >= best_value - TIE and best_value > 0:

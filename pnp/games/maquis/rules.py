@@ -24,6 +24,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import sub
 from typing import Any
 
 from pnp.engines.base import Declaration, InvariantViolation, Outcome
@@ -122,6 +123,8 @@ class MaquisRules:
             a, b = self.index[line.a], self.index[line.b]
             self.adjacent[a].append(b)
             self.adjacent[b].append(a)
+        self.adjacent_bits = tuple(sum(1 << j for j in near) for near in self.adjacent)
+        """Each space's neighbours along the lines, as a bitmask of space indices."""
         self.safe = frozenset(
             i for i, loc in enumerate(self.locs) if loc.kind is LocationKind.SAFE_HOUSE
         )
@@ -132,6 +135,11 @@ class MaquisRules:
         self.cards = tuple(model.patrol_cards)
         self.card_index = {c.id: i for i, c in enumerate(self.cards)}
         self.card_locs = tuple(tuple(self.index[x] for x in c.locations) for c in self.cards)
+        self.cards_naming = tuple(
+            tuple(c for c, locs in enumerate(self.card_locs) if i in locs)
+            for i in range(len(self.locs))
+        )
+        """The patrol cards that name each space, in card order."""
         self.deck = tuple(sorted(i for i, c in enumerate(self.cards) for _ in range(c.copies)))
         self.missions = {m.id: m for m in model.missions}
         self.s = model.settings
@@ -153,10 +161,23 @@ class MaquisRules:
         self._safe_memo: dict[tuple[str, ...], frozenset[int]] = {}
         self._placeable_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
         self._home_memo: dict[tuple[Any, ...], bool] = {}
+        # The pay tables of the model's actions (spaces and tiles), by identity: the model
+        # lives as long as the rules, and each entry keeps its action to check it is the one.
+        self._pays: dict[int, tuple[Action, Any]] = {}
+        actions = [loc.action for loc in self.locs] + [t.action for t in model.vacant_tiles]
+        for action in actions:
+            if action is not None:
+                self._pays[id(action)] = (action, self._pay_table(action))
         self._steps_memo: dict[tuple[Any, ...], tuple[OpenStep, ...]] = {}
 
     def _vector(self, bundle: dict[str, int]) -> tuple[int, ...]:
         return tuple(bundle.get(r, 0) for r in self.res)
+
+    def _pay_table(self, action: Action) -> tuple[tuple[int, dict[str, int], tuple[int, ...]], ...]:
+        """Each way to pay ``action``: its number (-1 when it costs nothing), the bundle and
+        the bundle as a vector."""
+        pays = list(enumerate(action.pay)) or [(-1, {})]
+        return tuple((i, pay, self._vector(pay)) for i, pay in pays)
 
     # -- protocol -------------------------------------------------------------------------
 
@@ -360,9 +381,14 @@ class MaquisRules:
             or s.soldiers + self.s.kill_soldiers > self.model.soldiers.spaces
             or POLICE not in s.board  # nobody to kill: what the hand holds does not matter
             or not (
-                # The hand only adds to the stock: asked only when the stock is short.
+                # The hand only adds to the stock: asked only when the stock is short and an
+                # acting worker carries a reward (in_hand is empty otherwise).
                 self._affords(s.stock, self.kill_cost)
-                or self._affords(self._with_hand(s), self.kill_cost)
+                or (
+                    s.active >= 0
+                    and s.pending not in ("", "-")
+                    and self._affords(self._with_hand(s), self.kill_cost)
+                )
             )
         ):
             return []
@@ -395,16 +421,20 @@ class MaquisRules:
 
     @staticmethod
     def _affords(stock: Sequence[int], cost: Sequence[int]) -> bool:
-        return all(have >= need for have, need in zip(stock, cost, strict=True))
+        # Every resource covered: the smallest margin is not negative (computed in C).
+        margin: int = min(map(sub, stock, cost))
+        return margin >= 0
 
     def _action_options(
         self, s: MaquisState, action: Action, prefix: str = "", stock: tuple[int, ...] | None = None
     ) -> list[Option]:
         stock = s.stock if stock is None else stock
         options = []
-        pays = list(enumerate(action.pay)) or [(-1, {})]
-        for i, pay in pays:
-            if not self._affords(stock, self._vector(pay)):
+        pays = self._pays.get(id(action))
+        if pays is None or pays[0] is not action:
+            pays = (action, self._pay_table(action))
+        for i, pay, cost in pays[1]:
+            if not self._affords(stock, cost):
                 continue
             for j, reward in enumerate(action.gain):
                 if reward.recruit and s.cafe <= 0:
