@@ -74,47 +74,42 @@ def hits(
     rules: ArenaTalesRules, s: ArenaState, attacker: int, code: int, range_bonus: int
 ) -> list[tuple[int, int, int | None]]:
     """(seat, direction, charge falloff or None) of every character the card hits."""
-    seat = s.seats[attacker]
-    indiscriminate = rules._indiscriminate[code]
-    team = rules.teams[attacker]
-    where = {st.pos: i for i, st in enumerate(s.seats)}
-    hits: list[tuple[int, int, int | None]] = []
-
-    def hittable(other: int) -> bool:
-        # 无差别伤害: teammates are hit too; never onerules. Otherwise only enemies.
-        return other != attacker and (indiscriminate or rules.teams[other] != team)
-
-    for side, spec in enumerate(rules._ranges[code]):
-        if spec.kind is RangeKind.NONE:
-            continue
-        direction = (seat.facing + side) % 6
+    seats = s.seats
+    seat = seats[attacker]
+    pos, facing, radius = seat.pos, seat.facing, rules.radius
+    # 无差别伤害: teammates are hit too; never oneself. Otherwise only enemies.
+    spared = {attacker} if rules._indiscriminate[code] else rules._team_of[attacker]
+    where = {st.pos: i for i, st in enumerate(seats)}
+    found: list[tuple[int, int, int | None]] = []
+    for side, kind, reach in rules._sides[code]:
+        direction = (facing + side) % 6
         # Decided (range-bonus): a range bonus adds to every number of the hexagon, so a snipe
         # moves to the new distance and a charge's full damage to the new maximum.
-        reach = spec.reach + range_bonus
-        if spec.kind is RangeKind.AREA:
+        reach += range_bonus
+        if kind is RangeKind.AREA:
             # Decided (pillar-lines): area and snipe damage pass over pillars and characters.
-            for hexagon in edge_ray(seat.pos, direction, rules.radius)[:reach]:
+            for hexagon in edge_ray(pos, direction, radius)[: max(reach, 0)]:
                 other = where.get(hexagon)
-                if other is not None and hittable(other):
-                    hits.append((other, direction, None))
-        elif spec.kind is RangeKind.SNIPE:
+                if other is not None and other not in spared:
+                    found.append((other, direction, None))
+        elif kind is RangeKind.SNIPE:
             # Snipe: only the hex at exactly the distance.
-            other = where.get(hexgrid.neighbour(seat.pos, direction, reach))
-            if other is not None and hittable(other):
-                hits.append((other, direction, None))
+            other = where.get(hexgrid.neighbour(pos, direction, reach))
+            if other is not None and other not in spared:
+                found.append((other, direction, None))
         else:
             # Charge: the nearest character or obstacle only.
             for distance, hexagon in enumerate(
-                edge_ray(seat.pos, direction, rules.radius)[:reach], 1
+                edge_ray(pos, direction, radius)[: max(reach, 0)], 1
             ):
                 if hexagon in rules.obstacles:
                     break
                 other = where.get(hexagon)
                 if other is not None:
-                    if hittable(other):
-                        hits.append((other, direction, reach - distance))
+                    if other not in spared:
+                        found.append((other, direction, reach - distance))
                     break
-    return hits
+    return found
 
 
 def countered(rules: ArenaTalesRules, s: ArenaState, target: int, base: int) -> bool:

@@ -48,6 +48,7 @@ from pnp.games.arena_tales.model import (
     CardType,
     Character,
     EffectKind,
+    RangeKind,
     RangeSpec,
     Timing,
 )
@@ -230,6 +231,14 @@ class ArenaTalesRules:
             tuple(spec for spec in card.ranges if spec is not None) for card in self.cards
         ]
         self._colour = [card.colour for card in self.cards]
+        self._sides = [
+            tuple(
+                (side, spec.kind, spec.reach)
+                for side, spec in enumerate(ranges)
+                if spec.kind is not RangeKind.NONE
+            )
+            for ranges in self._ranges
+        ]
         self._has = [frozenset(e.kind for e in card.effects) for card in self.cards]
         self._stays = [
             card.type is CardType.TALENT
@@ -261,6 +270,11 @@ class ArenaTalesRules:
         self._draw_actions = [Draw(token) for token in self.tokens]
 
         # Tables for listing and checking actions fast: built once, action objects shared.
+        self._team_of = tuple(
+            frozenset(s for s in range(players) if self.teams[s] == self.teams[seat])
+            for seat in range(players)
+        )
+        """Each seat's team, the seat included (who a card that is not 无差别 spares)."""
         self._enemies = tuple(
             tuple(s for s in range(players) if self.teams[s] != self.teams[seat])
             for seat in range(players)
@@ -431,7 +445,8 @@ class ArenaTalesRules:
             if name == "dash":
                 return self._dashes(self._dash_reach(state, arg(task, 1), arg(task, 2)))
             raise AssertionError(f"task {task!r} waits for nothing")  # pragma: no cover
-        codes = distinct(state.seats[state.active].hand)
+        hand = state.seats[state.active].hand
+        codes = sorted(set(hand)) if len(hand) > 1 else list(hand)  # piles.distinct
         actions = self._plays(state, codes)
         steps = self._steps(state)
         if steps:
@@ -489,22 +504,26 @@ class ArenaTalesRules:
                     self._dash_reach(state, arg(task, 1), arg(task, 2)) + 1
                 )
             raise AssertionError(f"task {task!r} waits for nothing")  # pragma: no cover
-        if kind is not Play and kind is not Move and kind is not Stall:
+        if kind is not Move and kind is not Play and kind is not Stall:
             return False
         assert isinstance(action, (Play, Move, Stall))
-        code = self._code(action.card)
-        hand = state.seats[state.active].hand
-        if code is None or code not in hand:
+        try:
+            code = self._by_token.get(action.card)
+        except TypeError:  # not even a string
             return False
-        if isinstance(action, Play):
-            return self._playable(state, code, action.target)
+        if code is None or code not in state.seats[state.active].hand:
+            return False
         if isinstance(action, Move):
             if action.direction not in SIX or action.facing not in SIX:
                 return False
             return self._step_ok(state, int(action.direction), int(action.facing))
+        if isinstance(action, Play):
+            if self._play_kind[code] == PLAIN:
+                return action.target is None
+            return self._playable(state, code, action.target)
         # A stall only when there is no play and no move at all.
         return not self._steps(state) and not any(
-            self._playable(state, c, ANY_TARGET) for c in distinct(hand)
+            self._playable(state, c, ANY_TARGET) for c in distinct(state.seats[state.active].hand)
         )
 
     def chance_outcomes(self, state: ArenaState) -> list[tuple[Action, float]]:
@@ -669,8 +688,9 @@ class ArenaTalesRules:
         if exit is None:
             return False
         _, ahead, turning = exit
-        if any(other.pos == ahead for other in state.seats):
-            return False
+        for other in state.seats:
+            if other.pos == ahead:
+                return False
         if not seat.sane:
             seats = state.seats
             toward = 0
