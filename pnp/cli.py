@@ -674,7 +674,8 @@ def rulebook(obj: Context, game: str, out: Path | None) -> None:
 @click.option(
     "--policy",
     default=None,
-    help="random, strong (strong:N: N playouts a decision), or one of the game's own "
+    help="random, strong (strong:N: N playouts a decision; strong:N:D: playouts of D "
+    "decisions at most), or one of the game's own "
     "(default: sensible; with --report, the policy the content's balance promises are made for).",
 )
 @click.option(

@@ -266,14 +266,18 @@ class HalvingSearchPolicy:
         assert seat is not None, "search asked to choose at a chance step"
         anchor = self.rollout.choose(rules, state, rng)
         others = [action for action in legal if action != anchor]
-        if len(others) > self.candidates - 1:
-            others = rng.sample(others, self.candidates - 1)
+        # A small budget compares fewer actions: every action needs a playout to be compared.
+        wanted = max(2, min(self.candidates, self.iterations)) - 1
+        if len(others) > wanted:
+            others = rng.sample(others, wanted)
         alive = [anchor, *others]
         # samples[action][j]: the seat's score after ``action`` in the j-th shared playout.
         samples: dict[Any, dict[int, float]] = {action: {} for action in alive}
         rounds = max(1, math.ceil(math.log2(len(alive))))
         spent = played = 0
         for round_index in range(rounds):
+            if round_index and spent >= self.iterations:
+                break
             left = rounds - round_index
             per_action = max(1, (self.iterations - spent) // (len(alive) * left))
             for _ in range(per_action):

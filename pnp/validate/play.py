@@ -54,34 +54,50 @@ def policy_names(game: Game) -> list[str]:
     return ["random", *sorted(game.policies), "strong"]
 
 
-def search_budget(name: str) -> int | None:
-    """The iterations a strong-player name asks for: ``strong:400`` -> 400, ``strong`` -> 0
-    (the game's own setting); None when the name is not the strong player's."""
-    base, _, budget = name.partition(":")
+def search_request(name: str) -> tuple[int, int | None] | None:
+    """What a strong-player name asks for: ``strong`` -> (0, None), the game's own settings;
+    ``strong:400`` -> 400 playouts a decision; ``strong:4:12`` -> 4 playouts of at most 12
+    decisions each. None when the name is not the strong player's."""
+    base, _, rest = name.partition(":")
     if base != "strong":
         return None
-    if not budget:
-        return 0
-    if not budget.isdigit() or int(budget) < 1:
-        raise PnpError(f"policy {name!r}: expected 'strong' or 'strong:N' with N >= 1 iterations")
-    return int(budget)
+    if not rest:
+        return 0, None
+    parts = rest.split(":")
+    if len(parts) > 2 or not all(part.isdigit() and int(part) >= 1 for part in parts):
+        raise PnpError(
+            f"policy {name!r}: expected 'strong', 'strong:N' (N >= 1 playouts a decision) or "
+            "'strong:N:D' (playouts of at most D >= 1 decisions)"
+        )
+    return int(parts[0]), int(parts[1]) if len(parts) == 2 else None
+
+
+def search_budget(name: str) -> int | None:
+    """The iterations a strong-player name asks for (0: the game's own setting); None when
+    the name is not the strong player's."""
+    request = search_request(name)
+    return None if request is None else request[0]
 
 
 def make_policy(game: Game, name: str) -> Policy:
     """The policy ``name`` of ``game``; PnpError naming the choices when there is none.
 
     ``strong`` is the search player with the game's settings; ``strong:N`` the same player with
-    ``N`` playouts per decision (cheaper for a quick run, stronger for a careful one)."""
+    ``N`` playouts per decision (cheaper for a quick run, stronger for a careful one);
+    ``strong:N:D`` also cuts each playout after ``D`` decisions (scored by the game's hint)."""
     if name == "random":
         return RandomPolicy()
-    budget = search_budget(name)
-    if budget is not None:
+    request = search_request(name)
+    if request is not None:
+        budget, depth = request
         settings = game.search
+        if depth is None:
+            depth = settings.depth
         if settings.method == "halving":
             return HalvingSearchPolicy(
                 iterations=budget or settings.iterations,
                 rollout=make_policy(game, settings.rollout),
-                rollout_depth=settings.depth,
+                rollout_depth=depth,
                 evaluate=game.evaluate,
                 score=game.score,
                 candidates=settings.candidates,
@@ -92,7 +108,7 @@ def make_policy(game: Game, name: str) -> Policy:
             iterations=budget or settings.iterations,
             exploration=settings.exploration,
             rollout=make_policy(game, settings.rollout),
-            rollout_depth=settings.depth,
+            rollout_depth=depth,
             evaluate=game.evaluate,
             score=game.score,
             name=name,
@@ -599,6 +615,19 @@ the default run is what CI runs on every change (within 10 s for all five games)
 that the search player's games end, not that it plays at full strength: ``--balance`` and
 ``pnp simulate --duel`` play it at full strength."""
 
+LIVENESS_DEPTH = 12
+"""Decisions a playout of that search player makes at most before the game's evaluation hint
+scores it (a game's strong player may play to the end: Dragon Hoard's does)."""
+
+
+def liveness_search(game: Game) -> str:
+    """The strong player's name in the default run: few, short playouts (see above)."""
+    budget = min(LIVENESS_SEARCH, game.search.iterations)
+    if game.evaluate is None:
+        return f"strong:{budget}"
+    depth = min(LIVENESS_DEPTH, game.search.depth or LIVENESS_DEPTH)
+    return f"strong:{budget}:{depth}"
+
 
 def check_play(
     findings: Findings,
@@ -625,7 +654,7 @@ def check_play(
             )
             if name == "strong":
                 count = min(count, LIVENESS_GAMES["strong"])
-                name = f"strong:{min(LIVENESS_SEARCH, game.search.iterations)}"
+                name = liveness_search(game)
             runs.append((table, name, game_seeds(seed, count)))
     jobs = [(run, one) for run, (_, _, seeds) in enumerate(runs) for one in seeds]
 

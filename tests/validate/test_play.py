@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import enum
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
 
 from pnp.content.loader import LoadedGame
 from pnp.engines.base import Declaration, Outcome, RandomPolicy, Table
-from pnp.errors import IllegalActionError, Location
+from pnp.engines.search import HalvingSearchPolicy, SearchPolicy
+from pnp.errors import IllegalActionError, Location, PnpError
 from pnp.model.common import Balance, Band, Ladder, Spread
 from pnp.registry import Game, SearchSettings
 from pnp.validate.checks import Findings
@@ -22,7 +23,9 @@ from pnp.validate.play import (
     check_play,
     find_ending,
     head_to_head,
+    make_policy,
     play_many,
+    search_request,
 )
 from tests.engines.test_search import NimRules
 
@@ -246,3 +249,18 @@ def test_a_band_and_a_ladder_judge_difficulty_on_shared_seeds(findings: Findings
     assert not any("'easy' win rate" in m for m in messages)
     ladder = [m for m in messages if m.startswith("difficulty ladder")]
     assert len(ladder) == 1 and "'same' is not significantly harder than 'hard'" in ladder[0]
+
+
+def test_strong_player_names_ask_for_a_budget_and_a_horizon() -> None:
+    game = nim_game()
+    assert search_request("sensible") is None
+    assert search_request("strong") == (0, None)
+    assert search_request("strong:40:6") == (40, 6)
+    search = make_policy(game, "strong:40:6")
+    assert isinstance(search, SearchPolicy)
+    assert (search.iterations, search.rollout_depth) == (40, 6)
+    halving = make_policy(replace(game, search=SearchSettings(method="halving")), "strong:9")
+    assert isinstance(halving, HalvingSearchPolicy) and halving.iterations == 9
+    for bad in ("strong:0", "strong:x", "strong:4:0", "strong:1:2:3"):
+        with pytest.raises(PnpError, match="expected 'strong'"):
+            make_policy(game, bad)
