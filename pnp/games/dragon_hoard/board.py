@@ -50,6 +50,7 @@ class BoardEffects:
     _body_cache: dict[Cell, frozenset[Cell]]
     _area_cache: dict[tuple[int, int, Cell], frozenset[Cell]]
     _hand_cache: dict[tuple[int, tuple[int, ...]], tuple[int, ...]]
+    _landing_cache: dict[tuple[Cell, Cell, int, int], Cell]
     _floor_key: tuple[tuple[int, int, int], ...] | None
     _floor_set: frozenset[Cell]
     trace: list[str] | None
@@ -88,7 +89,15 @@ class BoardEffects:
             self._grab(new, seat)
 
     def landing(self, pos: Cell, dragon: Cell, direction: Direction, steps: int) -> Cell:
-        """Where a move from `pos` ends (before any gate), the dragon on `dragon`; for policies."""
+        """Where a move from `pos` ends (before any gate), the dragon on `dragon`; for policies
+        (memoised: a policy asks the same few questions again and again)."""
+        key = (pos, dragon, _DIRECTIONS.index(direction), steps)
+        end = self._landing_cache.get(key)
+        if end is None:
+            end = self._landing_cache[key] = self._find_landing(pos, dragon, direction, steps)
+        return end
+
+    def _find_landing(self, pos: Cell, dragon: Cell, direction: Direction, steps: int) -> Cell:
         body = self.body(dragon)
         dx, dy = direction.step
         for _ in range(steps):

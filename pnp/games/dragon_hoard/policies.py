@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pnp.engines.base import Rules
@@ -43,6 +44,10 @@ class TreasureHunterPolicy:
     def __init__(self, greed: int = 10, patience: float = 0.2) -> None:
         self.greed = greed
         self.patience = patience
+        # The treasure cells of the last floor seen (floors are shared between states until a
+        # treasure is picked up or dropped).
+        self._floor: tuple[tuple[int, int, int], ...] | None = None
+        self._floor_cells: frozenset[Cell] = frozenset()
 
     def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
         assert isinstance(rules, DragonHoardRules) and isinstance(state, DragonHoardState)
@@ -110,7 +115,10 @@ class TreasureHunterPolicy:
         ) and rules._may_leave(state, seat)
         if heading_out or not state.floor:
             return rules.exits
-        return frozenset((x, y) for x, y, _ in state.floor)
+        if state.floor is not self._floor:
+            self._floor = state.floor
+            self._floor_cells = frozenset((x, y) for x, y, _ in state.floor)
+        return self._floor_cells
 
     def _walk(
         self, rules: DragonHoardRules, state: DragonHoardState, seat: int, actions: list[Action]
@@ -241,6 +249,60 @@ def _richest_neighbour(rules: DragonHoardRules, state: DragonHoardState, seat: i
     return best
 
 
+@dataclass(frozen=True)
+class _Grid:
+    """A map's cells numbered, with each cell's neighbours by number (for breadth-first
+    walks over lists instead of dictionaries)."""
+
+    cells: tuple[Cell, ...]
+    index: dict[Cell, int]
+    near: tuple[tuple[int, ...], ...]
+
+
+_GRIDS: dict[tuple[int, int], _Grid] = {}
+
+
+def _grid(columns: int, rows: int) -> _Grid:
+    grid = _GRIDS.get((columns, rows))
+    if grid is None:
+        cells = tuple((x, y) for x in range(columns) for y in range(rows))
+        index = {cell: k for k, cell in enumerate(cells)}
+        near = tuple(tuple(index[c] for c in _near(cell, columns, rows)) for cell in cells)
+        grid = _GRIDS[(columns, rows)] = _Grid(cells, index, near)
+    return grid
+
+
+def _breadth_first(grid: _Grid, body: frozenset[Cell], starts: list[Cell]) -> dict[Cell, int]:
+    """Steps from every cell reachable around ``body`` to the nearest of ``starts``."""
+    distance = [-1] * len(grid.cells)
+    for cell in body:
+        k = grid.index.get(cell)
+        if k is not None:
+            distance[k] = -2  # under the dragon: never entered
+    queue = [grid.index[t] for t in starts]
+    for k in queue:
+        distance[k] = 0
+    near = grid.near
+    for k in queue:  # the list grows while it is read: a queue
+        d = distance[k] + 1
+        for j in near[k]:
+            if distance[j] == -1:
+                distance[j] = d
+                queue.append(j)
+    cells = grid.cells
+    return {cells[k]: d for k, d in enumerate(distance) if d >= 0}
+
+
+def _near(cell: Cell, columns: int, rows: int) -> tuple[Cell, ...]:
+    """The cells on the map next to ``cell``: north, east, south, west."""
+    x, y = cell
+    return tuple(
+        (a, b)
+        for a, b in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y))
+        if 0 <= a < columns and 0 <= b < rows
+    )
+
+
 _WALK_CACHE: dict[tuple[int, Cell, frozenset[Cell]], dict[Cell, int]] = {}
 
 
@@ -253,17 +315,21 @@ def _walking(rules: DragonHoardRules, dragon: Cell, targets: Iterable[Cell]) -> 
         return cached
     body = rules.body(dragon)
     columns, rows = rules.lair.columns, rules.lair.rows
-    queue = deque(t for t in goal if t not in body)
-    seen: dict[Cell, int] = {t: 0 for t in queue}
-    while queue:
-        cell = queue.popleft()
-        x, y = cell
-        d = seen[cell] + 1
-        for nxt in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
-            if nxt in seen or nxt in body or not (0 <= nxt[0] < columns and 0 <= nxt[1] < rows):
-                continue
-            seen[nxt] = d
-            queue.append(nxt)
+    grid = _grid(columns, rows)
+    starts = [t for t in goal if t not in body]
+    if all(t in grid.index for t in starts):
+        seen = _breadth_first(grid, body, starts)
+    else:  # a target off the map: walk cell by cell
+        queue = deque(starts)
+        seen = {t: 0 for t in queue}
+        while queue:
+            cell = queue.popleft()
+            d = seen[cell] + 1
+            for nxt in _near(cell, columns, rows):
+                if nxt in seen or nxt in body:
+                    continue
+                seen[nxt] = d
+                queue.append(nxt)
     if len(_WALK_CACHE) > 4096:
         _WALK_CACHE.clear()
     _WALK_CACHE[key] = seen

@@ -222,6 +222,7 @@ class DragonHoardRules(BoardEffects):
         self._hand_cache: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
         self._reach_cache: dict[tuple[Cell, Cell, int, bool], tuple[int, ...]] = {}
         self._prep_cache: dict[tuple[object, ...], tuple[Action, ...]] = {}
+        self._landing_cache: dict[tuple[Cell, Cell, int, int], Cell] = {}
         self._floor_key: tuple[tuple[int, int, int], ...] | None = None
         self._floor_set: frozenset[Cell] = frozenset()
 
