@@ -35,9 +35,11 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from functools import cache
+from typing import cast
 
 from pnp.engines import hexgrid
 from pnp.engines.base import Declaration, InvariantViolation, Outcome
+from pnp.engines.hexgrid import Hex
 from pnp.engines.piles import distinct, without
 from pnp.errors import IllegalActionError
 from pnp.games.arena_tales import combat
@@ -116,6 +118,9 @@ SETTINGS_READ = frozenset(
 """Every content path the engine reads, for the validator to compare with what content uses."""
 
 _TOKEN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+ChanceTask = tuple[str, int, int, int]
+"""``("draw", seat, count, TO_HAND/TO_DISPLAY)`` or ``("lose", seat, face up, face down)``."""
 
 # How a card in hand is played (``ArenaTalesRules._play_kind``).
 PLAIN, LOCKED, TARGETED, TALENT = range(4)
@@ -339,6 +344,10 @@ class ArenaTalesRules:
             )
             for h in self._floor
         }
+        self._around_set = {
+            h: frozenset(ahead for _, ahead in self._around[h]) for h in self._floor
+        }
+        self._open_steps: dict[tuple[Hex, int], tuple[int, ...]] = {}
         self._exit_towards = {
             h: tuple(next((e for e in exits if e[0] == d), None) for d in range(6))
             for h, exits in self._exits.items()
@@ -700,11 +709,22 @@ class ArenaTalesRules:
                 return False
         return turning or facing == seat.facing
 
-    def _steps(self, state: ArenaState) -> list[int]:
+    def _steps(self, state: ArenaState) -> tuple[int, ...]:
         """The active player's discard-move steps as ``direction * 6 + facing``, in the order
         of the moves (direction, then facing)."""
         seats = state.seats
         seat = seats[state.active]
+        if seat.sane:
+            around = self._around_set[seat.pos]
+            for other in seats:
+                if other.pos in around:
+                    break
+            else:  # in control, no one next to the piece: every exit of the hex is open
+                key = (seat.pos, seat.facing)
+                steps = self._open_steps.get(key)
+                if steps is None:
+                    steps = self._open_steps[key] = self._steps_through(seat, [], ALL_DIRECTIONS)
+                return steps
         taken = [other.pos for other in seats]
         toward = ALL_DIRECTIONS
         if not seat.sane:
@@ -715,6 +735,10 @@ class ArenaTalesRules:
             toward = 0
             for e in self._enemies[state.active]:
                 toward |= closer_directions(pos, seats[e].pos)
+        return self._steps_through(seat, taken, toward)
+
+    def _steps_through(self, seat: Seat, taken: list[Hex], toward: int) -> tuple[int, ...]:
+        """The steps of ``seat`` to exits not ``taken``, in the directions of ``toward``."""
         steps: list[int] = []
         facing = seat.facing
         for direction, ahead, turning in self._exits[seat.pos]:
@@ -725,7 +749,7 @@ class ArenaTalesRules:
                 steps += TURNS[direction]
             else:
                 steps.append(direction * 6 + facing)
-        return steps
+        return tuple(steps)
 
     def _absorbs(self, most: int) -> list[Action]:
         # Life: every 2 damage may be paid with one life card face up instead of two face down.
@@ -823,10 +847,10 @@ class ArenaTalesRules:
     def _take(self, s: ArenaState, code: int) -> None:
         """A chance outcome: the head task takes ``code`` from its pile."""
         task, rest = s.queue[0], s.queue[1:]
-        index = arg(task, 1)
+        name, index, count, where = cast(ChanceTask, task)
         seat = writable(s, index)
-        if task[0] == "lose":
-            up, down = arg(task, 2), arg(task, 3)
+        if name == "lose":
+            up, down = count, where
             seat.life = without(seat.life, code)
             face = UP if up else DOWN
             seat.display = (*seat.display, (code, face))
@@ -847,7 +871,6 @@ class ArenaTalesRules:
         else:
             seat.life = without(seat.life, code)
             self._note_life(s, index)
-        count, where = arg(task, 2), arg(task, 3)
         if where == TO_DISPLAY:
             # 展示: face up into the display; a damage card adds 1 to the card in play.
             seat.display = (*seat.display, (code, UP))
@@ -857,7 +880,7 @@ class ArenaTalesRules:
             hand = seat.hand
             at = bisect_right(hand, code)
             seat.hand = (*hand[:at], code, *hand[at:])  # piles.with_card
-        s.queue = rest if count <= 1 else ((task[0], index, count - 1, where), *rest)
+        s.queue = rest if count <= 1 else ((name, index, count - 1, where), *rest)
 
     def _note_life(self, s: ArenaState, seat_index: int) -> None:
         seat = writable(s, seat_index)
@@ -891,11 +914,12 @@ class ArenaTalesRules:
                 s.queue = queue[1:]
                 handler(s, task)
             elif name in CHANCE_TASKS:
-                seat = s.seats[arg(task, 1)]
+                _, index, count, where = cast(ChanceTask, task)
+                seat = s.seats[index]
                 if name == "lose":
-                    empty = arg(task, 2) + arg(task, 3) <= 0 or not seat.life
+                    empty = count + where <= 0 or not seat.life  # face up + face down
                 else:
-                    empty = arg(task, 2) <= 0 or not (seat.deck or seat.life)
+                    empty = count <= 0 or not (seat.deck or seat.life)
                 if empty:
                     s.queue = queue[1:]
                     continue
