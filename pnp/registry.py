@@ -56,6 +56,10 @@ class SearchSettings:
     """Standard errors by which ``halving``'s pick must beat the anchor's to replace it."""
 
 
+SHOWN_VALUES = 8
+"""Named values a message lists before it elides the rest."""
+
+
 @dataclass(frozen=True)
 class Range:
     """The values one piece of public state can take, as the engine bounds it: the integers
@@ -82,7 +86,11 @@ class Range:
 
     def __str__(self) -> str:
         if self.values:
-            return "{" + ", ".join(sorted(self.values)) + "}"
+            named = sorted(self.values)
+            if len(named) > SHOWN_VALUES:
+                # A message names the kind of value, not all 61 hexes of an arena.
+                named = [*named[: SHOWN_VALUES - 2], "…", named[-1], f"{len(self.values)} values"]
+            return "{" + ", ".join(named) + "}"
         return f"{self.low}..{'' if self.high is None else self.high}"
 
 

@@ -317,3 +317,11 @@ def test_supported_player_counts_print_as_the_post_gives_them(
     assert str(game.model.info.players) == "3/4/6/8" and list(game.model.info.players) == [3, 4, 6]
     problem = only(fit_problems(content_copy, physical_game), "only")
     assert problem.message == "info.players.only: 8 outside 3..6"
+
+
+def test_a_state_with_many_values_is_named_by_a_few_of_them() -> None:
+    from pnp.registry import Range
+
+    hexes = Range.of(*(f"{q},{r}" for q in range(-4, 5) for r in range(-4, 5)))
+    assert str(hexes).startswith("{-1,-1, -1,-2, ") and str(hexes).endswith(", 81 values}")
+    assert str(Range.of("fire", "ice")) == "{fire, ice}"
