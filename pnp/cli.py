@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import io
 import json
 import logging
 import os
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -327,7 +328,8 @@ def build(
     slugs = obj.slugs(games)
     root = out or default_output_root()
     failures = Failures()
-    for slug in slugs:
+
+    def build_game(slug: str) -> None:
         with failures.for_game(slug):
             if clean:
                 from pnp.output import clean_folder
@@ -337,9 +339,39 @@ def build(
             _build_one(
                 obj, slug, root / slug, options, only=only, force=force or clean, exports=exports
             )
+
+    for code in _side_by_side(build_game, slugs, failures):
+        failures.code = max(failures.code, code)
     if watch:
         _watch(obj, slugs, root, options, only=only, exports=exports)
     failures.exit()
+
+
+def _side_by_side(run: Callable[[str], None], slugs: list[str], failures: Failures) -> list[int]:
+    """Run ``run`` for every game, several games at once on every core (one forked process a
+    game), printing each game's output in the order of ``slugs``; the failure codes of the
+    games run elsewhere (this process's ``failures`` records its own)."""
+    from pnp.engines.batch import default_workers, run_seeds
+
+    if len(slugs) < 2 or default_workers() < 2:
+        for slug in slugs:
+            run(slug)
+        return []
+
+    def captured(index: int) -> tuple[str, str, int]:
+        out, err = io.StringIO(), io.StringIO()
+        failures.code = 0
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            run(slugs[index])
+        return out.getvalue(), err.getvalue(), failures.code
+
+    codes = []
+    for out, err, code in run_seeds(captured, range(len(slugs)), min_per_worker=1):
+        sys.stdout.write(out)
+        sys.stderr.write(err)
+        codes.append(code)
+    sys.stdout.flush()
+    return codes
 
 
 def _build_one(

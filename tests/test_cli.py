@@ -314,3 +314,20 @@ def test_schema_writes_one_json_schema_per_game(tmp_path: Path) -> None:
         assert schema["additionalProperties"] is False
     code, _, err = run("schema", "deadlin-99", "--out", str(tmp_path))
     assert code == 2 and "did you mean 'deadline-99'" in err
+
+
+def test_games_built_side_by_side_are_the_games_built_one_by_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    outputs = []
+    for workers in ("1", "2"):
+        monkeypatch.setenv("PNP_WORKERS", workers)
+        code, out, err = run("build", "deadline-99", "maquis", "--out", str(tmp_path / workers))
+        assert code == 0, err
+        # Each game's lines, in the order asked, whichever process finished first.
+        assert [line.split(":")[0] for line in out.splitlines()] == ["deadline-99", "maquis"]
+        outputs.append(tmp_path / workers)
+    one, two = (sorted(p.relative_to(root) for p in root.rglob("*.pdf")) for root in outputs)
+    assert one == two and len(one) > 10
+    for name in one:
+        assert (outputs[0] / name).read_bytes() == (outputs[1] / name).read_bytes(), name
