@@ -344,10 +344,9 @@ class ArenaTalesRules:
             )
             for h in self._floor
         }
-        self._around_set = {
-            h: frozenset(ahead for _, ahead in self._around[h]) for h in self._floor
-        }
-        self._open_steps: dict[tuple[Hex, int], tuple[int, ...]] = {}
+        self._direction_to = {h: {ahead: d for d, ahead in self._around[h]} for h in self._floor}
+        self._step_lists: dict[tuple[Hex, int, int], tuple[int, ...]] = {}
+        """Memo of ``_steps_through``: a hex, a facing and the open directions (a bit each)."""
         self._exit_towards = {
             h: tuple(next((e for e in exits if e[0] == d), None) for d in range(6))
             for h, exits in self._exits.items()
@@ -544,7 +543,9 @@ class ArenaTalesRules:
 
     def sample_chance(self, state: ArenaState, rng: random.Random) -> Action:
         if state.ended is None and state.queue and state.queue[0][0] in CHANCE_TASKS:
-            pile = self._source(state, state.queue[0])
+            task = state.queue[0]
+            seat = state.seats[arg(task, 1)]
+            pile = seat.life if task[0] == "lose" else seat.deck or seat.life  # _source
             return self._draw_actions[pile[int(rng.random() * len(pile))]]
         raise ValueError(f"no chance step is due in {self.notation(state)}")
 
@@ -555,14 +556,18 @@ class ArenaTalesRules:
             raise self._illegal(state, action, f"not an {SLUG} action")
         if not self.is_legal(state, action):
             raise self._illegal(state, action, "not a legal action here")
-        s = fork(state)
+        # The seat the action writes to is copied with the state; the others are shared.
         if isinstance(action, Draw):
+            s = fork(state, arg(state.queue[0], 1))
             self._take(s, self._by_token[action.card])
         elif isinstance(action, Play):
+            s = fork(state, state.active)
             self._play(s, action)
         elif isinstance(action, (Move, Stall)):
+            s = fork(state, state.active)
             self._move(s, action)
         else:
+            s = fork(state, arg(state.queue[0], 1))
             self._decide(s, action)
         self._settle(s)
         return s
@@ -714,35 +719,34 @@ class ArenaTalesRules:
         of the moves (direction, then facing)."""
         seats = state.seats
         seat = seats[state.active]
-        if seat.sane:
-            around = self._around_set[seat.pos]
-            for other in seats:
-                if other.pos in around:
-                    break
-            else:  # in control, no one next to the piece: every exit of the hex is open
-                key = (seat.pos, seat.facing)
-                steps = self._open_steps.get(key)
-                if steps is None:
-                    steps = self._open_steps[key] = self._steps_through(seat, [], ALL_DIRECTIONS)
-                return steps
-        taken = [other.pos for other in seats]
-        toward = ALL_DIRECTIONS
+        pos = seat.pos
+        # The directions open: not towards another piece (exits off the floor are left out
+        # of ``_exits``)...
+        beside = self._direction_to[pos]
+        open_ = ALL_DIRECTIONS
+        for other in seats:
+            direction = beside.get(other.pos)
+            if direction is not None:
+                open_ &= ~(1 << direction)
         if not seat.sane:
-            # 失控: a discard-move must end closer to at least one enemy (decided,
+            # ...and 失控: a discard-move must end closer to at least one enemy (decided,
             # out-of-control-closer: any one; when no step is closer, e.g. next to an enemy,
             # there is no discard-move at all: the rule exists to end turtling).
-            pos = seat.pos
             toward = 0
             for e in self._enemies[state.active]:
                 toward |= closer_directions(pos, seats[e].pos)
-        return self._steps_through(seat, taken, toward)
+            open_ &= toward
+        key = (pos, seat.facing, open_)
+        steps = self._step_lists.get(key)
+        if steps is None:
+            steps = self._step_lists[key] = self._steps_through(pos, seat.facing, open_)
+        return steps
 
-    def _steps_through(self, seat: Seat, taken: list[Hex], toward: int) -> tuple[int, ...]:
-        """The steps of ``seat`` to exits not ``taken``, in the directions of ``toward``."""
+    def _steps_through(self, pos: Hex, facing: int, open_: int) -> tuple[int, ...]:
+        """The steps from ``pos`` to the exits in the directions of ``open_``."""
         steps: list[int] = []
-        facing = seat.facing
-        for direction, ahead, turning in self._exits[seat.pos]:
-            if ahead in taken or not toward >> direction & 1:
+        for direction, _, turning in self._exits[pos]:
+            if not open_ >> direction & 1:
                 continue
             # 方位点: the piece may turn only when entering or leaving an orientation point.
             if turning:

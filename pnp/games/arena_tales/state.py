@@ -208,11 +208,15 @@ DECISION_TASKS = frozenset({"absorb", "discard", "maintain", "dash"})
 CHANCE_TASKS = frozenset({"draw", "lose"})
 
 
-def fork(s: ArenaState) -> ArenaState:
+def fork(s: ArenaState, index: int | None = None) -> ArenaState:
     """The next state to build from ``s``: it shares every seat with ``s`` (a step changes one
-    or two), and ``writable`` copies a seat the first time the step writes to it."""
-    return ArenaState(
-        s.seats,
+    or two) but seat ``index``, copied for the step to write; ``writable`` copies any other
+    seat the first time the step writes to it."""
+    seats = s.seats
+    if index is not None:
+        seats = (*seats[:index], seats[index].copy(), *seats[index + 1 :])
+    t = ArenaState(
+        seats,
         s.active,
         s.turn,
         s.queue,
@@ -226,6 +230,9 @@ def fork(s: ArenaState) -> ArenaState:
         s.ended,
         s.winners,
     )
+    if index is not None:
+        t.owned = 1 << index
+    return t
 
 
 def clone_state(s: ArenaState) -> ArenaState:
