@@ -784,6 +784,11 @@ class ArenaTalesRules:
         plan = self._plans.get((seat_index, code))
         if plan is None:
             plan = self._plans[seat_index, code] = self._plan(seat_index, code)
+        if plan[0] == ("cost",):
+            # No before-play effect: [2] and [3] at once, as the queue would resolve them.
+            self._task_cost(s, plan[0])
+            self._task_place(s, plan[1])
+            plan = plan[2:]
         s.queue = (*plan, *s.queue)
 
     def _plan(self, seat_index: int, code: int) -> tuple[Task, ...]:
@@ -985,8 +990,18 @@ class ArenaTalesRules:
             # 维持: a face-up card that would leave asks its owner to pay or let it go.
             if face != DOWN and self._asks_maintain[code]:
                 tasks.append(("maintain", seat_index, index))
-        tasks += [("clean", seat_index), ("pending", seat_index), ("refill", seat_index)]
-        s.queue = (*tasks, *s.queue)
+        if tasks:
+            tasks += [("clean", seat_index), ("pending", seat_index), ("refill", seat_index)]
+            s.queue = (*tasks, *s.queue)
+            return
+        # Nothing to decide first: clean up, then the pending draw, then the refill, at once
+        # (the queue ends up as the tasks one by one would leave it).
+        self._task_clean(s, ("clean", seat_index))
+        count, seat.pending = seat.pending, 0
+        if count:
+            s.queue = (("draw", seat_index, count, TO_HAND), ("refill", seat_index), *s.queue)
+        else:
+            self._task_refill(s, ("refill", seat_index))
 
     def _task_clean(self, s: ArenaState, task: Task) -> None:
         # Start: face-down cards to the recycle pile, face-up ones to the exhausted pile, except
@@ -1113,14 +1128,16 @@ class ArenaTalesRules:
         s.play = ()
         s.hits = ()
         if s.forced or not s.seats[s.active].hand:
-            s.queue = (("end",), *s.queue)
+            self._task_end(s, ("end",))
 
     def _task_end(self, s: ArenaState, task: Task) -> None:
         # End step: drop until-end-of-turn effects (none outlive the card here), discard down
         # to settings.hand_limit, then the sanity flip.
         over = len(s.seats[s.active].hand) - self.hand_limit
-        discard: tuple[Task, ...] = (("discard", s.active, over),) if over > 0 else ()
-        s.queue = (*discard, ("endturn",), *s.queue)
+        if over > 0:
+            s.queue = (("discard", s.active, over), ("endturn",), *s.queue)
+        else:
+            self._task_endturn(s, ("endturn",))
 
     def _task_endturn(self, s: ArenaState, task: Task) -> None:
         seat = writable(s, s.active)
@@ -1132,7 +1149,7 @@ class ArenaTalesRules:
         s.last_colour = ""
         s.active = (s.active + 1) % self.players
         s.turn += 1
-        s.queue = (("start", s.active), *s.queue)
+        self._task_start(s, ("start", s.active))
 
     # -- victory --------------------------------------------------------------------------
 
