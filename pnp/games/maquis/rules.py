@@ -41,6 +41,8 @@ from pnp.games.maquis.model import (
     Reward,
 )
 from pnp.games.maquis.state import (
+    _FIELD_INDEX,
+    _FIELDS,
     ACTIVE,
     EMPTY,
     POLICE,
@@ -57,6 +59,7 @@ from pnp.games.maquis.state import (
     Return,
     Stay,
     Termination,
+    _build,
 )
 from pnp.games.maquis.state import evolve as replace
 from pnp.games.maquis.state import put as _put
@@ -95,6 +98,13 @@ it as a bundle and as a vector."""
 
 MEMO_LIMIT = 1 << 16
 """Entries a memo of the rules holds before it starts afresh (memory stays bounded)."""
+
+# Where the fields a step writes sit in MaquisState's constructor (see state._build).
+_BOARD, _HOME, _TO_PLACE = _FIELD_INDEX["board"], _FIELD_INDEX["home"], _FIELD_INDEX["to_place"]
+_STOCK, _ACTIVE, _PENDING = _FIELD_INDEX["stock"], _FIELD_INDEX["active"], _FIELD_INDEX["pending"]
+_DRAW, _DISCARD = _FIELD_INDEX["draw"], _FIELD_INDEX["discard"]
+_PATROLS_LEFT = _FIELD_INDEX["patrols_left"]
+_RESISTANCE_NEXT = _FIELD_INDEX["resistance_next"]
 
 START_DAY = 0
 """The day marker's place at the start: beside day 1, before the track (the post's setup)."""
@@ -156,7 +166,9 @@ class MaquisRules:
         self._vacant_slot = {i: k for k, i in enumerate(self.vacant)}
         self._zone_of = {i: k for k, i in enumerate(self.zones)}
         # Pure functions of a few immutable parts of a state, memoised (see _memo).
-        self._options_memo: dict[tuple[Any, ...], tuple[tuple[Option, ...], dict[str, Option]]]
+        self._options_memo: dict[
+            tuple[Any, ...], tuple[tuple[Option, ...], dict[str, Option], tuple[Activate, ...]]
+        ]
         self._options_memo = {}
         self._safe_memo: dict[tuple[str, ...], frozenset[int]] = {}
         self._placeable_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
@@ -264,7 +276,14 @@ class MaquisRules:
         return self._start_round(state)
 
     def current_player(self, state: MaquisState) -> int | None:
-        if state.ended is not None or self.is_chance(state):
+        if state.ended is not None:
+            return None
+        # A chance step (is_chance, written out: this is asked before every step).
+        if (
+            state.phase == "place"
+            and state.patrols_left > 0
+            and (state.to_place == 0 or not state.resistance_next)
+        ):
             return None
         return 0
 
@@ -280,7 +299,7 @@ class MaquisRules:
         if state.phase == "place":
             if self._patrol_turn(state):
                 return [a for a, _ in self.chance_outcomes(state)]
-            spaces = self.placeable(state)
+            spaces = self._placeable(state)
             return [self._place_of[i] for i in spaces] if spaces else [self._stay]
         actions: list[MaquisAction] = []
         if state.active >= 0:
@@ -288,8 +307,7 @@ class MaquisRules:
         else:
             for i, c in enumerate(state.board):
                 if c == WORKER:
-                    actions.append(self._idle_of[i])
-                    actions.extend(self._activation(i, o.key) for o in self._options(state, i)[0])
+                    actions.extend(self._options(state, i)[2])
         actions.extend(self._kill_of[i] for i in self.kill_targets(state))
         return actions
 
@@ -353,13 +371,17 @@ class MaquisRules:
 
     def placeable(self, s: MaquisState) -> list[int]:
         """Spaces a worker may go to: empty, no safe house, no airdrop zone without resources."""
+        return list(self._placeable(s))
+
+    def _placeable(self, s: MaquisState) -> tuple[int, ...]:
+        """:meth:`placeable`, memoised on the board, the tiles and the airdrops."""
         key = (s.board, s.tiles, s.drops)
         spaces = self._placeable_memo.get(key)
         if spaces is None:
             if len(self._placeable_memo) >= MEMO_LIMIT:
                 self._placeable_memo.clear()
             spaces = self._placeable_memo[key] = tuple(self._list_placeable(s))
-        return list(spaces)
+        return spaces
 
     def _list_placeable(self, s: MaquisState) -> list[int]:
         safe = self.safe_houses(s.tiles)
@@ -505,9 +527,10 @@ class MaquisRules:
 
     def _options(
         self, s: MaquisState, i: int, stock: tuple[int, ...] | None = None
-    ) -> tuple[tuple[Option, ...], dict[str, Option]]:
-        """:meth:`options` with ``stock`` in the stock, and the first option of each key;
-        memoised on what they depend on (not the board: where the figures stand)."""
+    ) -> tuple[tuple[Option, ...], dict[str, Option], tuple[Activate, ...]]:
+        """:meth:`options` with ``stock`` in the stock, the first option of each key, and the
+        activations of the worker there (doing nothing first); memoised on what they depend
+        on (not the board: where the figures stand)."""
         stock = s.stock if stock is None else stock
         key = (i, stock, s.cafe, s.drops, s.tiles, s.missions, s.boxes, s.day)
         found = self._options_memo.get(key)
@@ -518,7 +541,8 @@ class MaquisRules:
             by_key: dict[str, Option] = {}
             for o in options:
                 by_key.setdefault(o.key, o)
-            found = self._options_memo[key] = (options, by_key)
+            activations = (self._idle_of[i], *(self._activation(i, o.key) for o in options))
+            found = self._options_memo[key] = (options, by_key, activations)
         return found
 
     def _list_options(self, s: MaquisState, i: int, stock: tuple[int, ...]) -> list[Option]:
@@ -555,18 +579,23 @@ class MaquisRules:
     # -- apply ----------------------------------------------------------------------------
 
     def apply(self, state: MaquisState, action: Any) -> MaquisState:
+        if type(action) is PatrolDraw and self.is_chance(state) and state.ended is None:
+            # The most frequent step, its check (_is_legal's) written out.
+            card = self.card_index.get(action.card, -1)
+            if card >= 0 and card in (state.draw or state.discard):
+                return self._advance(self._patrol(state, card))
+            raise IllegalActionError(f"illegal action {action!r} in {self.notation(state)}")
         if not self._is_legal(state, action):
             raise IllegalActionError(f"illegal action {action!r} in {self.notation(state)}")
         s = state
         if isinstance(action, Place):
             i = self.index[action.loc]
-            s = replace(
-                s,
-                board=_put(s.board, i, WORKER),
-                home=s.home - 1,
-                to_place=s.to_place - 1,
-                resistance_next=False,
-            )
+            values = list(_FIELDS(s))
+            values[_BOARD] = _put(s.board, i, WORKER)
+            values[_HOME] = s.home - 1
+            values[_TO_PLACE] = s.to_place - 1
+            values[_RESISTANCE_NEXT] = False
+            s = _build(*values)
         elif isinstance(action, Stay):
             s = replace(s, to_place=s.to_place - 1, resistance_next=False)
         elif isinstance(action, PatrolDraw):
@@ -576,10 +605,14 @@ class MaquisRules:
             pay: dict[str, int] = {}
             if action.choice != "-":
                 pay = self._options(s, i)[1][action.choice].pay
-            stock = tuple(h - pay.get(r, 0) for h, r in zip(s.stock, self.res, strict=True))
-            s = replace(
-                s, board=_put(s.board, i, ACTIVE), stock=stock, active=i, pending=action.choice
+            values = list(_FIELDS(s))
+            values[_BOARD] = _put(s.board, i, ACTIVE)
+            values[_STOCK] = tuple(
+                h - pay.get(r, 0) for h, r in zip(s.stock, self.res, strict=True)
             )
+            values[_ACTIVE] = i
+            values[_PENDING] = action.choice
+            s = _build(*values)
         elif isinstance(action, Return):
             s = self._walk_home(s)
         elif isinstance(action, Kill):
@@ -619,7 +652,7 @@ class MaquisRules:
         if s.phase == "place":
             if self._patrol_turn(s):
                 return False
-            spaces = self.placeable(s)
+            spaces = self._placeable(s)
             if isinstance(action, Stay):
                 return not spaces
             return isinstance(action, Place) and self.index.get(action.loc, -1) in spaces
@@ -651,14 +684,13 @@ class MaquisRules:
             arrested = target >= 0
         if target >= 0:
             board = _put(board, target, figure)
-        s = replace(
-            s,
-            board=board,
-            draw=draw,
-            discard=discard,
-            patrols_left=s.patrols_left - 1,
-            resistance_next=True,
-        )
+        values = list(_FIELDS(s))
+        values[_BOARD] = board
+        values[_DRAW] = draw
+        values[_DISCARD] = discard
+        values[_PATROLS_LEFT] = s.patrols_left - 1
+        values[_RESISTANCE_NEXT] = True
+        s = _build(*values)
         if arrested:
             s = self._morale(s, self.level.arrest_morale)
         return s
@@ -720,63 +752,72 @@ class MaquisRules:
 
     def supply(self, s: MaquisState) -> list[int]:
         """Tokens of each resource left in the supply (the limit minus stock and airdrops)."""
-        return [
-            limit - s.stock[r] - sum(d[r] for d in s.drops) for r, limit in enumerate(self.limit)
-        ]
+        return self._supply(s.stock, s.drops)
 
-    def _gain(self, s: MaquisState, bundle: dict[str, int]) -> MaquisState:
-        # 4 of a kind at most in play: take only what the supply still has.
-        supply = self.supply(s)
-        stock = list(s.stock)
-        for r, n in bundle.items():
-            k = self.res_index[r]
-            stock[k] += min(n, supply[k])
-        return replace(s, stock=tuple(stock))
+    def _supply(self, stock: tuple[int, ...], drops: tuple[tuple[int, ...], ...]) -> list[int]:
+        return [limit - stock[r] - sum(d[r] for d in drops) for r, limit in enumerate(self.limit)]
 
     def _reward(
         self, s: MaquisState, o: Option, i: int, spent: tuple[int, ...] = ()
     ) -> MaquisState:
+        # The parts a reward changes, as locals: one new state at the end.
         used = dict(zip(self.res, spent, strict=True)) if spent else {}
+        stock, drops, tiles, boxes = s.stock, s.drops, s.tiles, s.boxes
+        morale, failed, cafe, home = s.morale, s.failed, s.cafe, s.home
         if o.reward is not None:
             r = o.reward
-            s = self._gain(s, {k: n - used.get(k, 0) for k, n in r.resources.items()})
-            s = self._morale(s, r.morale)
+            # 4 of a kind at most in play: take only what the supply still has (_gain).
+            supply = self._supply(stock, drops)
+            gained = list(stock)
+            for name, n in {k: n - used.get(k, 0) for k, n in r.resources.items()}.items():
+                k = self.res_index[name]
+                gained[k] += min(n, supply[k])
+            stock = tuple(gained)
+            if r.morale and not failed:  # _morale: the fail space keeps morale where it is
+                morale = max(0, min(self.model.morale.top, morale + r.morale))
+                failed = morale == 0
             if r.recruit:
-                n = min(r.recruit, s.cafe)
-                s = replace(s, cafe=s.cafe - n, home=s.home + n)
+                n = min(r.recruit, cafe)
+                cafe, home = cafe - n, home + n
         if o.airdrop is not None:
-            empty = [z for z, d in enumerate(s.drops) if not any(d)]
+            empty = [z for z, d in enumerate(drops) if not any(d)]
             if empty:
-                supply = self.supply(s)
+                supply = self._supply(stock, drops)
                 drop = tuple(min(o.airdrop.get(r, 0), supply[k]) for k, r in enumerate(self.res))
-                drops = list(s.drops)
-                drops[empty[0]] = drop
-                s = replace(s, drops=tuple(drops))
+                laid = list(drops)
+                laid[empty[0]] = drop
+                drops = tuple(laid)
         if o.build:
-            tiles = list(s.tiles)
-            tiles[self.vacant.index(i)] = o.build
-            s = replace(s, tiles=tuple(tiles))
+            built = list(tiles)
+            built[self.vacant.index(i)] = o.build
+            tiles = tuple(built)
         if o.collect >= 0:
             # Tokens of the drop spent on a kill went back to the supply.
             drop = tuple(
-                max(0, n - used.get(r, 0))
-                for n, r in zip(s.drops[o.collect], self.res, strict=True)
+                max(0, n - used.get(r, 0)) for n, r in zip(drops[o.collect], self.res, strict=True)
             )
-            drops = list(s.drops)
-            drops[o.collect] = (0,) * len(self.res)
-            s = replace(
-                s,
-                drops=tuple(drops),
-                stock=tuple(a + b for a, b in zip(s.stock, drop, strict=True)),
-            )
+            emptied = list(drops)
+            emptied[o.collect] = (0,) * len(self.res)
+            drops = tuple(emptied)
+            stock = tuple(a + b for a, b in zip(stock, drop, strict=True))
         if o.mission is not None:
             slot, k = o.mission
-            boxes = list(s.boxes)
-            box = list(boxes[slot])
+            filled = list(boxes)
+            box = list(filled[slot])
             box[k] = True
-            boxes[slot] = tuple(box)
-            s = replace(s, boxes=tuple(boxes))
-        return s
+            filled[slot] = tuple(box)
+            boxes = tuple(filled)
+        return replace(
+            s,
+            stock=stock,
+            drops=drops,
+            tiles=tiles,
+            boxes=boxes,
+            morale=morale,
+            failed=failed,
+            cafe=cafe,
+            home=home,
+        )
 
     def _advance(self, s: MaquisState) -> MaquisState:
         while s.ended is None:
@@ -796,7 +837,7 @@ class MaquisRules:
     def _upkeep(self, s: MaquisState) -> MaquisState:
         # Upkeep: patrols off the board, the day marker moves on; entering a marked space
         # (orange, or star in the hard levels) costs morale.
-        board = "".join(EMPTY if c in (POLICE, SOLDIER) else c for c in s.board)
+        board = s.board.replace(POLICE, EMPTY).replace(SOLDIER, EMPTY)
         day = s.day + 1
         days = self.model.days
         time_up = False
@@ -809,11 +850,13 @@ class MaquisRules:
         # (decision harder-end-day), and entering the End space costs no morale.
         if self.level.end_day and day >= self.level.end_day:
             time_up = True
-        s = replace(s, board=board, day=day, rounds=s.rounds + 1)
-        if not time_up and self.level.morale_drop in days.marks(day):
-            s = self._morale(s, -1)
+        morale, failed = s.morale, s.failed
+        if not time_up and self.level.morale_drop in days.marks(day) and not failed:
+            # _morale(s, -1), whose fail space keeps morale where it is.
+            morale = max(0, min(self.model.morale.top, morale - 1))
+            failed = morale == 0
         ended = None
-        if s.failed:
+        if failed:
             ended = Termination.MORALE
         elif self.missions_done(s) >= self.s.missions_to_win:
             ended = Termination.MISSIONS
@@ -821,23 +864,28 @@ class MaquisRules:
             ended = Termination.ARRESTS
         elif time_up:
             ended = Termination.TIME
+        changes = {"board": board, "day": day, "rounds": s.rounds + 1}
+        changes.update(morale=morale, failed=failed)
         if ended is not None:
-            return replace(s, phase="over", ended=ended)
-        return self._start_round(s)
+            return replace(s, **changes, phase="over", ended=ended)
+        return replace(s, **changes, **self._round_start(s.home, morale, s.soldiers))
 
     def _start_round(self, s: MaquisState) -> MaquisState:
+        return replace(s, **self._round_start(s.home, s.morale, s.soldiers))
+
+    def _round_start(self, home: int, morale: int, soldiers: int) -> dict[str, Any]:
+        """What a new round sets: its placements and patrols."""
         # Patrols = max(workers in safe houses, the red number); soldiers replace police.
-        patrols = max(s.home, self.model.morale.red_at(s.morale))
-        return replace(
-            s,
-            phase="place",
-            to_place=s.home,
-            patrols_left=patrols,
-            patrols=patrols,
-            round_soldiers=min(s.soldiers, patrols),
-            resistance_next=True,
-            killed=False,
-        )
+        patrols = max(home, self.model.morale.red_at(morale))
+        return {
+            "phase": "place",
+            "to_place": home,
+            "patrols_left": patrols,
+            "patrols": patrols,
+            "round_soldiers": min(soldiers, patrols),
+            "resistance_next": True,
+            "killed": False,
+        }
 
     def _morale(self, s: MaquisState, change: int) -> MaquisState:
         if not change:
