@@ -89,14 +89,20 @@ def _tile_page(
 
 
 def _overview_page(canvas: Canvas, plan: TilePlan, form: str, fonts: FontSet, title: str) -> None:
-    """The whole sheet scaled to one page, with the tile grid, so assembly has a map."""
+    """The whole sheet scaled to one page, with the tile grid, so assembly has a map: the page
+    turned the way the sheet lies (a wide board on a tall page was a small picture under half
+    a page of nothing), the picture right under the title."""
+    page_width, page_height = plan.page_width, plan.page_height
+    if (plan.sheet_width > plan.sheet_height) != (page_width > page_height):
+        page_width, page_height = page_height, page_width
+    canvas.setPageSize((page_width, page_height))
     margin = mm(15)
     scale = min(
-        (plan.page_width - 2 * margin) / plan.sheet_width,
-        (plan.page_height - 2 * margin - mm(10)) / plan.sheet_height,
+        (page_width - 2 * margin) / plan.sheet_width,
+        (page_height - 2 * margin - mm(10)) / plan.sheet_height,
     )
-    x0 = (plan.page_width - plan.sheet_width * scale) / 2
-    y0 = margin
+    x0 = (page_width - plan.sheet_width * scale) / 2
+    y0 = page_height - margin - mm(10) - plan.sheet_height * scale
     canvas.saveState()
     canvas.translate(x0, y0)
     canvas.scale(scale, scale)
@@ -118,7 +124,7 @@ def _overview_page(canvas: Canvas, plan: TilePlan, form: str, fonts: FontSet, ti
         )
     canvas.setFillColor(colour("#1d1d1f"))
     canvas.setFont(fonts.bold, 14)
-    canvas.drawString(margin, plan.page_height - margin, f"{title} · 拼接总览（缩小图）")
+    canvas.drawString(margin, page_height - margin, f"{title} · 拼接总览（缩小图）")
     canvas.restoreState()
 
 
@@ -169,6 +175,7 @@ def render_sheets(
                     continue
                 _overview_page(canvas, plan, form, fonts, title)
                 canvas.showPage()
+                canvas.setPageSize((plan.page_width, plan.page_height))
                 page_count += 1
                 for index in range(len(plan.tiles)):
                     _tile_page(canvas, plan, index, form, fonts, title)

@@ -106,3 +106,14 @@ def test_aids_carry_numbers_from_content(kit: Path, game: LoadedGame) -> None:
     assert f"达到 {settings.forced_end} 时" in turn.replace("\n", "")
     glossary = pypdf.PdfReader(pdf(kit, "glossary-aid")).pages[0].extract_text()
     assert "元素爆发" in glossary and "方位点" in glossary
+
+
+def test_a_wide_board_is_overviewed_on_a_page_turned_its_way(kit: Path) -> None:
+    # The player board is wider than tall and tiles on upright A4: its overview page lies
+    # landscape and the picture sits under the title, not at the foot of an empty page.
+    with pdfplumber.open(pdf(kit, "player-boards")) as document:
+        overview, tile = document.pages[0], document.pages[1]
+        assert overview.width > overview.height and tile.width < tile.height
+        title = next(w for w in overview.extract_words() if "拼接总览" in w["text"])
+        picture_top = min(r["top"] for r in overview.rects if r["width"] > overview.width / 3)
+        assert picture_top - title["bottom"] < 15 * POINTS_PER_MM
