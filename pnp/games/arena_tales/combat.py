@@ -3,6 +3,7 @@ team rule, and the previews the policies read. Functions of the table's rules an
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -20,7 +21,6 @@ from pnp.games.arena_tales.state import (
     Play,
     Seat,
     Task,
-    fork,
     writable,
 )
 
@@ -74,12 +74,25 @@ def hits(
     rules: ArenaTalesRules, s: ArenaState, attacker: int, code: int, range_bonus: int
 ) -> list[tuple[int, int, int | None]]:
     """(seat, direction, charge falloff or None) of every character the card hits."""
-    seats = s.seats
-    seat = seats[attacker]
-    pos, facing, radius = seat.pos, seat.facing, rules.radius
+    seat = s.seats[attacker]
+    where = {st.pos: i for i, st in enumerate(s.seats)}
+    return hits_from(rules, where, attacker, seat.pos, seat.facing, code, range_bonus)
+
+
+def hits_from(
+    rules: ArenaTalesRules,
+    where: dict[hexgrid.Hex, int],
+    attacker: int,
+    pos: hexgrid.Hex,
+    facing: int,
+    code: int,
+    range_bonus: int,
+) -> list[tuple[int, int, int | None]]:
+    """``hits`` of the ``attacker`` standing at ``pos`` facing ``facing``, the seats standing
+    as ``where`` says (hex -> seat)."""
+    radius = rules.radius
     # 无差别伤害: teammates are hit too; never oneself. Otherwise only enemies.
     spared = {attacker} if rules._indiscriminate[code] else rules._team_of[attacker]
-    where = {st.pos: i for i, st in enumerate(seats)}
     found: list[tuple[int, int, int | None]] = []
     for side, kind, reach in rules._sides[code]:
         direction = (facing + side) % 6
@@ -164,33 +177,91 @@ def targets(
 
 def threat(rules: ArenaTalesRules, state: ArenaState, move: Move) -> int:
     """Enemy damage the best card left in hand could deal after ``move`` (for policies)."""
-    seat = state.seats[state.active]
-    moved = fork(state)
-    mover = writable(moved, state.active)
-    mover.pos = hexgrid.neighbour(seat.pos, move.direction)
-    mover.facing = move.facing
-    mover.hand = without(seat.hand, rules._by_token[move.card])
-    best = 0
-    for code in distinct(mover.hand):
-        if rules.cards[code].type is CardType.DAMAGE:
-            best = max(best, preview(rules, moved, Play(rules.tokens[code])))
-    return best
+    return threats(rules, state)(move)
+
+
+def threats(rules: ArenaTalesRules, state: ArenaState) -> Callable[[Move], int]:
+    """``threat`` of each move from ``state``, sharing the work: what a card would deal after a
+    step depends on the step (direction and facing), not on which card was discarded for it,
+    so each step's previews are computed once, and the display bonuses once for all."""
+    active = state.active
+    seats = state.seats
+    seat = seats[active]
+    reach = display_bonus(rules, seat, EffectKind.REACH)
+    damage_up = display_bonus(rules, seat, EffectKind.DAMAGE_UP)
+    damage = [c for c in distinct(seat.hand) if rules.cards[c].type is CardType.DAMAGE]
+    # The damage cards left in hand once each card is discarded for the step.
+    left = {
+        code: [c for c in distinct(without(seat.hand, code)) if c in damage]
+        for code in distinct(seat.hand)
+    }
+    after_step: dict[tuple[int, int], dict[int, int]] = {}
+
+    def threat_of(move: Move) -> int:
+        step = (move.direction, move.facing)
+        previews = after_step.get(step)
+        if previews is None:
+            # The piece after the step (the card discarded for it stays out of the display:
+            # a preview reads positions and displays only).
+            ahead = hexgrid.neighbour(seat.pos, move.direction)
+            where = {(ahead if i == active else st.pos): i for i, st in enumerate(seats)}
+            previews = after_step[step] = {
+                code: deal(rules, where, active, ahead, move.facing, code, None, reach, damage_up)
+                for code in damage
+            }
+        best = 0
+        for code in left[rules._by_token[move.card]]:
+            best = max(best, previews[code])
+        return best
+
+    return threat_of
 
 
 def preview(rules: ArenaTalesRules, state: ArenaState, action: Play) -> int:
     """Enemy damage the play would deal if it resolved now (no bonuses from its own effects)."""
-    code = rules._by_token[action.card]
+    return previews(rules, state)(action)
+
+
+def previews(rules: ArenaTalesRules, state: ArenaState) -> Callable[[Play], int]:
+    """``preview`` of each play from ``state``, the display bonuses read once for all."""
+    active = state.active
+    seat = state.seats[active]
+    reach = display_bonus(rules, seat, EffectKind.REACH)
+    damage_up = display_bonus(rules, seat, EffectKind.DAMAGE_UP)
+    where = {st.pos: i for i, st in enumerate(state.seats)}
+
+    def preview_of(action: Play) -> int:
+        code = rules._by_token[action.card]
+        return deal(
+            rules, where, active, seat.pos, seat.facing, code, action.target, reach, damage_up
+        )
+
+    return preview_of
+
+
+def deal(
+    rules: ArenaTalesRules,
+    where: dict[hexgrid.Hex, int],
+    active: int,
+    pos: hexgrid.Hex,
+    facing: int,
+    code: int,
+    target: int | None,
+    reach: int,
+    damage_up: int,
+) -> int:
+    """Enemy damage (less damage to the active player's side) of ``code`` played from ``pos``
+    facing ``facing`` at ``target``, with the display's range and damage bonuses."""
     card = rules.cards[code]
     if card.type is not CardType.DAMAGE:
         return 0
-    seat = state.seats[state.active]
-    found = hits(rules, state, state.active, code, range_bonus(rules, seat, None))
-    if action.target is not None:
-        found = [h for h in found if h[0] == action.target]
-    base = (card.damage or 0) + display_bonus(rules, seat, EffectKind.DAMAGE_UP)
+    found = hits_from(rules, where, active, pos, facing, code, reach)
+    if target is not None:
+        found = [h for h in found if h[0] == target]
+    base = (card.damage or 0) + damage_up
     total = 0
-    for target, _, falloff in found:
+    teams = rules.teams
+    for hit, _, falloff in found:
         amount = base if falloff is None else max(1, base - falloff)
-        sign = 1 if rules.teams[target] != rules.teams[state.active] else -1
-        total += sign * amount
+        total += amount if teams[hit] != teams[active] else -amount
     return total

@@ -65,11 +65,8 @@ class SensiblePolicy:
         if isinstance(first, Discard):
             return best(actions, discard_cost(rules), rng)
         seat = state.seats[state.active]
-        scored = [
-            (combat.preview(rules, state, action), action)
-            for action in actions
-            if isinstance(action, Play)
-        ]
+        preview = combat.previews(rules, state)
+        scored = [(preview(action), action) for action in actions if isinstance(action, Play)]
         top = max((score for score, _ in scored), default=0)
         if top > 0:
             return pick([action for score, action in scored if score == top], rng)
@@ -77,13 +74,19 @@ class SensiblePolicy:
         near = min(hexgrid.distance(seat.pos, e) for e in enemies)
         moves = [a for a in actions if isinstance(a, Move)]
         if moves:
+            threat = combat.threats(rules, state)
+            closer_by_direction: dict[int, bool] = {}
+
             # A step after which a card left in hand would hit an enemy; else a step closer.
             def key(move: Action) -> tuple[int, bool, bool, int]:
                 assert isinstance(move, Move)
                 card = rules.card(move.card)
-                ahead = hexgrid.neighbour(seat.pos, move.direction)
-                aim = combat.threat(rules, state, move)
-                closer = min(hexgrid.distance(ahead, e) for e in enemies) < near
+                aim = threat(move)
+                closer = closer_by_direction.get(move.direction)
+                if closer is None:
+                    ahead = hexgrid.neighbour(seat.pos, move.direction)
+                    closer = min(hexgrid.distance(ahead, e) for e in enemies) < near
+                    closer_by_direction[move.direction] = closer
                 return (-aim, not closer, card.type is CardType.DAMAGE, card.cost)
 
             best_move = best(moves, key, rng)

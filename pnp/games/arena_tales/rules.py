@@ -165,6 +165,11 @@ def closer_directions(here: tuple[int, int], enemy: tuple[int, int]) -> int:
     )
 
 
+SHARED_MODELS = 8
+_SHARED: dict[int, tuple[ArenaTales, dict[str, object]]] = {}
+"""``id(model)`` -> (the model, the attributes ``ArenaTalesRules._build_tables`` set for it)."""
+
+
 class ArenaTalesRules:
     """The rules of Arena Tales for one table: ``Rules[ArenaState, Action]``."""
 
@@ -205,10 +210,6 @@ class ArenaTalesRules:
         self.starts = tuple(points[s] for s in setup.starts)
         self.points = frozenset(points.values())
         self.obstacles = frozenset((o.q, o.r) for o in arena.obstacles)
-        self._floor = frozenset(hexgrid.cells(self.radius)) - self.obstacles
-        self._around = {
-            h: tuple((d, hexgrid.neighbour(h, d)) for d in range(6)) for h in self._floor
-        }
         if not model.characters:
             raise ValueError("no characters")
         roster = {c.id: c for c in model.characters}
@@ -221,6 +222,51 @@ class ArenaTalesRules:
             chosen = [roster[c] for c in characters]
         self.characters: tuple[Character, ...] = tuple(chosen)
 
+        # The card table and the arena's tables (with the content checks they make) are the
+        # same for every table of a model: built once and shared, for a simulation builds a
+        # table per drafted cast. Attributes, so the hot paths read them directly.
+        shared = _SHARED.get(id(model))
+        if shared is not None and shared[0] is model:
+            vars(self).update(shared[1])
+        else:
+            before = set(vars(self))
+            self._build_tables(model)
+            if len(_SHARED) >= SHARED_MODELS:
+                _SHARED.clear()
+            _SHARED[id(model)] = (model, {k: v for k, v in vars(self).items() if k not in before})
+        self.draft = draft
+        self._decks = [self._kits[c.id][0] for c in self.characters]
+        self._talents = [self._kits[c.id][1] for c in self.characters]
+
+        # Per table: who is whose enemy, the plays naming a seat, the task handlers.
+        self._team_of = tuple(
+            frozenset(s for s in range(players) if self.teams[s] == self.teams[seat])
+            for seat in range(players)
+        )
+        """Each seat's team, the seat included (who a card that is not 无差别 spares)."""
+        self._enemies = tuple(
+            tuple(s for s in range(players) if self.teams[s] != self.teams[seat])
+            for seat in range(players)
+        )
+        self._plans: dict[tuple[int, int], tuple[Task, ...]] = {}
+        self._members = tuple(
+            (team, tuple(i for i in range(players) if self.teams[i] == team))
+            for team in sorted(set(self.teams))
+        )
+        self._handlers = {
+            name.removeprefix("_task_"): getattr(self, name)
+            for name in dir(type(self))
+            if name.startswith("_task_")
+        }
+        self._targeted_plays = [targeted_plays(token, players) for token in self.tokens]
+
+    def _build_tables(self, model: ArenaTales) -> None:
+        """The tables of the cards and the arena (the same for every table of ``model``)."""
+        settings = model.settings
+        self._floor = frozenset(hexgrid.cells(self.radius)) - self.obstacles
+        self._around = {
+            h: tuple((d, hexgrid.neighbour(h, d)) for d in range(6)) for h in self._floor
+        }
         # The card table: every card name of the game.
         self.cards: tuple[Card, ...] = model.cards
         self.tokens = [card.id for card in model.cards]
@@ -267,23 +313,10 @@ class ArenaTalesRules:
         # size is checked against settings.deck_size); the whole roster's, for drafted tables.
         if len(model.cards) != settings.card_names:
             raise ValueError(f"{len(model.cards)} card names, not {settings.card_names}")
-        self.draft = draft
         self._kits = {c.id: self._kit(c) for c in model.characters}
         self._owner = {c.colour: c.id for c in model.characters}
-        self._decks = [self._kits[c.id][0] for c in self.characters]
-        self._talents = [self._kits[c.id][1] for c in self.characters]
         self._draw_actions = [Draw(token) for token in self.tokens]
 
-        # Tables for listing and checking actions fast: built once, action objects shared.
-        self._team_of = tuple(
-            frozenset(s for s in range(players) if self.teams[s] == self.teams[seat])
-            for seat in range(players)
-        )
-        """Each seat's team, the seat included (who a card that is not 无差别 spares)."""
-        self._enemies = tuple(
-            tuple(s for s in range(players) if self.teams[s] != self.teams[seat])
-            for seat in range(players)
-        )
         self._play_kind = [
             TALENT
             if card.type is CardType.TALENT
@@ -321,18 +354,7 @@ class ArenaTalesRules:
             ]
             for timing in Timing
         }
-        self._plans: dict[tuple[int, int], tuple[Task, ...]] = {}
         self._play_actions = [Play(token) for token in self.tokens]
-        self._members = tuple(
-            (team, tuple(i for i in range(players) if self.teams[i] == team))
-            for team in sorted(set(self.teams))
-        )
-        self._handlers = {
-            name.removeprefix("_task_"): getattr(self, name)
-            for name in dir(type(self))
-            if name.startswith("_task_")
-        }
-        self._targeted_plays = [targeted_plays(token, players) for token in self.tokens]
         self._move_rows = [move_row(token) for token in self.tokens]
         self._stall_actions = [Stall(token) for token in self.tokens]
         self._discard_actions = [Discard(token) for token in self.tokens]
