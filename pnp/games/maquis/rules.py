@@ -92,6 +92,9 @@ class Option:
     mission: tuple[int, int] | None = None
 
 
+OptionsAt = tuple[tuple["Option", ...], dict[str, "Option"], tuple[Activate, ...]]
+"""A worker's options on a space, the first option of each key, and its activations."""
+
 OpenStep = tuple[int, int, MissionStep, tuple[tuple[dict[str, int], tuple[int, ...]], ...]]
 """A mission step that may be done now: its index, its space, the step, and each way to pay
 it as a bundle and as a vector."""
@@ -166,9 +169,7 @@ class MaquisRules:
         self._vacant_slot = {i: k for k, i in enumerate(self.vacant)}
         self._zone_of = {i: k for k, i in enumerate(self.zones)}
         # Pure functions of a few immutable parts of a state, memoised (see _memo).
-        self._options_memo: dict[
-            tuple[Any, ...], tuple[tuple[Option, ...], dict[str, Option], tuple[Activate, ...]]
-        ]
+        self._options_memo: dict[tuple[Any, ...], dict[int, OptionsAt]]
         self._options_memo = {}
         self._safe_memo: dict[tuple[str, ...], frozenset[int]] = {}
         self._placeable_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
@@ -305,9 +306,15 @@ class MaquisRules:
         if state.active >= 0:
             actions.append(self._return)
         else:
-            for i, c in enumerate(state.board):
-                if c == WORKER:
-                    actions.extend(self._options(state, i)[2])
+            board, stock = state.board, state.stock
+            at = self._options_at(state, stock)
+            i = board.find(WORKER)
+            while i >= 0:
+                found = at.get(i)
+                if found is None:
+                    found = at[i] = self._new_options(state, i, stock)
+                actions.extend(found[2])
+                i = board.find(WORKER, i + 1)
         actions.extend(self._kill_of[i] for i in self.kill_targets(state))
         return actions
 
@@ -525,25 +532,35 @@ class MaquisRules:
         """Everything the worker on space ``i`` may do (besides nothing)."""
         return list(self._options(s, i)[0])
 
-    def _options(
-        self, s: MaquisState, i: int, stock: tuple[int, ...] | None = None
-    ) -> tuple[tuple[Option, ...], dict[str, Option], tuple[Activate, ...]]:
+    def _options(self, s: MaquisState, i: int, stock: tuple[int, ...] | None = None) -> OptionsAt:
         """:meth:`options` with ``stock`` in the stock, the first option of each key, and the
         activations of the worker there (doing nothing first); memoised on what they depend
         on (not the board: where the figures stand)."""
         stock = s.stock if stock is None else stock
-        key = (i, stock, s.cafe, s.drops, s.tiles, s.missions, s.boxes, s.day)
-        found = self._options_memo.get(key)
+        spaces = self._options_at(s, stock)
+        found = spaces.get(i)
         if found is None:
+            found = spaces[i] = self._new_options(s, i, stock)
+        return found
+
+    def _options_at(self, s: MaquisState, stock: tuple[int, ...]) -> dict[int, OptionsAt]:
+        """The memo of :meth:`_options` for every space in this context (one dictionary
+        lookup for all the workers of a position)."""
+        key = (stock, s.cafe, s.drops, s.tiles, s.missions, s.boxes, s.day)
+        spaces = self._options_memo.get(key)
+        if spaces is None:
             if len(self._options_memo) >= MEMO_LIMIT:
                 self._options_memo.clear()
-            options = tuple(self._list_options(s, i, stock))
-            by_key: dict[str, Option] = {}
-            for o in options:
-                by_key.setdefault(o.key, o)
-            activations = (self._idle_of[i], *(self._activation(i, o.key) for o in options))
-            found = self._options_memo[key] = (options, by_key, activations)
-        return found
+            spaces = self._options_memo[key] = {}
+        return spaces
+
+    def _new_options(self, s: MaquisState, i: int, stock: tuple[int, ...]) -> OptionsAt:
+        options = tuple(self._list_options(s, i, stock))
+        by_key: dict[str, Option] = {}
+        for o in options:
+            by_key.setdefault(o.key, o)
+        activations = (self._idle_of[i], *(self._activation(i, o.key) for o in options))
+        return options, by_key, activations
 
     def _list_options(self, s: MaquisState, i: int, stock: tuple[int, ...]) -> list[Option]:
         loc = self.locs[i]
