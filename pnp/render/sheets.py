@@ -147,7 +147,7 @@ def render_sheets(
             form = f"Sheet{number}"
             _draw_form(canvas, form, face, fonts, report, content_root)
             canvas.setPageSize((plan.page_width, plan.page_height))
-            for _ in range(copies):
+            for copy in range(copies):
                 if plan.is_single_page:
                     tile = plan.tiles[0]
                     canvas.setTrimBox(
@@ -173,10 +173,12 @@ def render_sheets(
                     canvas.showPage()
                     page_count += 1
                     continue
-                _overview_page(canvas, plan, form, fonts, title)
-                canvas.showPage()
-                canvas.setPageSize((plan.page_width, plan.page_height))
-                page_count += 1
+                if copy == 0:
+                    # One map of the assembly serves every copy of the sheet.
+                    _overview_page(canvas, plan, form, fonts, title)
+                    canvas.showPage()
+                    canvas.setPageSize((plan.page_width, plan.page_height))
+                    page_count += 1
                 for index in range(len(plan.tiles)):
                     _tile_page(canvas, plan, index, form, fonts, title)
                     canvas.showPage()

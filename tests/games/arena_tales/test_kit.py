@@ -117,3 +117,10 @@ def test_a_wide_board_is_overviewed_on_a_page_turned_its_way(kit: Path) -> None:
         title = next(w for w in overview.extract_words() if "拼接总览" in w["text"])
         picture_top = min(r["top"] for r in overview.rects if r["width"] > overview.width / 3)
         assert picture_top - title["bottom"] < 15 * POINTS_PER_MM
+
+
+def test_six_player_boards_share_one_overview(kit: Path) -> None:
+    reader = pypdf.PdfReader(pdf(kit, "player-boards"))
+    overviews = [page for page in reader.pages if "拼接总览" in page.extract_text()]
+    assert len(overviews) == 1
+    assert len(reader.pages) == 1 + 6 * 2  # then each board's two tiles
