@@ -147,13 +147,15 @@ class BoardEffects:
                 break
             pos = nxt
             moved = True
-            new.pawns = _set(new.pawns, seat, pos)
-            self._pick_up(new, seat, pos)
+            self._pick_up(new, seat, pos)  # (the pawn is written once it stops)
             if self.trace is not None and any(pos in cells for cells in self.traps.values()):
                 self._note(f"terrain:trap:{_cell(pos)}")
             if pos in self.exits and self._may_leave(new, seat):
+                new.pawns = _set(new.pawns, seat, pos)
                 self._leave(new, seat)
                 return
+        if moved:
+            new.pawns = _set(new.pawns, seat, pos)
         if moved and pos in self.gate_pair:
             if self.trace is not None:
                 self._note(f"terrain:gate:{_cell(pos)}")

@@ -223,6 +223,7 @@ class DragonHoardRules(BoardEffects):
         self._reach_cache: dict[tuple[Cell, Cell, int, bool], tuple[int, ...]] = {}
         self._prep_cache: dict[tuple[object, ...], tuple[Action, ...]] = {}
         self._landing_cache: dict[tuple[Cell, Cell, int, int], Cell] = {}
+        self._places_cache: dict[tuple[int, tuple[int, ...]], tuple[Action, ...]] = {}
         self._floor_key: tuple[tuple[int, int, int], ...] | None = None
         self._floor_set: frozenset[Cell] = frozenset()
 
@@ -556,7 +557,8 @@ class DragonHoardRules(BoardEffects):
             if kind is Stop:
                 return True
             if kind is Wait:
-                return any(self._placing(state, s) for s in range(self.players) if s != seat)
+                placers = self._placers(state)
+                return any(placers[:seat]) or any(placers[seat + 1 :])
             if kind is Reveal:
                 return not state.revealed and not any(s == seat for s, _ in state.placed)
             if kind is Place:
@@ -707,6 +709,17 @@ class DragonHoardRules(BoardEffects):
             and (len(placed) < self.limit or sum(1 for s, _ in placed if s == seat) < self.limit)
         )
 
+    def _placers(self, state: DragonHoardState) -> list[bool]:
+        """:meth:`_placing` of every seat, the mat counted once."""
+        placed = [0] * self.players
+        for s, _ in state.placed:
+            placed[s] += 1
+        limit, stopped, inside = self.limit, state.stopped, Status.IN
+        return [
+            status is inside and not stopped[s] and placed[s] < limit
+            for s, status in enumerate(state.status)
+        ]
+
     def _start_placement(self, new: DragonHoardState) -> None:
         new.stage = Stage.PLACEMENT
         new.waited = 0
@@ -720,16 +733,21 @@ class DragonHoardRules(BoardEffects):
 
     def _place_actions(self, state: DragonHoardState, seat: int) -> list[Action]:
         actions: list[Action] = [_STOP]
-        if any(self._placing(state, s) for s in range(self.players) if s != seat):
+        placers = self._placers(state)
+        if any(placers[:seat]) or any(placers[seat + 1 :]):
             # Decision `placement-order`: the race is played as decisions; waiting hands the
             # initiative on, so any order of the mat can happen.
             actions.append(_WAIT)
         if not state.revealed and not any(s == seat for s, _ in state.placed):
             # Reveal-and-peek: only a player who has placed nothing may reveal.
             actions.append(_REVEAL)
-        for c in _distinct(self._hand(state, seat)):
-            if self._placeable[c]:
-                actions.append(self._place_actions_of[c])
+        key = (seat, state.used[seat])
+        places = self._places_cache.get(key)
+        if places is None:
+            hand = _distinct(self._hand(state, seat))
+            places = tuple(self._place_actions_of[c] for c in hand if self._placeable[c])
+            self._places_cache[key] = places
+        actions.extend(places)
         return actions
 
     def _place(self, new: DragonHoardState, seat: int, action: Action) -> None:
@@ -745,7 +763,7 @@ class DragonHoardRules(BoardEffects):
             return  # the same seat acts again: it may now place
         if type(action) is Wait:
             new.waited += 1
-            if new.waited >= sum(self._placing(new, s) for s in range(self.players)):
+            if new.waited >= sum(self._placers(new)):
                 self._resolve(new)
                 return
         elif type(action) is Stop:
@@ -759,8 +777,9 @@ class DragonHoardRules(BoardEffects):
             new.waited = 0
             if self._placing(new, seat):
                 return
-        nxt = self._next_seat(new, seat, lambda s: self._placing(new, s), seat)
-        if nxt is None and self._placing(new, seat):
+        placers = self._placers(new)
+        nxt = self._next_seat(new, seat, placers.__getitem__, seat)
+        if nxt is None and placers[seat]:
             nxt = seat
         if nxt is None:
             self._resolve(new)
