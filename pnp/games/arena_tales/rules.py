@@ -581,7 +581,8 @@ class ArenaTalesRules:
         # The seat the action writes to is copied with the state; the others are shared.
         if isinstance(action, Draw):
             s = fork(state, arg(state.queue[0], 1))
-            self._take(s, self._by_token[action.card])
+            if self._take(s, self._by_token[action.card]):
+                return s  # the same task takes its next card: nothing to resolve
         elif isinstance(action, Play):
             s = fork(state, state.active)
             self._play(s, action)
@@ -875,8 +876,9 @@ class ArenaTalesRules:
                 if need:
                     s.queue = (("discard", arg(task, 1), need), *rest)
 
-    def _take(self, s: ArenaState, code: int) -> None:
-        """A chance outcome: the head task takes ``code`` from its pile."""
+    def _take(self, s: ArenaState, code: int) -> bool:
+        """A chance outcome: the head task takes ``code`` from its pile. True when the task
+        goes on taking from a pile that is not empty (``_settle`` would stop there at once)."""
         task, rest = s.queue[0], s.queue[1:]
         name, index, count, where = cast(ChanceTask, task)
         seat = writable(s, index)
@@ -890,8 +892,11 @@ class ArenaTalesRules:
                 s.responses = (*s.responses, (index, code))
             up, down = (up - 1, down) if up else (up, down - 1)
             self._note_life(s, index)
-            s.queue = rest if up + down == 0 else (("lose", index, up, down), *rest)
-            return
+            if up + down == 0:
+                s.queue = rest
+                return False
+            s.queue = (("lose", index, up, down), *rest)
+            return bool(seat.life)
         # "draw": from the deck, or (deck and recycle empty) from life.
         deck = seat.deck
         if deck:
@@ -911,7 +916,11 @@ class ArenaTalesRules:
             hand = seat.hand
             at = bisect_right(hand, code)
             seat.hand = (*hand[:at], code, *hand[at:])  # piles.with_card
-        s.queue = rest if count <= 1 else ((name, index, count - 1, where), *rest)
+        if count <= 1:
+            s.queue = rest
+            return False
+        s.queue = ((name, index, count - 1, where), *rest)
+        return bool(seat.deck or seat.life)
 
     def _note_life(self, s: ArenaState, seat_index: int) -> None:
         seat = writable(s, seat_index)
