@@ -608,7 +608,7 @@ LIVENESS_GAMES = {"random": 12, "strong": 1}
 """Games per table and policy in the default run; the game's own policies play
 ``Game.default_games // 4`` (at least 8). The strong player is slow, so one game per table
 shows it finishes; the balance run plays it at scale."""
-LIVENESS_SEARCH = 4
+LIVENESS_SEARCH = 2
 """Playouts per decision of the search player in the default run. A full-strength game costs
 minutes for the long games (arena-tales: ~1 s a decision at 100 playouts, 300 decisions), and
 the default run is what CI runs on every change (within 10 s for all five games); liveness asks
