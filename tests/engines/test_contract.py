@@ -126,3 +126,21 @@ def test_play_game_reports_a_cap_hit() -> None:
     rules = game.tables(load_game(REPOSITORY / "content", "deadline-99").model)[0][1]
     record = play_game(rules, [RandomPolicy()] * rules.num_players, random.Random(0), 3)
     assert record.capped and record.outcome is None and record.steps == 3
+
+
+@pytest.mark.parametrize("slug", sorted(game.slug for game in registry.with_engine()))
+def test_the_strong_player_plays_every_engine(slug: str) -> None:
+    """The generic search player needs nothing of a game beyond the protocol: in one seat of
+    the game's first play table, against its own policy, every game ends, and the same seed
+    plays the same game."""
+    from pnp.validate.play import game_tables, play_seed
+
+    game = registry.game_for(slug)
+    model = load_game(REPOSITORY / "content", slug).model
+    table = game_tables(game, model)[0]
+    others = "sensible" if "sensible" in game.policies else "random"
+    seats = ["strong:3:6", *[others] * (table.rules.num_players - 1)]
+    for seed in (1, 2):
+        played = [play_seed(game, table, seats, seed) for _ in range(2)]
+        assert not played[0].capped, f"{slug}: seed {seed} capped at {played[0].capped_at}"
+        assert played[0] == played[1]
