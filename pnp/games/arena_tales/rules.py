@@ -128,6 +128,8 @@ ANY_TARGET = object()
 """Asked of ``_playable``: whether a card can be played naming any target at all."""
 SIX = range(6)
 ALL_DIRECTIONS = 0b111111
+NO_CARD = -1
+"""``ArenaTalesRules._check`` of a legal action that names no card."""
 TURNS = tuple(tuple(range(d * 6, d * 6 + 6)) for d in range(6))
 """The steps (``direction * 6 + facing``) of a move in ``direction`` that may turn."""
 MAINTAIN_KEEP, MAINTAIN_DROP = Maintain(True), Maintain(False)
@@ -491,8 +493,13 @@ class ArenaTalesRules:
     def is_legal(self, state: ArenaState, action: object) -> bool:
         """Whether ``action`` is one of ``legal_actions(state)``, without listing them all:
         the same test, asked of the one action (what ``apply`` checks)."""
+        return self._check(state, action) is not None
+
+    def _check(self, state: ArenaState, action: object) -> int | None:
+        """``is_legal``: None if ``action`` is not legal, else the code of its card (``NO_CARD``
+        for an action that names none), for ``apply`` to use."""
         if state.ended is not None:
-            return False
+            return None
         kind = type(action)
         if state.queue:
             task = state.queue[0]
@@ -500,61 +507,62 @@ class ArenaTalesRules:
             seat = state.seats[arg(task, 1)]
             if name in CHANCE_TASKS:
                 if kind is not Draw:
-                    return False
+                    return None
                 assert isinstance(action, Draw)
                 try:
                     code = self._by_token.get(action.card)
                 except TypeError:  # not even a string
-                    return False
-                return code is not None and code in (
-                    seat.life if name == "lose" else seat.deck or seat.life
-                )
+                    return None
+                pile = seat.life if name == "lose" else seat.deck or seat.life
+                return code if code is not None and code in pile else None
             if name == "absorb":
                 if kind is not Absorb:
-                    return False
+                    return None
                 assert isinstance(action, Absorb)
-                return action.face_up in range(min(arg(task, 2) // 2, len(seat.life)) + 1)
+                most = min(arg(task, 2) // 2, len(seat.life))
+                return NO_CARD if action.face_up in range(most + 1) else None
             if name == "discard":
                 if kind is not Discard:
-                    return False
+                    return None
                 assert isinstance(action, Discard)
                 code = self._code(action.card)
-                return code is not None and code in seat.hand
+                return code if code is not None and code in seat.hand else None
             if name == "maintain":
                 if kind is not Maintain:
-                    return False
+                    return None
                 assert isinstance(action, Maintain)
                 need = self._maintain_need[seat.display[arg(task, 2)][0]]
-                return len(seat.hand) >= need and action.keep in (True, False)
+                legal = len(seat.hand) >= need and action.keep in (True, False)
+                return NO_CARD if legal else None
             if name == "dash":
                 if kind is not Dash:
-                    return False
+                    return None
                 assert isinstance(action, Dash)
-                return action.steps in range(
-                    self._dash_reach(state, arg(task, 1), arg(task, 2)) + 1
-                )
+                reach = self._dash_reach(state, arg(task, 1), arg(task, 2))
+                return NO_CARD if action.steps in range(reach + 1) else None
             raise AssertionError(f"task {task!r} waits for nothing")  # pragma: no cover
         if kind is not Move and kind is not Play and kind is not Stall:
-            return False
+            return None
         assert isinstance(action, (Play, Move, Stall))
         try:
             code = self._by_token.get(action.card)
         except TypeError:  # not even a string
-            return False
+            return None
         if code is None or code not in state.seats[state.active].hand:
-            return False
+            return None
         if isinstance(action, Move):
             if action.direction not in SIX or action.facing not in SIX:
-                return False
-            return self._step_ok(state, int(action.direction), int(action.facing))
+                return None
+            return code if self._step_ok(state, int(action.direction), int(action.facing)) else None
         if isinstance(action, Play):
             if self._play_kind[code] == PLAIN:
-                return action.target is None
-            return self._playable(state, code, action.target)
+                return code if action.target is None else None
+            return code if self._playable(state, code, action.target) else None
         # A stall only when there is no play and no move at all.
-        return not self._steps(state) and not any(
+        stuck = not self._steps(state) and not any(
             self._playable(state, c, ANY_TARGET) for c in distinct(state.seats[state.active].hand)
         )
+        return code if stuck else None
 
     def chance_outcomes(self, state: ArenaState) -> list[tuple[Action, float]]:
         if not self.is_chance(state):
@@ -572,23 +580,24 @@ class ArenaTalesRules:
         raise ValueError(f"no chance step is due in {self.notation(state)}")
 
     def apply(self, state: ArenaState, action: Action) -> ArenaState:
-        if state.ended is not None:
-            raise self._illegal(state, action, "the game is over")
-        if not isinstance(action, ACTION_TYPES):
-            raise self._illegal(state, action, f"not an {SLUG} action")
-        if not self.is_legal(state, action):
+        code = self._check(state, action)
+        if code is None:
+            if state.ended is not None:
+                raise self._illegal(state, action, "the game is over")
+            if not isinstance(action, ACTION_TYPES):
+                raise self._illegal(state, action, f"not an {SLUG} action")
             raise self._illegal(state, action, "not a legal action here")
         # The seat the action writes to is copied with the state; the others are shared.
         if isinstance(action, Draw):
             s = fork(state, arg(state.queue[0], 1))
-            if self._take(s, self._by_token[action.card]):
+            if self._take(s, code):
                 return s  # the same task takes its next card: nothing to resolve
         elif isinstance(action, Play):
             s = fork(state, state.active)
-            self._play(s, action)
+            self._play(s, action, code)
         elif isinstance(action, (Move, Stall)):
             s = fork(state, state.active)
-            self._move(s, action)
+            self._move(s, action, code)
         else:
             s = fork(state, arg(state.queue[0], 1))
             self._decide(s, action)
@@ -794,9 +803,8 @@ class ArenaTalesRules:
 
     # -- resolving player actions -------------------------------------------------------
 
-    def _play(self, s: ArenaState, action: Play) -> None:
+    def _play(self, s: ArenaState, action: Play, code: int) -> None:
         seat_index = s.active
-        code = self._by_token[action.card]
         seat = writable(s, seat_index)
         seat.hand = without(seat.hand, code)
         colour = self._colour[code]
@@ -830,9 +838,8 @@ class ArenaTalesRules:
     def _effect_tasks(self, seat: int, code: int, timing: Timing) -> list[Task]:
         return [("effect", seat, code, i) for i in self._timed[timing][code]]
 
-    def _move(self, s: ArenaState, action: Move | Stall) -> None:
+    def _move(self, s: ArenaState, action: Move | Stall, code: int) -> None:
         seat = writable(s, s.active)
-        code = self._by_token[action.card]
         seat.hand = without(seat.hand, code)
         if type(action) is Stall:
             # Decided (stuck): with no play and no move, a card goes straight to the exhausted
