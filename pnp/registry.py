@@ -205,13 +205,24 @@ def games() -> dict[str, Game]:
     return _GAMES
 
 
+_ONE: dict[str, Game | None] = {}
+"""Games loaded alone by :func:`find_game`, before (or without) all of them."""
+
+
 def find_game(slug: str) -> Game | None:
     """The game ``slug``, or None when no package announces it; PnpError saying why when one
-    does but it fails to load."""
-    found = games().get(slug)
-    if found is None and slug in _BROKEN:
-        raise PnpError(_BROKEN[slug])
-    return found
+    does but it fails to load. Only that game's package is imported (building one kit need not
+    import the four other rules engines)."""
+    if _GAMES is not None:
+        found = _GAMES.get(slug)
+        if found is None and slug in _BROKEN:
+            raise PnpError(_BROKEN[slug])
+        return found
+    if slug not in _ONE:
+        entries = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP, name=slug)
+        entry = next(iter(entries), None)
+        _ONE[slug] = None if entry is None else _load(entry)
+    return _ONE[slug]
 
 
 def game_for(slug: str) -> Game:

@@ -331,3 +331,15 @@ def test_games_built_side_by_side_are_the_games_built_one_by_one(
     assert one == two and len(one) > 10
     for name in one:
         assert (outputs[0] / name).read_bytes() == (outputs[1] / name).read_bytes(), name
+
+
+def test_finding_one_game_imports_only_its_package() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from pnp.registry import find_game; find_game('maquis'); "
+        "print(sorted(m for m in sys.modules if m.startswith('pnp.games.') and m.count('.') == 2))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['pnp.games.maquis']"
