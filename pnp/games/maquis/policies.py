@@ -34,8 +34,8 @@ TIE = 1e-9
 MEMO_LIMIT = 50_000
 """Entries a memo of the policies holds before it starts afresh (memory stays bounded)."""
 
-_BEST: dict[tuple[Any, ...], tuple[float, tuple[str, ...]]] = {}
-"""GreedyPolicy.best by (rules, space, the parts of the position it depends on)."""
+_BEST: dict[tuple[Any, ...], dict[int, tuple[float, tuple[str, ...]]]] = {}
+"""GreedyPolicy.best by (rules, the parts of the position it depends on), then by space."""
 _DISTANCES: dict[tuple[MaquisRules, tuple[str, ...]], list[int]] = {}
 """GreedyPolicy._distances by (rules, vacant-house tiles)."""
 _REACH: dict[tuple[MaquisRules, int, int, int], int] = {}
@@ -335,25 +335,32 @@ class GreedyPolicy:
     ) -> tuple[float, tuple[str, ...]]:
         """The best value a worker on space ``i`` can gain and every option key reaching it
         (``-``, doing nothing, when no option gains anything)."""
-        # Between two placements only the board changes, and options do not depend on it.
-        key = (
-            rules,
-            i,
-            s.stock,
-            s.morale,
-            s.missions,
-            s.boxes,
-            s.cafe,
-            s.drops,
-            s.tiles,
-            s.day,
-        )
-        cached = self._cache.get(key)
+        at = self._best_at(rules, s)
+        cached = at.get(i)
         if cached is None:
+            cached = at[i] = self._best(rules, s, i, need)
+        return cached
+
+    def _needs_unless_known(
+        self, rules: MaquisRules, s: MaquisState, spaces: list[int]
+    ) -> list[float]:
+        """:meth:`needs`, or nothing when :meth:`best` knows every space already (it reads
+        the needs only for a space it does not know)."""
+        at = self._best_at(rules, s)
+        return self.needs(rules, s) if any(i not in at for i in spaces) else []
+
+    def _best_at(
+        self, rules: MaquisRules, s: MaquisState
+    ) -> dict[int, tuple[float, tuple[str, ...]]]:
+        """The memo of :meth:`best` for every space of this position's context."""
+        # Between two placements only the board changes, and options do not depend on it.
+        key = (rules, s.stock, s.morale, s.missions, s.boxes, s.cafe, s.drops, s.tiles, s.day)
+        at = self._cache.get(key)
+        if at is None:
             if len(self._cache) > MEMO_LIMIT:
                 self._cache.clear()
-            cached = self._cache[key] = self._best(rules, s, i, need)
-        return cached
+            at = self._cache[key] = {}
+        return at
 
     def _best(
         self, rules: MaquisRules, s: MaquisState, i: int, need: list[float]
@@ -380,13 +387,13 @@ class GreedyPolicy:
             places = [a for a in actions if isinstance(a, Place)]
             if not places:
                 return actions[0]  # Stay: no empty space is left
-            need = self.needs(rules, s)
             dist = self._distances(rules, s)
             risks = self.arrest_risks(rules, s)
             lose = self.LOSE_WORKER - 8.0 * rules.level.arrest_morale * (1 + (s.morale <= 3))
             scored = []
-            for a in places:
-                i = rules.index[a.loc]
+            spaces = [rules.index[a.loc] for a in places]
+            need = self._needs_unless_known(rules, s, spaces)
+            for a, i in zip(places, spaces, strict=True):
                 value, _ = self.best(rules, s, i, need)
                 risk = risks[i]
                 keep = value if rules.locs[i].shield else value * (1 - risk)
@@ -408,13 +415,12 @@ class GreedyPolicy:
                     killed: MaquisAction = pick(rng, opening)
                     return killed
             return Return()
-        need = self.needs(rules, s)
         activations: list[tuple[float, Activate]] = []
-        for i, c in enumerate(s.board):
-            if c != WORKER:
-                continue
+        workers = [i for i, c in enumerate(s.board) if c == WORKER]
+        need = self._needs_unless_known(rules, s, workers)
+        for i in workers:
             value, keys = self.best(rules, s, i, need)
-            activations += [(value, Activate(rules.locs[i].id, key)) for key in keys]
+            activations += [(value, rules._activation(i, key)) for key in keys]
         if not activations:
             return actions[0]
         activation: MaquisAction = best_of(activations, rng)

@@ -746,18 +746,23 @@ class MaquisRules:
             option = self._option_for(s, i, choice)
         home = self.has_path_home(s, i)
         spent = s.spent
-        board = _put(s.board, i, EMPTY)
+        changes: dict[str, Any] = {
+            "board": _put(s.board, i, EMPTY),
+            "active": -1,
+            "pending": "",
+            "spent": (),
+        }
         # Arrested: removed for good (very hard: morale too).
         if home:
-            s = replace(s, board=board, active=-1, pending="", spent=(), home=s.home + 1)
-        else:
-            s = replace(s, board=board, active=-1, pending="", spent=())
-            s = self._morale(s, self.level.arrest_morale)
+            changes["home"] = s.home + 1
+        elif self.level.arrest_morale and not s.failed:  # _morale, written out
+            morale = max(0, min(self.model.morale.top, s.morale + self.level.arrest_morale))
+            changes.update(morale=morale, failed=morale == 0)
         if option is not None and (home or self.locs[i].shield):
             # The reward only comes home with the worker, or stays on a star-shield space;
             # what he spent on a kill on the way is not in it any more.
-            s = self._reward(s, option, i, spent)
-        return s
+            return self._reward(s, option, i, spent, changes)
+        return replace(s, **changes)
 
     def _option_for(self, s: MaquisState, i: int, choice: str) -> Option:
         # The options of a worker on `i` with every token in stock (they do not depend on
@@ -772,15 +777,28 @@ class MaquisRules:
         return self._supply(s.stock, s.drops)
 
     def _supply(self, stock: tuple[int, ...], drops: tuple[tuple[int, ...], ...]) -> list[int]:
-        return [limit - stock[r] - sum(d[r] for d in drops) for r, limit in enumerate(self.limit)]
+        if not drops:
+            return [limit - held for limit, held in zip(self.limit, stock, strict=True)]
+        dropped = map(sum, zip(*drops, strict=True))  # each resource summed over the zones
+        return [a - b - c for a, b, c in zip(self.limit, stock, dropped, strict=True)]
 
     def _reward(
-        self, s: MaquisState, o: Option, i: int, spent: tuple[int, ...] = ()
+        self,
+        s: MaquisState,
+        o: Option,
+        i: int,
+        spent: tuple[int, ...] = (),
+        before: dict[str, Any] | None = None,
     ) -> MaquisState:
+        """``s`` with the reward of ``o`` taken (``before``: changes made first, built into
+        the same new state)."""
         # The parts a reward changes, as locals: one new state at the end.
+        before = before or {}
         used = dict(zip(self.res, spent, strict=True)) if spent else {}
         stock, drops, tiles, boxes = s.stock, s.drops, s.tiles, s.boxes
-        morale, failed, cafe, home = s.morale, s.failed, s.cafe, s.home
+        morale = before.get("morale", s.morale)
+        failed = before.get("failed", s.failed)
+        cafe, home = s.cafe, before.get("home", s.home)
         if o.reward is not None:
             r = o.reward
             # 4 of a kind at most in play: take only what the supply still has (_gain).
@@ -824,17 +842,9 @@ class MaquisRules:
             box[k] = True
             filled[slot] = tuple(box)
             boxes = tuple(filled)
-        return replace(
-            s,
-            stock=stock,
-            drops=drops,
-            tiles=tiles,
-            boxes=boxes,
-            morale=morale,
-            failed=failed,
-            cafe=cafe,
-            home=home,
-        )
+        changes = {**before, "stock": stock, "drops": drops, "tiles": tiles, "boxes": boxes}
+        changes.update(morale=morale, failed=failed, cafe=cafe, home=home)
+        return replace(s, **changes)
 
     def _advance(self, s: MaquisState) -> MaquisState:
         while s.ended is None:
