@@ -557,8 +557,7 @@ class DragonHoardRules(BoardEffects):
             if kind is Stop:
                 return True
             if kind is Wait:
-                placers = self._placers(state)
-                return any(placers[:seat]) or any(placers[seat + 1 :])
+                return self._others_placing(state, seat)
             if kind is Reveal:
                 return not state.revealed and not any(s == seat for s, _ in state.placed)
             if kind is Place:
@@ -720,6 +719,18 @@ class DragonHoardRules(BoardEffects):
             for s, status in enumerate(state.status)
         ]
 
+    def _others_placing(self, state: DragonHoardState, seat: int) -> bool:
+        """Whether a seat other than `seat` may still place (:meth:`_placing`)."""
+        if len(state.placed) >= self.limit:  # someone may be at the limit: count the mat
+            placers = self._placers(state)
+            return any(placers[:seat]) or any(placers[seat + 1 :])
+        stopped, inside = state.stopped, Status.IN
+        return any(
+            status is inside and not stopped[s]
+            for s, status in enumerate(state.status)
+            if s != seat
+        )
+
     def _start_placement(self, new: DragonHoardState) -> None:
         new.stage = Stage.PLACEMENT
         new.waited = 0
@@ -733,12 +744,12 @@ class DragonHoardRules(BoardEffects):
 
     def _place_actions(self, state: DragonHoardState, seat: int) -> list[Action]:
         actions: list[Action] = [_STOP]
-        placers = self._placers(state)
-        if any(placers[:seat]) or any(placers[seat + 1 :]):
+        if self._others_placing(state, seat):
             # Decision `placement-order`: the race is played as decisions; waiting hands the
             # initiative on, so any order of the mat can happen.
             actions.append(_WAIT)
-        if not state.revealed and not any(s == seat for s, _ in state.placed):
+        placed = state.placed
+        if not state.revealed and (not placed or not any(s == seat for s, _ in placed)):
             # Reveal-and-peek: only a player who has placed nothing may reveal.
             actions.append(_REVEAL)
         key = (seat, state.used[seat])
