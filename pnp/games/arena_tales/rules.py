@@ -588,16 +588,17 @@ class ArenaTalesRules:
                 raise self._illegal(state, action, f"not an {SLUG} action")
             raise self._illegal(state, action, "not a legal action here")
         # The seat the action writes to is copied with the state; the others are shared.
-        if isinstance(action, Draw):
+        # Exactly one of the action types (``_check`` saw to it): no subclass to allow for.
+        if type(action) is Draw:
             s = fork(state, arg(state.queue[0], 1))
             if self._take(s, code):
                 return s  # the same task takes its next card: nothing to resolve
-        elif isinstance(action, Play):
-            s = fork(state, state.active)
-            self._play(s, action, code)
-        elif isinstance(action, (Move, Stall)):
+        elif type(action) is Move or type(action) is Stall:
             s = fork(state, state.active)
             self._move(s, action, code)
+        elif type(action) is Play:
+            s = fork(state, state.active)
+            self._play(s, action, code)
         else:
             s = fork(state, arg(state.queue[0], 1))
             self._decide(s, action)
@@ -920,9 +921,9 @@ class ArenaTalesRules:
             if s.play and self.cards[code].type is CardType.DAMAGE:
                 s.play = bump(s.play, PLAY_DAMAGE, 1)
         else:
-            hand = seat.hand
-            at = bisect_right(hand, code)
-            seat.hand = (*hand[:at], code, *hand[at:])  # piles.with_card
+            hand = list(seat.hand)
+            hand.insert(bisect_right(hand, code), code)  # piles.with_card
+            seat.hand = tuple(hand)
         if count <= 1:
             s.queue = rest
             return False

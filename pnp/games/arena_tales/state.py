@@ -214,7 +214,9 @@ def fork(s: ArenaState, index: int | None = None) -> ArenaState:
     seat the first time the step writes to it."""
     seats = s.seats
     if index is not None:
-        seats = (*seats[:index], seats[index].copy(), *seats[index + 1 :])
+        copied = list(seats)
+        copied[index] = copied[index].copy()
+        seats = tuple(copied)
     t = ArenaState(
         seats,
         s.active,
