@@ -246,6 +246,7 @@ class ArenaTalesRules:
             for seat in range(players)
         )
         """Each seat's team, the seat included (who a card that is not 无差别 spares)."""
+        self._mates = tuple(tuple(sorted(team - {seat})) for seat, team in enumerate(self._team_of))
         self._enemies = tuple(
             tuple(s for s in range(players) if self.teams[s] != self.teams[seat])
             for seat in range(players)
@@ -1194,8 +1195,18 @@ class ArenaTalesRules:
 
     def _check_victory(self, s: ArenaState) -> None:
         seats = s.seats
-        if all(seat.life for seat in seats):
-            return  # no one is down, and no one without life is out of cards
+        for index, seat in enumerate(seats):
+            if seat.life:
+                continue
+            if not (seat.deck or seat.recycle):
+                break  # out of cards: the team may have lost
+            for mate in self._mates[index]:
+                if seats[mate].life:
+                    break
+            else:
+                break  # the whole team is down
+        else:
+            return  # no team is all down, no one is out of cards
         lost: dict[int, Termination] = {}
         for team, members in self._members:
             if all(not seats[m].life for m in members):
