@@ -340,6 +340,10 @@ def build(
                 obj, slug, root / slug, options, only=only, force=force or clean, exports=exports
             )
 
+    # Imported before the games fork, so every process starts with reportlab and the
+    # layout machinery loaded instead of importing them again.
+    import pnp.rulebook.build  # noqa: F401
+
     for code in _side_by_side(build_game, slugs, failures):
         failures.code = max(failures.code, code)
     if watch:
