@@ -501,15 +501,13 @@ class ArenaTalesRules:
         for an action that names none), for ``apply`` to use."""
         if state.ended is not None:
             return None
-        kind = type(action)
         if state.queue:
             task = state.queue[0]
             name = task[0]
             seat = state.seats[arg(task, 1)]
             if name in CHANCE_TASKS:
-                if kind is not Draw:
+                if type(action) is not Draw:
                     return None
-                assert isinstance(action, Draw)
                 try:
                     code = self._by_token.get(action.card)
                 except TypeError:  # not even a string
@@ -517,34 +515,29 @@ class ArenaTalesRules:
                 pile = seat.life if name == "lose" else seat.deck or seat.life
                 return code if code is not None and code in pile else None
             if name == "absorb":
-                if kind is not Absorb:
+                if type(action) is not Absorb:
                     return None
-                assert isinstance(action, Absorb)
                 most = min(arg(task, 2) // 2, len(seat.life))
                 return NO_CARD if action.face_up in range(most + 1) else None
             if name == "discard":
-                if kind is not Discard:
+                if type(action) is not Discard:
                     return None
-                assert isinstance(action, Discard)
                 code = self._code(action.card)
                 return code if code is not None and code in seat.hand else None
             if name == "maintain":
-                if kind is not Maintain:
+                if type(action) is not Maintain:
                     return None
-                assert isinstance(action, Maintain)
                 need = self._maintain_need[seat.display[arg(task, 2)][0]]
                 legal = len(seat.hand) >= need and action.keep in (True, False)
                 return NO_CARD if legal else None
             if name == "dash":
-                if kind is not Dash:
+                if type(action) is not Dash:
                     return None
-                assert isinstance(action, Dash)
                 reach = self._dash_reach(state, arg(task, 1), arg(task, 2))
                 return NO_CARD if action.steps in range(reach + 1) else None
             raise AssertionError(f"task {task!r} waits for nothing")  # pragma: no cover
-        if kind is not Move and kind is not Play and kind is not Stall:
+        if type(action) is not Move and type(action) is not Play and type(action) is not Stall:
             return None
-        assert isinstance(action, (Play, Move, Stall))
         try:
             code = self._by_token.get(action.card)
         except TypeError:  # not even a string
