@@ -800,7 +800,7 @@ class ArenaTalesRules:
 
     def _play(self, s: ArenaState, action: Play, code: int) -> None:
         seat_index = s.active
-        seat = writable(s, seat_index)
+        seat = s.seats[seat_index]  # apply forked ``s`` with this seat copied
         seat.hand = without(seat.hand, code)
         colour = self._colour[code]
         # 连击: a card was played before this turn and the last one played has this colour.
@@ -834,7 +834,7 @@ class ArenaTalesRules:
         return [("effect", seat, code, i) for i in self._timed[timing][code]]
 
     def _move(self, s: ArenaState, action: Move | Stall, code: int) -> None:
-        seat = writable(s, s.active)
+        seat = s.seats[s.active]  # apply forked ``s`` with this seat copied
         seat.hand = without(seat.hand, code)
         if type(action) is Stall:
             # Decided (stuck): with no play and no move, a card goes straight to the exhausted
@@ -883,7 +883,7 @@ class ArenaTalesRules:
         goes on taking from a pile that is not empty (``_settle`` would stop there at once)."""
         task, rest = s.queue[0], s.queue[1:]
         name, index, count, where = cast(ChanceTask, task)
-        seat = writable(s, index)
+        seat = s.seats[index]  # apply forked ``s`` with this seat copied
         if name == "lose":
             up, down = count, where
             seat.life = without(seat.life, code)
