@@ -369,7 +369,11 @@ class ArenaTalesRules:
             )
             for h in self._floor
         }
-        self._direction_to = {h: {ahead: d for d, ahead in self._around[h]} for h in self._floor}
+        self._blocks = {
+            h: {ahead: ALL_DIRECTIONS & ~(1 << d) for d, ahead in self._around[h]}
+            for h in self._floor
+        }
+        """Per hex, each neighbour -> the directions left open when a piece stands there."""
         self._step_lists: dict[tuple[Hex, int, int], tuple[int, ...]] = {}
         """Memo of ``_steps_through``: a hex, a facing and the open directions (a bit each)."""
         self._exit_towards = {
@@ -749,12 +753,10 @@ class ArenaTalesRules:
         pos = seat.pos
         # The directions open: not towards another piece (exits off the floor are left out
         # of ``_exits``)...
-        beside = self._direction_to[pos]
+        blocks = self._blocks[pos]
         open_ = ALL_DIRECTIONS
         for other in seats:
-            direction = beside.get(other.pos)
-            if direction is not None:
-                open_ &= ~(1 << direction)
+            open_ &= blocks.get(other.pos, ALL_DIRECTIONS)
         if not seat.sane:
             # ...and 失控: a discard-move must end closer to at least one enemy (decided,
             # out-of-control-closer: any one; when no step is closer, e.g. next to an enemy,
