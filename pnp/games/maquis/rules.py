@@ -41,8 +41,6 @@ from pnp.games.maquis.model import (
     Reward,
 )
 from pnp.games.maquis.state import (
-    _FIELD_INDEX,
-    _FIELDS,
     ACTIVE,
     EMPTY,
     POLICE,
@@ -59,7 +57,7 @@ from pnp.games.maquis.state import (
     Return,
     Stay,
     Termination,
-    _build,
+    _copy,
 )
 from pnp.games.maquis.state import evolve as replace
 from pnp.games.maquis.state import put as _put
@@ -102,12 +100,6 @@ it as a bundle and as a vector."""
 MEMO_LIMIT = 1 << 16
 """Entries a memo of the rules holds before it starts afresh (memory stays bounded)."""
 
-# Where the fields a step writes sit in MaquisState's constructor (see state._build).
-_BOARD, _HOME, _TO_PLACE = _FIELD_INDEX["board"], _FIELD_INDEX["home"], _FIELD_INDEX["to_place"]
-_STOCK, _ACTIVE, _PENDING = _FIELD_INDEX["stock"], _FIELD_INDEX["active"], _FIELD_INDEX["pending"]
-_DRAW, _DISCARD = _FIELD_INDEX["draw"], _FIELD_INDEX["discard"]
-_PATROLS_LEFT = _FIELD_INDEX["patrols_left"]
-_RESISTANCE_NEXT = _FIELD_INDEX["resistance_next"]
 
 START_DAY = 0
 """The day marker's place at the start: beside day 1, before the track (the post's setup)."""
@@ -607,12 +599,11 @@ class MaquisRules:
         s = state
         if isinstance(action, Place):
             i = self.index[action.loc]
-            values = list(_FIELDS(s))
-            values[_BOARD] = _put(s.board, i, WORKER)
-            values[_HOME] = s.home - 1
-            values[_TO_PLACE] = s.to_place - 1
-            values[_RESISTANCE_NEXT] = False
-            s = _build(*values)
+            s = _copy(state)
+            s.board = _put(state.board, i, WORKER)
+            s.home = state.home - 1
+            s.to_place = state.to_place - 1
+            s.resistance_next = False
         elif isinstance(action, Stay):
             s = replace(s, to_place=s.to_place - 1, resistance_next=False)
         elif isinstance(action, PatrolDraw):
@@ -622,14 +613,11 @@ class MaquisRules:
             pay: dict[str, int] = {}
             if action.choice != "-":
                 pay = self._options(s, i)[1][action.choice].pay
-            values = list(_FIELDS(s))
-            values[_BOARD] = _put(s.board, i, ACTIVE)
-            values[_STOCK] = tuple(
-                h - pay.get(r, 0) for h, r in zip(s.stock, self.res, strict=True)
-            )
-            values[_ACTIVE] = i
-            values[_PENDING] = action.choice
-            s = _build(*values)
+            s = _copy(state)
+            s.board = _put(state.board, i, ACTIVE)
+            s.stock = tuple(h - pay.get(r, 0) for h, r in zip(state.stock, self.res, strict=True))
+            s.active = i
+            s.pending = action.choice
         elif isinstance(action, Return):
             s = self._walk_home(s)
         elif isinstance(action, Kill):
@@ -701,13 +689,13 @@ class MaquisRules:
             arrested = target >= 0
         if target >= 0:
             board = _put(board, target, figure)
-        values = list(_FIELDS(s))
-        values[_BOARD] = board
-        values[_DRAW] = draw
-        values[_DISCARD] = discard
-        values[_PATROLS_LEFT] = s.patrols_left - 1
-        values[_RESISTANCE_NEXT] = True
-        s = _build(*values)
+        new = _copy(s)
+        new.board = board
+        new.draw = draw
+        new.discard = discard
+        new.patrols_left = s.patrols_left - 1
+        new.resistance_next = True
+        s = new
         if arrested:
             s = self._morale(s, self.level.arrest_morale)
         return s

@@ -1,9 +1,10 @@
 """Maquis positions and moves: the state, the actions and their notation, why a game ended.
 
-A position is one frozen dataclass whose ``board`` holds one character per space (``.`` empty,
-``R`` a worker, ``A`` the worker who acted, ``P`` police, ``S`` a soldier); every move is a small
-frozen dataclass whose ``str`` is its notation (``place:<loc>``, ``stay``, ``patrol:<card>``,
-``act:<loc>:<choice>``, ``home``, ``kill:<loc>``).
+A position is one slots dataclass (immutable by contract) whose ``board`` holds one character
+per space (``.`` empty, ``R`` a worker, ``A`` the worker who acted, ``P`` police, ``S`` a
+soldier); every move is a small frozen dataclass whose ``str`` is its notation
+(``place:<loc>``, ``stay``, ``patrol:<card>``, ``act:<loc>:<choice>``, ``home``,
+``kill:<loc>``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass
-from operator import attrgetter
 from typing import Any
 
 SLUG = "maquis"
@@ -106,9 +106,15 @@ MaquisAction = Place | Stay | PatrolDraw | Activate | Return | Kill
 EMPTY, WORKER, ACTIVE, POLICE, SOLDIER = ".", "R", "A", "P", "S"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class MaquisState:
-    """A position. Spaces are indexed as ``model.locations``; resources as ``model.resources``."""
+    """A position. Spaces are indexed as ``model.locations``; resources as ``model.resources``.
+
+    Immutable by contract (as every engine's state, see :mod:`pnp.engines.base`): the rules
+    never change a state they were given, a step sets its changes on a copy (``evolve``), and
+    a state hashes by its fields. It is not a frozen dataclass because a frozen one is built
+    field by field through ``object.__setattr__``, which made building the next state a fifth
+    of a step's time."""
 
     phase: str
     """``place``, ``act`` or ``over``."""
@@ -153,35 +159,31 @@ class MaquisState:
     (decision kill-with-the-weapon-in-hand); ``()`` when none."""
 
 
-_FIELDS = attrgetter(*MaquisState.__slots__)
-_FIELD_INDEX = {name: k for k, name in enumerate(MaquisState.__slots__)}
-
-
-def _builder() -> Callable[..., MaquisState]:
-    """``MaquisState(*fields)`` without the frozen ``__init__``'s ``object.__setattr__`` per
-    field: a new instance whose slots are filled through their descriptors, generated (as
-    dataclasses generates ``__init__``) so that each field is one direct call."""
+def _copier() -> Callable[[MaquisState], MaquisState]:
+    """A shallow copy written out field by field (generated, as dataclasses generates
+    ``__init__``): a new instance and one slot assignment per field, which the interpreter
+    runs several times faster than a constructor call with every field as an argument."""
     names = MaquisState.__slots__
     scope: dict[str, Any] = {"new": object.__new__, "cls": MaquisState}
-    scope.update({f"set_{name}": getattr(MaquisState, name).__set__ for name in names})
-    lines = [f"def build({', '.join(names)}):", "    s = new(cls)"]
-    lines += [f"    set_{name}(s, {name})" for name in names]
-    lines.append("    return s")
+    lines = ["def copy(s):", "    c = new(cls)"]
+    lines += [f"    c.{name} = s.{name}" for name in names]
+    lines.append("    return c")
     exec("\n".join(lines), scope)  # a fixed text made of the field names
-    build: Callable[..., MaquisState] = scope["build"]
-    return build
+    copy: Callable[[MaquisState], MaquisState] = scope["copy"]
+    return copy
 
 
-_build = _builder()
+_copy = _copier()
+"""A new state equal to the one given: the fields (tuples, strings) are shared, and the rules
+set the ones a step changes on the copy, never on the state they were given."""
 
 
 def evolve(s: MaquisState, **changes: Any) -> MaquisState:
-    """``dataclasses.replace(s, **changes)``, fast: the state's fields in one C call, the
-    changed ones replaced, one new instance; the other fields (tuples, strings) are shared."""
-    values = list(_FIELDS(s))
+    """``dataclasses.replace(s, **changes)``, fast: a shallow copy with the changed fields set."""
+    c = _copy(s)
     for name, value in changes.items():
-        values[_FIELD_INDEX[name]] = value
-    return _build(*values)
+        setattr(c, name, value)
+    return c
 
 
 def put(board: str, i: int, c: str) -> str:
