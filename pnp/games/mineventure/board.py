@@ -6,6 +6,7 @@ seat's cards and buffs, the card piles, damage, healing, buffs and deaths.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from pnp.engines.piles import with_card as _insert
@@ -29,13 +30,57 @@ from pnp.games.mineventure.model import (
     Timing,
     Trait,
 )
-from pnp.games.mineventure.state import DRAGON, SLUG, Act, MineventureState, Mode, Termination
+from pnp.games.mineventure.state import (
+    DRAGON,
+    SLUG,
+    Act,
+    MineventureState,
+    Mode,
+    Player,
+    Termination,
+    copy_player,
+)
 
 IMPLEMENTED = frozenset(EffectKind)
 """Every effect kind of the model has a handler here (the validator checks content uses all)."""
 
+_MEMO_SIZE = 1 << 12
+"""Entries a memo of derived numbers holds before it is emptied."""
+
 _LASTING = 1 << 30
 """Rounds left of a lasting buff (0 in the state) when buffs are compared."""
+
+
+class _MapMoves:
+    """The moves of one map, found as play reaches them and shared by every table of the map
+    (they depend on its cells alone)."""
+
+    __slots__ = ("landings", "plain", "walks")
+
+    def __init__(self) -> None:
+        self.walks: dict[
+            tuple[int, int, int], tuple[tuple[Act, tuple[tuple[int, int], ...]], ...]
+        ] = {}
+        """(x, y, steps) -> every plain move with the cells it passes."""
+        self.landings: dict[tuple[int, int, str], tuple[int, int]] = {}
+        """(x, y, move code) -> the cell the move ends on."""
+        self.plain: dict[tuple[int, int, int], tuple[tuple[Act, ...], frozenset[tuple[int, int]]]]
+        self.plain = {}
+        """(x, y, steps) -> the plain moves, and every cell one of them passes."""
+
+
+_MAPS: dict[tuple[int, str], tuple[weakref.ref[Mineventure], _MapMoves]] = {}
+
+
+def _map_moves(model: Mineventure, assembly: str) -> _MapMoves:
+    """The moves of a map of `model`, shared while the model lives."""
+    key = (id(model), assembly)
+    found = _MAPS.get(key)
+    if found is not None and found[0]() is model:
+        return found[1]
+    moves = _MapMoves()
+    _MAPS[key] = (weakref.ref(model, lambda _: _MAPS.pop(key, None)), moves)
+    return moves
 
 
 def halved(amount: int, rounding: Rounding | None) -> int:
@@ -105,6 +150,10 @@ class Board:
                 self.card_deck.append(self.deck_index[deck_id])
                 start[self.deck_index[deck_id]].extend([code] * card.copies)
         self.tokens = [card.id for card in self.cards]
+        # Chance outcomes as shared objects: a die face, a card drawn.
+        self._draw_acts = [Act("draw", token) for token in self.tokens]
+        self._die_acts = [Act("die", str(n)) for n in range(1, s.die_sides + 1)]
+        self._die_by_text = {act.a: act for act in self._die_acts}
         self.by_token = {token: code for code, token in enumerate(self.tokens)}
         if len(self.by_token) != len(self.tokens):
             raise ValueError("card ids are not unique across the decks")
@@ -118,12 +167,28 @@ class Board:
         self.buff_index = {buff.id: i for i, buff in enumerate(model.buffs)}
         self.slots = [tuple(slot.accepts) for slot in model.buff_slots]
         self.legendary = self.deck_index.get("legendary", -1)
+        # Per card code: a weapon's damage and range (0 for other cards), and the range an
+        # enchant book adds (0 for other cards).
+        self._damage = [c.damage if isinstance(c, Equipment) else 0 for c in self.cards]
+        self._range = [c.range if isinstance(c, Equipment) else 0 for c in self.cards]
+        self._extend = [
+            c.effect.amount
+            if isinstance(c, Item) and c.effect.kind is EffectKind.EXTEND_RANGE
+            else 0
+            for c in self.cards
+        ]
+        self._fx_memo: dict[
+            tuple[int, int, tuple[tuple[int, int, int] | None, ...]],
+            tuple[dict[EffectKind, int], dict[EffectKind, Effect]],
+        ] = {}
         self.event_deck = self.deck_index.get("event", -1)
         self._last: tuple[object, list[Act]] = (None, [])
-        self._walks: dict[
-            tuple[int, int, int], tuple[tuple[Act, tuple[tuple[int, int], ...]], ...]
-        ] = {}
-        self._landings: dict[tuple[int, int, str], tuple[int, int]] = {}
+        self._shared: tuple[Player, ...] = ()
+        """In `apply`: the seats of the state applied to, which `_set` copies before changing."""
+        moves = _map_moves(model, assembly.id)
+        self._walks = moves.walks
+        self._landings = moves.landings
+        self._plain_moves = moves.plain
         self.story_cards = [
             code
             for code, card in enumerate(self.cards)
@@ -148,36 +213,59 @@ class Board:
                 out.append(self.buffs[entry[0]].effect)
         return out
 
+    def _fx(self, p: Player) -> tuple[dict[EffectKind, int], dict[EffectKind, Effect]]:
+        """A seat's effects (see `_effects`) per kind: their summed amounts and the first.
+
+        They depend on the character, partner and buff slots alone, so they are memoised on
+        those values (the memo is emptied when it grows large: buff stamps vary without end).
+        """
+        key = (p.character, p.partner, p.buffs)
+        found = self._fx_memo.get(key)
+        if found is None:
+            bonus: dict[EffectKind, int] = {}
+            first: dict[EffectKind, Effect] = {}
+            effects = [self.model.characters[p.character].ability]
+            if p.partner >= 0:
+                effects.append(self.card_effect(p.partner))
+            effects.extend(self.buffs[e[0]].effect for e in p.buffs if e is not None)
+            for effect in effects:
+                bonus[effect.kind] = bonus.get(effect.kind, 0) + effect.amount
+                first.setdefault(effect.kind, effect)
+            if len(self._fx_memo) >= _MEMO_SIZE:
+                self._fx_memo.clear()
+            self._fx_memo[key] = found = (bonus, first)
+        return found
+
     def _bonus(self, state: MineventureState, seat: int, kind: EffectKind) -> int:
-        return sum(e.amount for e in self._effects(state, seat) if e.kind is kind)
+        return self._fx(state.players[seat])[0].get(kind, 0)
 
     def _has(self, state: MineventureState, seat: int, kind: EffectKind) -> Effect | None:
-        return next((e for e in self._effects(state, seat) if e.kind is kind), None)
+        return self._fx(state.players[seat])[1].get(kind)
 
     def hand_limit(self, state: MineventureState, seat: int) -> int:
-        return self.settings.hand_limit + self._bonus(state, seat, EffectKind.PACK)
+        return self.settings.hand_limit + self._fx(state.players[seat])[0].get(EffectKind.PACK, 0)
 
     def weapon_range(self, state: MineventureState, seat: int, slot: str) -> int:
         """Range of one weapon slot with its enchants; -1 when it cannot attack."""
         p = state.players[seat]
-        code = p.main if slot == "main" else p.sub
-        if code < 0 or self.gear(code).damage <= 0:
+        if slot == "main":
+            return self._weapon_range(p.main, p.main_ench)
+        return self._weapon_range(p.sub, p.sub_ench)
+
+    def _weapon_range(self, code: int, enchants: tuple[int, ...]) -> int:
+        if code < 0 or self._damage[code] <= 0:
             return -1
-        enchants = p.main_ench if slot == "main" else p.sub_ench
-        extra = sum(
-            self.card_effect(e).amount
-            for e in enchants
-            if self.card_effect(e).kind is EffectKind.EXTEND_RANGE
-        )
-        return self.gear(code).range + extra
+        extend = self._extend
+        return self._range[code] + (sum(extend[e] for e in enchants) if enchants else 0)
 
     def attack_range(self, state: MineventureState, seat: int) -> int:
         """The larger weapon range, or the bare-handed one (decision attack-range)."""
         if seat == DRAGON:
             return self.model.dragon.range
-        best = max(self.weapon_range(state, seat, "main"), self.weapon_range(state, seat, "sub"))
+        p = state.players[seat]
+        best = max(self._weapon_range(p.main, p.main_ench), self._weapon_range(p.sub, p.sub_ench))
         base = best if best >= 0 else self.settings.unarmed_range
-        return base + self._bonus(state, seat, EffectKind.GLOWING)
+        return base + self._fx(p)[0].get(EffectKind.GLOWING, 0)
 
     def reach(self, state: MineventureState, seat: int, target: int) -> int:
         """How far `seat` can attack `target`: a glowing target is seen from further away."""
@@ -525,7 +613,14 @@ class Board:
         return True
 
     def _set(self, new: MineventureState, seat: int, **changes: Any) -> None:
-        """Change a seat's fields; `new` owns its Player copies (see clone)."""
+        """Change a seat's fields. In `apply`, a seat still shared with the state applied to is
+        copied first (copy on write); elsewhere `new` owns its seats (see state.clone)."""
         player = new.players[seat]
+        shared = self._shared
+        if shared and player is shared[seat]:
+            player = copy_player(player)
+            players = list(new.players)
+            players[seat] = player
+            new.players = tuple(players)
         for name, value in changes.items():
             setattr(player, name, value)

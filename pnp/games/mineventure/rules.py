@@ -73,6 +73,7 @@ from pnp.games.mineventure.state import (
     Player,
     Termination,
     clone,
+    shell,
 )
 
 
@@ -147,28 +148,29 @@ class MineventureRules(CombatRules):
         if not self.is_chance(state):
             return []
         if state.phase == "rolling" or state.phase == "combat":
-            sides = self.settings.die_sides
-            return [(Act("die", str(n)), 1 / sides) for n in range(1, sides + 1)]
+            sides = len(self._die_acts)
+            return [(act, 1 / sides) for act in self._die_acts]
         _, deck, _ = state.queue[0]
         pile, bottom, discard = state.piles[deck]
         source = pile or (() if bottom else discard)
         if not source:
-            return [(Act("draw", self.tokens[bottom[0]]), 1.0)]
+            return [(self._draw_acts[bottom[0]], 1.0)]
         counts = Counter(source)
-        return [(Act("draw", self.tokens[c]), k / len(source)) for c, k in sorted(counts.items())]
+        return [(self._draw_acts[c], k / len(source)) for c, k in sorted(counts.items())]
 
     def sample_chance(self, state: MineventureState, rng: random.Random) -> Act:
-        outcomes = self.chance_outcomes(state)
-        if not outcomes:
+        if not self.is_chance(state):
             raise ValueError(f"not a chance step: {self.notation(state)}")
+        # The outcomes of chance_outcomes drawn without listing them: a die face, or a card
+        # of the pile (each copy equally likely), or the next card of the put-back bottom.
         if state.phase in ("rolling", "combat"):
-            return outcomes[int(rng.random() * len(outcomes))][0]
+            return self._die_acts[int(rng.random() * len(self._die_acts))]
         _, deck, _ = state.queue[0]
         pile, bottom, discard = state.piles[deck]
         source = pile or (() if bottom else discard)
         if not source:
-            return outcomes[0][0]
-        return Act("draw", self.tokens[source[int(rng.random() * len(source))]])
+            return self._draw_acts[bottom[0]]
+        return self._draw_acts[source[int(rng.random() * len(source))]]
 
     def legal_actions(self, state: MineventureState) -> list[Act]:
         # States are values: the answer for the state last asked about is kept (apply asks
@@ -220,10 +222,31 @@ class MineventureRules(CombatRules):
             ]
         return []  # pragma: no cover
 
+    def is_legal(self, state: MineventureState, action: Any) -> bool:
+        """Whether ``action`` is in ``legal_actions(state)``, without listing chance outcomes."""
+        if not isinstance(action, Act) or state.ended:
+            return False
+        if self.is_chance(state):
+            if state.phase in ("rolling", "combat"):
+                return action == self._die_by_text.get(action.a)
+            _, deck, _ = state.queue[0]
+            pile, bottom, discard = state.piles[deck]
+            source = pile or (() if bottom else discard)
+            code = self.by_token.get(action.a, -1) if source else bottom[0]
+            return (code in source or not source) and action == self._draw_acts[code]
+        actions = self.legal_actions(state)
+        # A policy hands back one of the listed objects: found by identity first.
+        for listed in actions:
+            if listed is action:
+                return True
+        return action in actions
+
     def apply(self, state: MineventureState, action: Any) -> MineventureState:
-        if not isinstance(action, Act) or action not in self.legal_actions(state):
+        if not self.is_legal(state, action):
             raise IllegalActionError(f"illegal action {action!r} in {self.notation(state)}")
-        new = clone(state)
+        # Copy on write: `new` shares the seats of `state` until `_set` changes one.
+        new = shell(state)
+        self._shared = state.players
         kind = action.kind
         if kind == "spawn":
             seat = new.spawn_order[0]
@@ -273,6 +296,7 @@ class MineventureRules(CombatRules):
             self._declare(new, action)
         elif kind == "loot":
             self._loot(new, action.a)
+        self._shared = ()
         return new
 
     def resample(self, state: MineventureState, seat: int, rng: random.Random) -> MineventureState:
@@ -325,14 +349,23 @@ class MineventureRules(CombatRules):
 
     def _moves(self, state: MineventureState) -> list[Act]:
         me = state.players[state.seat]
-        out: list[Act] = []
+        key = (me.x, me.y, state.roll)
+        plain = self._plain_moves.get(key)
+        if plain is None:
+            walks = self.walks(*key)
+            plain = tuple(act for act, _ in walks), frozenset(c for _, path in walks for c in path)
+            self._plain_moves[key] = plain
+        acts, passed = plain
+        dragon = self.dragon_at if state.dragon_hp > 0 else None
         others = {
             (p.x, p.y): seat
             for seat, p in enumerate(state.players)
             if p.alive and seat != state.seat
         }
-        dragon = self.dragon_at if state.dragon_hp > 0 else None
-        for act, path in self.walks(me.x, me.y, state.roll):
+        if dragon not in passed and passed.isdisjoint(others):
+            return list(acts)  # nobody to meet on the way: the plain moves alone
+        out: list[Act] = []
+        for act, path in self.walks(*key):
             out.append(act)
             # Battle on the path: stop on that player's (or the dragon's) cell.
             for cell in path:
@@ -417,17 +450,7 @@ class MineventureRules(CombatRules):
         return cells
 
     def _move(self, new: MineventureState, action: Act) -> None:
-        code = action.a
-        first, rest = code[0], code[1:]
-        digits = "".join(ch for ch in rest if ch.isdigit())
-        if len(rest) > len(digits):
-            index = next(i for i, ch in enumerate(rest) if not ch.isdigit())
-            n1, second, n2 = int(rest[:index]), rest[index], int(rest[index + 1 :])
-        else:
-            n1, second, n2 = int(rest), first, 0
         me = new.players[new.seat]
-        path = self._path(me.x, me.y, first, n1, second, n2)
-        assert path is not None
         if action.b:
             target = DRAGON if action.b == "dragon" else int(action.b)
             stop = self.position(new, target)
@@ -435,7 +458,7 @@ class MineventureRules(CombatRules):
             # Decision battle-on-path: the mover stops there, no tile reward, then fights.
             self._start_combat(new, new.seat, target, on_path=True)
             return
-        x, y = path[-1]
+        x, y = self.landing(me.x, me.y, action.a)
         occupied = any(
             p.alive and (p.x, p.y) == (x, y) for s, p in enumerate(new.players) if s != new.seat
         )
@@ -460,7 +483,8 @@ class MineventureRules(CombatRules):
             bonus = self._bonus(new, new.seat, EffectKind.STRIDE)
             new.roll = max(1, value + bonus)
             new.phase = "move"
-            if not self._moves(new):
+            me = new.players[new.seat]
+            if not self.walks(me.x, me.y, new.roll):
                 new.phase = "decision"
             return
         combat = new.combat

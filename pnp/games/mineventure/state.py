@@ -3,7 +3,6 @@ constants every part of the rules shares."""
 
 from __future__ import annotations
 
-import copy
 import enum
 from dataclasses import dataclass, fields
 
@@ -155,6 +154,21 @@ _copy_state = eval(
 )
 
 
+_COMBAT_FIELDS = tuple(f.name for f in fields(Combat))
+_copy_combat = eval(
+    "lambda c, Combat=Combat: Combat(" + ", ".join(f"c.{n}" for n in _COMBAT_FIELDS) + ")"
+)
+
+
+def shell(state: MineventureState) -> MineventureState:
+    """A copy sharing the players with ``state`` (the rules copy a seat before changing it:
+    see ``Board._set``) and owning its combat."""
+    new: MineventureState = _copy_state(state)
+    if state.combat is not None:
+        new.combat = _copy_combat(state.combat)
+    return new
+
+
 def copy_player(p: Player) -> Player:
     new: Player = _copy_player(p)
     return new
@@ -165,5 +179,5 @@ def clone(state: MineventureState) -> MineventureState:
     new: MineventureState = _copy_state(state)
     new.players = tuple(_copy_player(p) for p in state.players)
     if state.combat is not None:
-        new.combat = copy.copy(state.combat)
+        new.combat = _copy_combat(state.combat)
     return new
