@@ -1105,6 +1105,9 @@ class ArenaTalesRules:
         if self._locks[code]:
             # 锁定: only the named character takes this damage.
             hits = [h for h in hits if h[0] == s.play[PLAY_TARGET]]
+        if not hits:
+            s.hits = ()
+            return
         base = card.damage or 0
         # 固定伤害 ignores every bonus; otherwise the card's own bonuses and the display's.
         bonus = (
@@ -1115,7 +1118,7 @@ class ArenaTalesRules:
         knock = self._knock[code]
         damage_tasks: list[Task] = []
         push_tasks: list[Task] = []
-        order = sorted(hits, key=lambda h: (h[0] - attacker) % self.players)
+        order = sorted(hits, key=lambda h: (h[0] - attacker) % self.players) if hits[1:] else hits
         landed: list[int] = []
         for target, direction, falloff in order:
             amount = max(0, base + bonus)
