@@ -3,7 +3,7 @@ team rule, and the previews the policies read. Functions of the table's rules an
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -177,13 +177,13 @@ def targets(
 
 def threat(rules: ArenaTalesRules, state: ArenaState, move: Move) -> int:
     """Enemy damage the best card left in hand could deal after ``move`` (for policies)."""
-    return threats(rules, state)(move)
+    return move_threats(rules, state, [move])[0]
 
 
-def threats(rules: ArenaTalesRules, state: ArenaState) -> Callable[[Move], int]:
-    """``threat`` of each move from ``state``, sharing the work: what a card would deal after a
-    step depends on the step (direction and facing), not on which card was discarded for it,
-    so each step's previews are computed once, and the display bonuses once for all."""
+def move_threats(rules: ArenaTalesRules, state: ArenaState, moves: Sequence[Move]) -> list[int]:
+    """``threat`` of each of ``moves`` from ``state``, sharing the work: what a card would deal
+    after a step depends on the step (direction and facing), not on which card was discarded
+    for it, so each step's previews are computed once, and the display bonuses once for all."""
     active = state.active
     seats = state.seats
     seat = seats[active]
@@ -192,12 +192,12 @@ def threats(rules: ArenaTalesRules, state: ArenaState) -> Callable[[Move], int]:
     damage = [c for c in distinct(seat.hand) if rules.cards[c].type is CardType.DAMAGE]
     # The damage cards left in hand once each card is discarded for the step.
     left = {
-        code: [c for c in distinct(without(seat.hand, code)) if c in damage]
+        rules.tokens[code]: [c for c in distinct(without(seat.hand, code)) if c in damage]
         for code in distinct(seat.hand)
     }
     after_step: dict[tuple[int, int], dict[int, int]] = {}
-
-    def threat_of(move: Move) -> int:
+    found = []
+    for move in moves:
         step = (move.direction, move.facing)
         previews = after_step.get(step)
         if previews is None:
@@ -210,11 +210,10 @@ def threats(rules: ArenaTalesRules, state: ArenaState) -> Callable[[Move], int]:
                 for code in damage
             }
         best = 0
-        for code in left[rules._by_token[move.card]]:
+        for code in left[move.card]:
             best = max(best, previews[code])
-        return best
-
-    return threat_of
+        found.append(best)
+    return found
 
 
 def preview(rules: ArenaTalesRules, state: ArenaState, action: Play) -> int:

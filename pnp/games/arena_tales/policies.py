@@ -74,23 +74,26 @@ class SensiblePolicy:
         near = min(hexgrid.distance(seat.pos, e) for e in enemies)
         moves = [a for a in actions if isinstance(a, Move)]
         if moves:
-            threat = combat.threats(rules, state)
+            # A step after which a card left in hand would hit an enemy; else a step closer:
+            # ``best`` by the key (-threat, not closer, a damage card, cost), all keys at once.
+            aims = combat.move_threats(rules, state, moves)
             closer_by_direction: dict[int, bool] = {}
-
-            # A step after which a card left in hand would hit an enemy; else a step closer.
-            def key(move: Action) -> tuple[int, bool, bool, int]:
-                assert isinstance(move, Move)
-                card = rules.card(move.card)
-                aim = threat(move)
+            card_keys: dict[str, tuple[bool, int]] = {}
+            keys: list[tuple[int, bool, bool, int]] = []
+            for move, aim in zip(moves, aims, strict=True):
                 closer = closer_by_direction.get(move.direction)
                 if closer is None:
                     ahead = hexgrid.neighbour(seat.pos, move.direction)
                     closer = min(hexgrid.distance(ahead, e) for e in enemies) < near
                     closer_by_direction[move.direction] = closer
-                return (-aim, not closer, card.type is CardType.DAMAGE, card.cost)
-
-            best_move = best(moves, key, rng)
-            aim, farther, _, _ = key(best_move)
+                card_key = card_keys.get(move.card)
+                if card_key is None:
+                    card = rules.card(move.card)
+                    card_key = card_keys[move.card] = (card.type is CardType.DAMAGE, card.cost)
+                keys.append((-aim, not closer, *card_key))
+            low = min(keys)
+            best_move = pick([m for m, k in zip(moves, keys, strict=True) if k == low], rng)
+            aim, farther, _, _ = low  # the key of best_move
             if aim < 0 or not farther:
                 return best_move
         # Nothing useful: any play or move (a stall only when nothing else is left).
