@@ -47,11 +47,12 @@ def display_bonus(
     )
     total = 0
     entries = seat.display
-    skip = -1
-    if playing is not None and displayed[playing]:
-        skip = max(
-            (i for i, (c, f) in enumerate(entries) if c == playing and f != DOWN), default=-1
-        )
+    if playing is None or not displayed[playing]:
+        for code, face in entries:
+            if face != DOWN:
+                total += talent[code] + displayed[code]
+        return total
+    skip = max((i for i, (c, f) in enumerate(entries) if c == playing and f != DOWN), default=-1)
     for index, (code, face) in enumerate(entries):
         if face != DOWN:
             total += talent[code] if index == skip else talent[code] + displayed[code]

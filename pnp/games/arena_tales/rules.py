@@ -1075,8 +1075,12 @@ class ArenaTalesRules:
         # (decided, forced-end-count: the pending draw counts, not the cards in their hand).
         code = s.play[PLAY_CARD]
         cost = max(0, self.cards[code].cost + s.play[PLAY_COST])
-        following = writable(s, (s.active + 1) % self.players)
-        following.pending += cost
+        index = (s.active + 1) % self.players
+        if cost:
+            following = writable(s, index)
+            following.pending += cost
+        else:
+            following = s.seats[index]  # nothing to write: no copy
         if following.pending >= self.forced_end:
             s.forced = True
 
