@@ -166,6 +166,12 @@ class MaquisRules:
         self._safe_memo: dict[tuple[str, ...], frozenset[int]] = {}
         self._placeable_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
         self._home_memo: dict[tuple[Any, ...], bool] = {}
+        self._safe_bits: dict[tuple[str, ...], int] = {}
+        # The last position asked about, with its answer: a policy lists a position's actions
+        # and apply then checks one of them (a state is never changed once built, and the
+        # reference held here keeps its identity from being reused).
+        self._last_placeable: tuple[MaquisState | None, tuple[int, ...]] = (None, ())
+        self._last_options: tuple[MaquisState | None, dict[int, OptionsAt]] = (None, {})
         # The pay tables of the model's actions (spaces and tiles), by identity: the model
         # lives as long as the rules, and each entry keeps its action to check it is the one.
         self._pays: dict[int, tuple[Action, Any]] = {}
@@ -374,12 +380,15 @@ class MaquisRules:
 
     def _placeable(self, s: MaquisState) -> tuple[int, ...]:
         """:meth:`placeable`, memoised on the board, the tiles and the airdrops."""
+        if s is self._last_placeable[0]:  # the position asked about last (legal, then apply)
+            return self._last_placeable[1]
         key = (s.board, s.tiles, s.drops)
         spaces = self._placeable_memo.get(key)
         if spaces is None:
             if len(self._placeable_memo) >= MEMO_LIMIT:
                 self._placeable_memo.clear()
             spaces = self._placeable_memo[key] = tuple(self._list_placeable(s))
+        self._last_placeable = (s, spaces)
         return spaces
 
     def _list_placeable(self, s: MaquisState) -> list[int]:
@@ -538,12 +547,17 @@ class MaquisRules:
     def _options_at(self, s: MaquisState, stock: tuple[int, ...]) -> dict[int, OptionsAt]:
         """The memo of :meth:`_options` for every space in this context (one dictionary
         lookup for all the workers of a position)."""
+        own = stock is s.stock
+        if own and s is self._last_options[0]:  # the position asked about last
+            return self._last_options[1]
         key = (stock, s.cafe, s.drops, s.tiles, s.missions, s.boxes, s.day)
         spaces = self._options_memo.get(key)
         if spaces is None:
             if len(self._options_memo) >= MEMO_LIMIT:
                 self._options_memo.clear()
             spaces = self._options_memo[key] = {}
+        if own:
+            self._last_options = (s, spaces)
         return spaces
 
     def _new_options(self, s: MaquisState, i: int, stock: tuple[int, ...]) -> OptionsAt:
@@ -712,18 +726,28 @@ class MaquisRules:
         return found
 
     def _find_path_home(self, start: int, board: str, tiles: tuple[str, ...]) -> bool:
-        safe = self.safe_houses(tiles)
-        seen = {start}
-        frontier = [start]
+        # Spaces as bits: spread from the start one line at a time, never onto a patrol.
+        safe = self._safe_bits.get(tiles)
+        if safe is None:
+            safe = self._safe_bits[tiles] = sum(1 << i for i in self.safe_houses(tiles))
+        blocked = 0
+        for figure in (POLICE, SOLDIER):
+            j = board.find(figure)
+            while j >= 0:
+                blocked |= 1 << j
+                j = board.find(figure, j + 1)
+        adjacent = self.adjacent_bits
+        seen = frontier = 1 << start
         while frontier:
-            i = frontier.pop()
-            for j in self.adjacent[i]:
-                if j in seen or board[j] in (POLICE, SOLDIER):
-                    continue
-                if j in safe:
-                    return True
-                seen.add(j)
-                frontier.append(j)
+            ahead = 0
+            while frontier:
+                low = frontier & -frontier
+                ahead |= adjacent[low.bit_length() - 1]
+                frontier ^= low
+            frontier = ahead & ~seen & ~blocked
+            if frontier & safe:
+                return True
+            seen |= frontier
         return False
 
     def _walk_home(self, s: MaquisState) -> MaquisState:
