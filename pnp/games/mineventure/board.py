@@ -7,6 +7,7 @@ seat's cards and buffs, the card piles, damage, healing, buffs and deaths.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Collection
 from typing import Any
 
 from pnp.engines.piles import with_card as _insert
@@ -31,7 +32,9 @@ from pnp.games.mineventure.model import (
     Trait,
 )
 from pnp.games.mineventure.state import (
+    DIRECTIONS,
     DRAGON,
+    PERPENDICULAR,
     SLUG,
     Act,
     MineventureState,
@@ -47,6 +50,9 @@ IMPLEMENTED = frozenset(EffectKind)
 _MEMO_SIZE = 1 << 12
 """Entries a memo of derived numbers holds before it is emptied."""
 
+_Fx = tuple[dict[EffectKind, int], dict[EffectKind, Effect], int, int]
+"""A seat's effects per kind: summed amounts, the first; the glowing and pack bonuses."""
+
 _LASTING = 1 << 30
 """Rounds left of a lasting buff (0 in the state) when buffs are compared."""
 
@@ -55,30 +61,94 @@ class _MapMoves:
     """The moves of one map, found as play reaches them and shared by every table of the map
     (they depend on its cells alone)."""
 
-    __slots__ = ("landings", "plain", "walks")
+    __slots__ = ("_battles", "_index", "acts", "landings", "plain", "runs", "walks")
 
-    def __init__(self) -> None:
+    def __init__(self, cells: Collection[tuple[int, int]]) -> None:
         self.walks: dict[
             tuple[int, int, int], tuple[tuple[Act, tuple[tuple[int, int], ...]], ...]
         ] = {}
         """(x, y, steps) -> every plain move with the cells it passes."""
         self.landings: dict[tuple[int, int, str], tuple[int, int]] = {}
         """(x, y, move code) -> the cell the move ends on."""
-        self.plain: dict[tuple[int, int, int], tuple[tuple[Act, ...], frozenset[tuple[int, int]]]]
+        self.plain: dict[tuple[int, int, int], tuple[tuple[Act, ...], tuple[tuple[int, int], ...]]]
         self.plain = {}
-        """(x, y, steps) -> the plain moves, and every cell one of them passes."""
+        """(x, y, steps) -> the plain moves (as `walks` lists them) and the cells they end on."""
+        self.acts: dict[str, Act] = {}
+        """Move code -> its action, one object for every cell."""
+        self._index: dict[tuple[int, int, int], dict[str, int]] = {}
+        self._battles: dict[tuple[str, str], Act] = {}
+        self.runs: dict[str, dict[tuple[int, int], int]] = {}
+        """Direction -> cell -> how many cells of the map follow it in a row that way."""
+        for direction, (dx, dy) in DIRECTIONS.items():
+            run: dict[tuple[int, int], int] = {}
+            # Cells furthest that way first, so the next cell's run is known.
+            for x, y in sorted(cells, key=lambda c: -(c[0] * dx + c[1] * dy)):
+                run[(x, y)] = run.get((x + dx, y + dy), -1) + 1
+            self.runs[direction] = run
+
+    def plain_moves(
+        self, x: int, y: int, steps: int
+    ) -> tuple[tuple[Act, ...], tuple[tuple[int, int], ...]]:
+        """Every plain move of ``steps`` cells from (x, y) in the order of
+        ``MineventureRules.walks``, and the cell each ends on (decision movement)."""
+        key = (x, y, steps)
+        found = self.plain.get(key)
+        if found is not None:
+            return found
+        acts: list[Act] = []
+        ends: list[tuple[int, int]] = []
+        runs, known, landings = self.runs, self.acts, self.landings
+        for first in "NESW":
+            dx, dy = DIRECTIONS[first]
+            for n1 in range(min(steps, runs[first][(x, y)]), 0, -1):
+                if n1 == steps:
+                    turns = [(first, 0, 0, 0)]
+                else:
+                    turns = [
+                        (second, *DIRECTIONS[second], steps - n1) for second in PERPENDICULAR[first]
+                    ]
+                corner = (x + dx * n1, y + dy * n1)
+                for second, ex, ey, n2 in turns:
+                    if n2 and runs[second][corner] < n2:
+                        continue  # the move may not leave the map
+                    code = f"{first}{n1}{second}{n2}" if n2 else f"{first}{n1}"
+                    act = known.get(code)
+                    if act is None:
+                        act = known[code] = Act("move", code)
+                    end = (corner[0] + ex * n2, corner[1] + ey * n2)
+                    acts.append(act)
+                    ends.append(end)
+                    landings[(x, y, code)] = end
+        self.plain[key] = found = (tuple(acts), tuple(ends))
+        return found
+
+    def index(self, x: int, y: int, steps: int) -> dict[str, int]:
+        """Move code -> its place among `plain_moves(x, y, steps)`."""
+        key = (x, y, steps)
+        found = self._index.get(key)
+        if found is None:
+            acts, _ = self.plain_moves(x, y, steps)
+            found = self._index[key] = {act.a: i for i, act in enumerate(acts)}
+        return found
+
+    def battle(self, code: str, target: str) -> Act:
+        """The move `code` stopped by a battle with `target` (a seat or 'dragon') on the way."""
+        act = self._battles.get((code, target))
+        if act is None:
+            act = self._battles[(code, target)] = Act("move", code, target)
+        return act
 
 
 _MAPS: dict[tuple[int, str], tuple[weakref.ref[Mineventure], _MapMoves]] = {}
 
 
-def _map_moves(model: Mineventure, assembly: str) -> _MapMoves:
+def _map_moves(model: Mineventure, assembly: str, cells: Collection[tuple[int, int]]) -> _MapMoves:
     """The moves of a map of `model`, shared while the model lives."""
     key = (id(model), assembly)
     found = _MAPS.get(key)
     if found is not None and found[0]() is model:
         return found[1]
-    moves = _MapMoves()
+    moves = _MapMoves(cells)
     _MAPS[key] = (weakref.ref(model, lambda _: _MAPS.pop(key, None)), moves)
     return moves
 
@@ -177,18 +247,46 @@ class Board:
             else 0
             for c in self.cards
         ]
-        self._fx_memo: dict[
-            tuple[int, int, tuple[tuple[int, int, int] | None, ...]],
-            tuple[dict[EffectKind, int], dict[EffectKind, Effect]],
-        ] = {}
+        # Per hand card code, what `playable` reads: (timing, food, map icon, the weapon kind
+        # of an enchant book (else None), repair, aimed at another player); None for others.
+        self._hand_rules: list[tuple[Timing, bool, str, str | None, bool, bool] | None] = [
+            None
+            if not isinstance(c, (Item, Food))
+            else (c.timing, True, "", None, False, False)
+            if isinstance(c, Food)
+            else (
+                c.timing,
+                False,
+                c.icon,
+                c.weapon_kind if c.kind is ItemKind.ENCHANT else None,
+                c.effect.kind is EffectKind.REPAIR,
+                c.effect.target is Target.OTHER,
+            )
+            for c in self.cards
+        ]
+        self._weapon_kind = [
+            c.weapon_kind if isinstance(c, Equipment) else None for c in self.cards
+        ]
+        self._icons = {cell: terrain.icon for cell, terrain in self.terrain.items()}
+        self._fx_memo: dict[tuple[int, int, tuple[tuple[int, int, int] | None, ...]], _Fx] = {}
+        self._play_acts: dict[tuple[int, str], Act] = {}
+        """(card, argument) -> the action playing it, one object for every position."""
+        self._seat_args = [str(seat) for seat in range(players)]
+        self._end_act = Act("end")
+        self._keep_act, self._return_act = Act("keep"), Act("return")
+        self._skip_act, self._roll_act = Act("skip"), Act("roll")
+        self._discard_acts = [Act("discard", token) for token in self.tokens]
+        self._strike_acts = {slot: Act("strike", slot) for slot in ("main", "sub", "fist", "none")}
+        self._flee_act = Act("flee")
+        self._fight_acts = {seat: Act("fight", str(seat)) for seat in range(players)}
+        self._fight_acts[DRAGON] = Act("fight", "dragon")
         self.event_deck = self.deck_index.get("event", -1)
         self._last: tuple[object, list[Act]] = (None, [])
         self._shared: tuple[Player, ...] = ()
         """In `apply`: the seats of the state applied to, which `_set` copies before changing."""
-        moves = _map_moves(model, assembly.id)
+        self._map_moves = moves = _map_moves(model, assembly.id, self.terrain)
         self._walks = moves.walks
         self._landings = moves.landings
-        self._plain_moves = moves.plain
         self.story_cards = [
             code
             for code, card in enumerate(self.cards)
@@ -213,8 +311,9 @@ class Board:
                 out.append(self.buffs[entry[0]].effect)
         return out
 
-    def _fx(self, p: Player) -> tuple[dict[EffectKind, int], dict[EffectKind, Effect]]:
-        """A seat's effects (see `_effects`) per kind: their summed amounts and the first.
+    def _fx(self, p: Player) -> _Fx:
+        """A seat's effects (see `_effects`) per kind: their summed amounts and the first; then
+        the glowing and pack bonuses (read on every step).
 
         They depend on the character, partner and buff slots alone, so they are memoised on
         those values (the memo is emptied when it grows large: buff stamps vary without end).
@@ -233,7 +332,8 @@ class Board:
                 first.setdefault(effect.kind, effect)
             if len(self._fx_memo) >= _MEMO_SIZE:
                 self._fx_memo.clear()
-            self._fx_memo[key] = found = (bonus, first)
+            glow, pack = bonus.get(EffectKind.GLOWING, 0), bonus.get(EffectKind.PACK, 0)
+            self._fx_memo[key] = found = (bonus, first, glow, pack)
         return found
 
     def _bonus(self, state: MineventureState, seat: int, kind: EffectKind) -> int:
@@ -243,7 +343,7 @@ class Board:
         return self._fx(state.players[seat])[1].get(kind)
 
     def hand_limit(self, state: MineventureState, seat: int) -> int:
-        return self.settings.hand_limit + self._fx(state.players[seat])[0].get(EffectKind.PACK, 0)
+        return self.settings.hand_limit + self._fx(state.players[seat])[3]
 
     def weapon_range(self, state: MineventureState, seat: int, slot: str) -> int:
         """Range of one weapon slot with its enchants; -1 when it cannot attack."""
@@ -265,11 +365,11 @@ class Board:
         p = state.players[seat]
         best = max(self._weapon_range(p.main, p.main_ench), self._weapon_range(p.sub, p.sub_ench))
         base = best if best >= 0 else self.settings.unarmed_range
-        return base + self._fx(p)[0].get(EffectKind.GLOWING, 0)
+        return base + self._fx(p)[2]
 
     def reach(self, state: MineventureState, seat: int, target: int) -> int:
         """How far `seat` can attack `target`: a glowing target is seen from further away."""
-        glow = self._bonus(state, target, EffectKind.GLOWING) if target != DRAGON else 0
+        glow = self._fx(state.players[target])[2] if target != DRAGON else 0
         return self.attack_range(state, seat) + glow
 
     def position(self, state: MineventureState, seat: int) -> tuple[int, int]:
@@ -427,7 +527,7 @@ class Board:
     def _heal(self, new: MineventureState, seat: int, amount: int) -> None:
         p = new.players[seat]
         if p.alive:
-            self._set(new, seat, hp=min(self.settings.max_hp, p.hp + amount))
+            self._own(new, seat).hp = min(self.settings.max_hp, p.hp + amount)
 
     def _true_damage(self, new: MineventureState, seat: int, amount: int) -> None:
         """True damage has no source: never reduced or blocked."""
@@ -477,7 +577,7 @@ class Board:
         if seat == DRAGON:
             new.dragon_hp -= taken
         else:
-            self._set(new, seat, hp=new.players[seat].hp - taken)
+            self._own(new, seat).hp -= taken
         return taken
 
     def _overworld(self, state: MineventureState, seat: int) -> bool:
@@ -487,44 +587,63 @@ class Board:
 
     def playable(self, state: MineventureState, seat: int, code: int, in_combat: bool) -> list[str]:
         """The arguments a hand card can be played with ('' for none); [] if it cannot."""
-        card = self.hand_card(code)
-        p = state.players[seat]
+        rule = self._hand_rules[code]
+        if rule is None:
+            self.hand_card(code)  # not a hand card: the assertion names it
+            return []  # pragma: no cover
+        timing, food, icon, weapon_kind, repair, other = rule
         # When a card is played is the one value its footer prints (Timing).
-        if card.timing is Timing.IN_HAND or (in_combat and card.timing is Timing.DECISION):
+        if timing is Timing.IN_HAND or (in_combat and timing is Timing.DECISION):
             return []
-        if isinstance(card, Food):
+        if food:
             return [""]
-        effect = card.effect
+        p = state.players[seat]
         # Map-corner icon: only on a cell bearing the same icon (decision map-icons).
-        if card.icon and self.terrain[(p.x, p.y)].icon != card.icon:
+        if icon and self._icons[(p.x, p.y)] != icon:
             return []
-        if card.kind is ItemKind.ENCHANT:
+        if weapon_kind is not None:
+            # An enchant book, under a weapon of its kind that does not hold it yet.
             if in_combat:
                 return []
+            kinds = self._weapon_kind
             return [
                 slot
                 for slot, weapon, enchants in (
                     ("main", p.main, p.main_ench),
                     ("sub", p.sub, p.sub_ench),
                 )
-                if weapon >= 0
-                and self.gear(weapon).weapon_kind == card.weapon_kind
-                and code not in enchants
+                if weapon >= 0 and kinds[weapon] == weapon_kind and code not in enchants
             ]
-        kind = effect.kind
-        if kind is EffectKind.REPAIR and p.main < 0 and p.sub < 0:
+        if repair and p.main < 0 and p.sub < 0:
             return []
-        if effect.target is Target.OTHER:
+        if other:
             if in_combat:
                 return ["foe"]
             # Potions and thrown cards for others: a player within attack range (decision
             # potion-targets).
-            return [
-                str(s)
-                for s in self.living(state)
-                if s != seat and self.distance(state, seat, s) <= self.reach(state, seat, s)
-            ]
+            return [self._seat_args[s] for s in self.in_reach(state, seat)]
         return [""]
+
+    def in_reach(self, state: MineventureState, seat: int) -> list[int]:
+        """The other living seats `seat` can attack from where it stands (see `reach`)."""
+        players = state.players
+        me = players[seat]
+        x, y = me.x, me.y
+        attack = self.attack_range(state, seat)
+        fx = self._fx
+        return [
+            s
+            for s, p in enumerate(players)
+            if p.alive and s != seat and abs(p.x - x) + abs(p.y - y) <= attack + fx(p)[2]
+        ]
+
+    def play_act(self, kind: str, code: int, arg: str) -> Act:
+        """The action playing hand card `code` with `arg` (`kind` 'play' or 'use')."""
+        key = (code, arg) if kind == "play" else (~code, arg)
+        act = self._play_acts.get(key)
+        if act is None:
+            act = self._play_acts[key] = Act(kind, self.tokens[code], arg)
+        return act
 
     def _deaths(self, new: MineventureState, killer: dict[int, int] | None) -> list[int]:
         """Everyone at 0 HP or below dies (a totem in hand saves once)."""
@@ -612,9 +731,10 @@ class Board:
         new.queue = ()
         return True
 
-    def _set(self, new: MineventureState, seat: int, **changes: Any) -> None:
-        """Change a seat's fields. In `apply`, a seat still shared with the state applied to is
-        copied first (copy on write); elsewhere `new` owns its seats (see state.clone)."""
+    def _own(self, new: MineventureState, seat: int) -> Player:
+        """A seat of `new` that may be changed. In `apply`, a seat still shared with the state
+        applied to is copied first (copy on write); elsewhere `new` owns its seats (see
+        state.clone)."""
         player = new.players[seat]
         shared = self._shared
         if shared and player is shared[seat]:
@@ -622,5 +742,10 @@ class Board:
             players = list(new.players)
             players[seat] = player
             new.players = tuple(players)
+        return player
+
+    def _set(self, new: MineventureState, seat: int, **changes: Any) -> None:
+        """Change a seat's fields (see `_own`)."""
+        player = self._own(new, seat)
         for name, value in changes.items():
             setattr(player, name, value)

@@ -49,33 +49,33 @@ class CombatRules(Board):
         p = state.players[seat]
         opponent = c.defender if seat == c.attacker else c.attacker
         distance = self.distance(state, seat, opponent)
-        glow = self._bonus(state, opponent, EffectKind.GLOWING) if opponent != DRAGON else 0
-        for slot, code in (("main", p.main), ("sub", p.sub)):
+        strikes = self._strike_acts
+        armed = False
+        for slot, code, enchants in (("main", p.main, p.main_ench), ("sub", p.sub, p.sub_ench)):
             if code < 0:
                 continue
             card = self.gear(code)
+            armed = armed or card.damage > 0
             if card.blocks and not c.ambush:
-                out.append(Act("strike", slot))
+                out.append(strikes[slot])
             elif card.damage > 0:
                 # In the ambush round the attack counts distance; later rounds do not.
-                reach = (
-                    self.weapon_range(state, seat, slot)
-                    + glow
-                    + self._bonus(state, seat, EffectKind.GLOWING)
-                )
-                if not c.ambush or reach >= distance:
-                    out.append(Act("strike", slot))
-        if not any(self.gear(code).damage > 0 for code in (p.main, p.sub) if code >= 0) and (
-            not c.ambush or self.settings.unarmed_range >= distance
-        ):
-            out.append(Act("strike", "fist"))
+                if not c.ambush:
+                    out.append(strikes[slot])
+                else:
+                    glow = self._fx(state.players[opponent])[2] if opponent != DRAGON else 0
+                    reach = self._weapon_range(code, enchants) + glow + self._fx(p)[2]
+                    if reach >= distance:
+                        out.append(strikes[slot])
+        if not armed and (not c.ambush or self.settings.unarmed_range >= distance):
+            out.append(strikes["fist"])
         for code in sorted(set(p.hand)):
             for arg in self.playable(state, seat, code, in_combat=True):
-                out.append(Act("use", self.tokens[code], arg))
+                out.append(self.play_act("use", code, arg))
         if not c.ambush and not p.fled:
-            out.append(Act("flee"))
+            out.append(self._flee_act)
         if not out:
-            out.append(Act("strike", "none"))
+            out.append(strikes["none"])
         return out
 
     def _declare(self, new: MineventureState, action: Act) -> None:

@@ -66,6 +66,7 @@ from pnp.games.mineventure.state import (
     DIRECTIONS,
     DRAGON,
     OPPOSITE,
+    PERPENDICULAR,
     SLUG,
     Act,
     MineventureState,
@@ -192,9 +193,9 @@ class MineventureRules(CombatRules):
             taken = {(p.x, p.y) for p in state.players}
             return [Act("spawn", str(i)) for i, at in enumerate(self.spawns) if at not in taken]
         if phase == "keep":
-            return [Act("keep"), Act("return")]
+            return [self._keep_act, self._return_act]
         if phase == "action":
-            return [Act("skip"), Act("roll")]
+            return [self._skip_act, self._roll_act]
         if phase == "move":
             return self._moves(state)
         if phase == "decision":
@@ -202,8 +203,8 @@ class MineventureRules(CombatRules):
         if phase == "end":
             me = state.players[state.seat]
             if len(me.hand) > self.hand_limit(state, state.seat):
-                return [Act("discard", self.tokens[c]) for c in sorted(set(me.hand))]
-            return [Act("end")]
+                return [self._discard_acts[c] for c in sorted(set(me.hand))]
+            return [self._end_act]
         if phase == "combat":
             return self._combat_actions(state)
         if phase == "loot":
@@ -348,31 +349,64 @@ class MineventureRules(CombatRules):
     # -- movement -------------------------------------------------------------------------
 
     def _moves(self, state: MineventureState) -> list[Act]:
+        """Every plain move (see `walks`), each followed by its battles on the path: one per
+        player (then the dragon) standing on a cell it passes, in the order it passes them."""
         me = state.players[state.seat]
-        key = (me.x, me.y, state.roll)
-        plain = self._plain_moves.get(key)
-        if plain is None:
-            walks = self.walks(*key)
-            plain = tuple(act for act, _ in walks), frozenset(c for _, path in walks for c in path)
-            self._plain_moves[key] = plain
-        acts, passed = plain
-        dragon = self.dragon_at if state.dragon_hp > 0 else None
+        x, y, steps = me.x, me.y, state.roll
+        moves = self._map_moves
+        acts, _ = moves.plain_moves(x, y, steps)
         others = {
             (p.x, p.y): seat
             for seat, p in enumerate(state.players)
             if p.alive and seat != state.seat
         }
-        if dragon not in passed and passed.isdisjoint(others):
-            return list(acts)  # nobody to meet on the way: the plain moves alone
+        # A move passes cells 1..steps away (Manhattan distance); a battle needs someone there.
+        near = [
+            (cx - x, cy - y, 0, self._seat_args[seat])
+            for (cx, cy), seat in others.items()
+            if 0 < abs(cx - x) + abs(cy - y) <= steps
+        ]
+        if state.dragon_hp > 0:
+            dx, dy = self.dragon_at
+            if 0 < abs(dx - x) + abs(dy - y) <= steps:
+                near.append((dx - x, dy - y, 1, "dragon"))
+        if not near:
+            return list(acts)
+        index = moves.index(x, y, steps)
+        battles: list[tuple[int, int, int, Act]] = []
+        for ox, oy, order, target in near:
+            # The walks through the cell at (ox, oy) from the mover, and where on them it lies.
+            along_x = "E" if ox > 0 else "W"
+            along_y = "S" if oy > 0 else "N"
+            if ox and oy:
+                a, b = abs(ox), abs(oy)
+                codes = [f"{along_x}{a}{along_y}{steps - a}", f"{along_y}{b}{along_x}{steps - b}"]
+                at = a + b - 1
+            else:
+                first = along_x if ox else along_y
+                k = abs(ox or oy)
+                codes = [f"{first}{steps}"] if k <= steps else []
+                codes += [
+                    f"{first}{n1}{second}{steps - n1}"
+                    for n1 in range(k, steps)
+                    for second in PERPENDICULAR[first]
+                ]
+                at = k - 1
+            for code in codes:
+                walk = index.get(code)
+                if walk is not None:
+                    battles.append((walk, at, order, moves.battle(code, target)))
+        if not battles:
+            return list(acts)
+        battles.sort(key=lambda battle: battle[:3])
         out: list[Act] = []
-        for act, path in self.walks(*key):
-            out.append(act)
-            # Battle on the path: stop on that player's (or the dragon's) cell.
-            for cell in path:
-                if cell in others:
-                    out.append(Act("move", act.a, str(others[cell])))
-                if cell == dragon:
-                    out.append(Act("move", act.a, "dragon"))
+        done = 0
+        for walk, _, _, battle in battles:
+            if walk >= done:
+                out.extend(acts[done : walk + 1])
+                done = walk + 1
+            out.append(battle)
+        out.extend(acts[done:])
         # Each walk is listed once and passes each cell once: no action repeats.
         return out
 
@@ -484,7 +518,7 @@ class MineventureRules(CombatRules):
             new.roll = max(1, value + bonus)
             new.phase = "move"
             me = new.players[new.seat]
-            if not self.walks(me.x, me.y, new.roll):
+            if not self._map_moves.plain_moves(me.x, me.y, new.roll)[0]:
                 new.phase = "decision"
             return
         combat = new.combat
@@ -628,19 +662,16 @@ class MineventureRules(CombatRules):
 
     def _decisions(self, state: MineventureState) -> list[Act]:
         seat = state.seat
-        out = [Act("end")]
+        out = [self._end_act]
         for code in sorted(set(state.players[seat].hand)):
             for arg in self.playable(state, seat, code, in_combat=False):
-                out.append(Act("play", self.tokens[code], arg))
-        for target in self.living(state):
-            if target != seat and self.distance(state, seat, target) <= self.reach(
-                state, seat, target
-            ):
-                out.append(Act("fight", str(target)))
+                out.append(self.play_act("play", code, arg))
+        fights = self._fight_acts
+        out.extend(fights[target] for target in self.in_reach(state, seat))
         if state.dragon_hp > 0 and self.distance(state, seat, DRAGON) <= self.attack_range(
             state, seat
         ):
-            out.append(Act("fight", "dragon"))
+            out.append(fights[DRAGON])
         return out
 
     def _play(self, new: MineventureState, seat: int, code: int, arg: str, foe: int | None) -> None:
@@ -695,7 +726,8 @@ class MineventureRules(CombatRules):
             self._end_turn(new)
 
     def _end_turn(self, new: MineventureState) -> None:
-        self._set(new, new.seat, spoils=False)
+        if new.players[new.seat].spoils:
+            self._own(new, new.seat).spoils = False
         self._next_seat(new)
 
     def _next_seat(self, new: MineventureState) -> None:
@@ -721,19 +753,29 @@ class MineventureRules(CombatRules):
             for seat in self.living(new):
                 if self.distance(new, seat, DRAGON) <= d.range:
                     self._hit(new, seat, d.damage, d.types, blocking=False)
-        # Buffs tick: regeneration and poison, then their rounds run down.
+        # Buffs tick: regeneration and poison, then their rounds run down. (A seat whose
+        # numbers do not change is left as it is.)
         for seat in self.living(new):
-            self._heal(new, seat, self._bonus(new, seat, EffectKind.REGENERATION))
-            self._set(
-                new, seat, hp=new.players[seat].hp - self._bonus(new, seat, EffectKind.POISON)
-            )
-            buffs = tuple(
-                None
-                if e is not None and e[1] == 1
-                else (e if e is None or e[1] == 0 else (e[0], e[1] - 1, e[2]))
-                for e in new.players[seat].buffs
-            )
-            self._set(new, seat, buffs=buffs, killed=False, fled=False, skip=False)
+            p = new.players[seat]
+            bonus = self._fx(p)[0]
+            regeneration = bonus.get(EffectKind.REGENERATION, 0)
+            if regeneration:
+                self._heal(new, seat, regeneration)
+            poison = bonus.get(EffectKind.POISON, 0)
+            if poison:
+                self._set(new, seat, hp=new.players[seat].hp - poison)
+            p = new.players[seat]
+            if any(p.buffs):
+                buffs = tuple(
+                    None
+                    if e is not None and e[1] == 1
+                    else (e if e is None or e[1] == 0 else (e[0], e[1] - 1, e[2]))
+                    for e in p.buffs
+                )
+                if buffs != p.buffs:
+                    self._set(new, seat, buffs=buffs)
+            if p.killed or p.fled or p.skip:
+                self._set(new, seat, killed=False, fled=False, skip=False)
         self._deaths(new, killer=None)
         new.round += 1
         # Time moves on: a day is `rounds_per_day` rounds (day, then night); after the night

@@ -18,6 +18,10 @@ DRAGON = -1
 
 DIRECTIONS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
+PERPENDICULAR = {
+    first: tuple(d for d in DIRECTIONS if d not in (first, OPPOSITE[first])) for first in DIRECTIONS
+}
+"""The directions a move may turn to after its first run, in the order moves are listed."""
 
 
 class Mode(enum.Enum):

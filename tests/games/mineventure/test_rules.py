@@ -848,3 +848,53 @@ def test_a_weapon_at_no_durability_breaks_to_the_bottom_of_its_deck(
     state = table(rules, seat(5, 5, sub="snowball*3"), seat(5, 8), FAR)
     state = _play(rules, state, "fight:1", "strike:sub")
     assert state.players[1].hp == 20 - 1 and state.players[0].sub_dur == 2
+
+
+def _moves_walked(rules: MineventureRules, state: MineventureState) -> list[Act]:
+    """The moves of `state` found the plain way: every walk, then each cell it passes."""
+    me = state.players[state.seat]
+    others = {(p.x, p.y): s for s, p in enumerate(state.players) if p.alive and s != state.seat}
+    dragon = rules.dragon_at if state.dragon_hp > 0 else None
+    out: list[Act] = []
+    for act, path in rules.walks(me.x, me.y, state.roll):
+        out.append(act)
+        for cell in path:
+            if cell in others:
+                out.append(Act("move", act.a, str(others[cell])))
+            if cell == dragon:
+                out.append(Act("move", act.a, "dragon"))
+    return out
+
+
+@pytest.mark.parametrize(("players", "mode"), [(3, Mode.MAP_24), (6, Mode.MAP_32)])
+def test_moves_list_each_walk_then_its_battles_on_the_path_in_order(
+    model: Mineventure, players: int, mode: Mode
+) -> None:
+    # Battle on the path (decision battle-on-path): the engine finds the walks through an
+    # occupied cell by geometry; it must list what walking every path cell by cell lists.
+    rules = MineventureRules(model, players, mode)
+    rng = random.Random(5)
+    state = clone(started(rules))
+    state.phase, state.seat = "move", 0
+    cells = sorted(rules.terrain)
+    x0, y0 = rules.dragon_at
+    battles = 0
+    for _ in range(400):
+        state.roll = rng.randint(1, 9)
+        me = state.players[0]
+        me.x, me.y = rng.choice(cells)
+        for p in state.players[1:]:
+            # Most seats near the mover (several on one cell now and then), some dead.
+            p.x = min(max(me.x + rng.randint(-4, 4), 0), rules.size - 1)
+            p.y = min(max(me.y + rng.randint(-4, 4), 0), rules.size - 1)
+            p.alive = rng.random() < 0.8
+        if rng.random() < 0.3:
+            me.x = min(max(x0 + rng.randint(-3, 3), 0), rules.size - 1)
+            me.y = min(max(y0 + rng.randint(-3, 3), 0), rules.size - 1)
+        state.dragon_hp = rng.choice((0, 10))
+        moves = rules._moves(state)
+        assert moves == _moves_walked(rules, state)
+        plain = rules.walks(me.x, me.y, state.roll)
+        assert [rules.landing(me.x, me.y, act.a) for act, _ in plain] == [p[-1] for _, p in plain]
+        battles += len(moves) - len(plain)
+    assert battles > 400  # the positions met others on the way
