@@ -97,7 +97,7 @@ OpenStep = tuple[int, int, MissionStep, tuple[tuple[dict[str, int], tuple[int, .
 """A mission step that may be done now: its index, its space, the step, and each way to pay
 it as a bundle and as a vector."""
 
-MEMO_LIMIT = 1 << 16
+MEMO_LIMIT = 1 << 12
 """Entries a memo of the rules holds before it starts afresh (memory stays bounded)."""
 
 
