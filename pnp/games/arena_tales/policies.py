@@ -134,11 +134,17 @@ class PassivePolicy:
         seat = state.seats[state.active]
         enemies = [state.seats[e].pos for e in rules.enemies(state.active)]
 
+        away: dict[int, tuple[int, int]] = {}  # a move's key depends on its direction only
+
         def key(action: Action) -> tuple[int, int]:
             # Away from the nearest enemy first, a non-damage play next, a stall last.
             if isinstance(action, Move):
-                ahead = hexgrid.neighbour(seat.pos, action.direction)
-                return (0, -min(hexgrid.distance(ahead, e) for e in enemies))
+                found = away.get(action.direction)
+                if found is None:
+                    ahead = hexgrid.neighbour(seat.pos, action.direction)
+                    found = (0, -min(hexgrid.distance(ahead, e) for e in enemies))
+                    away[action.direction] = found
+                return found
             return (1, 0) if isinstance(action, Play) else (2, 0)
 
         return best(harmless, key, rng)
