@@ -197,6 +197,7 @@ def move_threats(rules: ArenaTalesRules, state: ArenaState, moves: Sequence[Move
         for code in distinct(seat.hand)
     }
     after_step: dict[tuple[int, int], dict[int, int]] = {}
+    others = {st.pos: i for i, st in enumerate(seats) if i != active}  # a step goes to a free hex
     found = []
     for move in moves:
         step = (move.direction, move.facing)
@@ -205,14 +206,16 @@ def move_threats(rules: ArenaTalesRules, state: ArenaState, moves: Sequence[Move
             # The piece after the step (the card discarded for it stays out of the display:
             # a preview reads positions and displays only).
             ahead = hexgrid.neighbour(seat.pos, move.direction)
-            where = {(ahead if i == active else st.pos): i for i, st in enumerate(seats)}
+            where = others.copy()
+            where[ahead] = active
             previews = after_step[step] = {
                 code: deal(rules, where, active, ahead, move.facing, code, None, reach, damage_up)
                 for code in damage
             }
         best = 0
         for code in left[move.card]:
-            best = max(best, previews[code])
+            if previews[code] > best:
+                best = previews[code]
         found.append(best)
     return found
 
