@@ -53,6 +53,12 @@ _MEMO_SIZE = 1 << 12
 _Fx = tuple[dict[EffectKind, int], dict[EffectKind, Effect], int, int]
 """A seat's effects per kind: summed amounts, the first; the glowing and pack bonuses."""
 
+_Pattern = tuple[
+    dict[tuple[int, int], int],
+    list[tuple[int, int, int, list[tuple[dict[tuple[int, int], int], int, Act]]]],
+]
+"""The moves of one first direction (see `_MapMoves._pattern`)."""
+
 _LASTING = 1 << 30
 """Rounds left of a lasting buff (0 in the state) when buffs are compared."""
 
@@ -61,20 +67,17 @@ class _MapMoves:
     """The moves of one map, found as play reaches them and shared by every table of the map
     (they depend on its cells alone)."""
 
-    __slots__ = ("_battles", "_index", "acts", "landings", "plain", "runs", "walks")
+    __slots__ = ("_battles", "_index", "_patterns", "_shapes", "plain", "runs", "walks")
 
     def __init__(self, cells: Collection[tuple[int, int]]) -> None:
         self.walks: dict[
             tuple[int, int, int], tuple[tuple[Act, tuple[tuple[int, int], ...]], ...]
         ] = {}
         """(x, y, steps) -> every plain move with the cells it passes."""
-        self.landings: dict[tuple[int, int, str], tuple[int, int]] = {}
-        """(x, y, move code) -> the cell the move ends on."""
-        self.plain: dict[tuple[int, int, int], tuple[tuple[Act, ...], tuple[tuple[int, int], ...]]]
-        self.plain = {}
-        """(x, y, steps) -> the plain moves (as `walks` lists them) and the cells they end on."""
-        self.acts: dict[str, Act] = {}
-        """Move code -> its action, one object for every cell."""
+        self.plain: dict[tuple[int, int, int], tuple[Act, ...]] = {}
+        """(x, y, steps) -> the plain moves, as `walks` lists them."""
+        self._patterns: dict[int, list[_Pattern]] = {}
+        self._shapes: dict[str, tuple[str, int, str, int, int, int, int, int]] = {}
         self._index: dict[tuple[int, int, int], dict[str, int]] = {}
         self._battles: dict[tuple[str, str], Act] = {}
         self.runs: dict[str, dict[tuple[int, int], int]] = {}
@@ -86,48 +89,74 @@ class _MapMoves:
                 run[(x, y)] = run.get((x + dx, y + dy), -1) + 1
             self.runs[direction] = run
 
-    def plain_moves(
-        self, x: int, y: int, steps: int
-    ) -> tuple[tuple[Act, ...], tuple[tuple[int, int], ...]]:
-        """Every plain move of ``steps`` cells from (x, y) in the order of
-        ``MineventureRules.walks``, and the cell each ends on (decision movement)."""
+    def _pattern(self, steps: int) -> list[_Pattern]:
+        """Every move of `steps` cells wherever it starts, in the order of `walks`: per first
+        direction, its run and step, then per first run (longest first) its length, the
+        corner's offset and the turns (run of the second direction, its length, the action)."""
+        found = self._patterns.get(steps)
+        if found is None:
+            found = []
+            for first, (dx, dy) in DIRECTIONS.items():
+                legs: list[tuple[int, int, int, list[tuple[dict[tuple[int, int], int], int, Act]]]]
+                legs = []
+                for n1 in range(steps, 0, -1):
+                    n2 = steps - n1
+                    seconds = PERPENDICULAR[first] if n2 else (first,)
+                    turns = [
+                        (self.runs[second], n2, Act("move", f"{first}{n1}{second}{n2}"))
+                        if n2
+                        else (self.runs[first], 0, Act("move", f"{first}{n1}"))
+                        for second in seconds
+                    ]
+                    legs.append((n1, dx * n1, dy * n1, turns))
+                found.append((self.runs[first], legs))
+            self._patterns[steps] = found
+        return found
+
+    def plain_moves(self, x: int, y: int, steps: int) -> tuple[Act, ...]:
+        """Every plain move of ``steps`` cells from (x, y), in the order of
+        ``MineventureRules.walks`` (decision movement)."""
         key = (x, y, steps)
         found = self.plain.get(key)
         if found is not None:
             return found
         acts: list[Act] = []
-        ends: list[tuple[int, int]] = []
-        runs, known, landings = self.runs, self.acts, self.landings
-        for first in "NESW":
-            dx, dy = DIRECTIONS[first]
-            for n1 in range(min(steps, runs[first][(x, y)]), 0, -1):
-                if n1 == steps:
-                    turns = [(first, 0, 0, 0)]
-                else:
-                    turns = [
-                        (second, *DIRECTIONS[second], steps - n1) for second in PERPENDICULAR[first]
-                    ]
-                corner = (x + dx * n1, y + dy * n1)
-                for second, ex, ey, n2 in turns:
-                    if n2 and runs[second][corner] < n2:
-                        continue  # the move may not leave the map
-                    code = f"{first}{n1}{second}{n2}" if n2 else f"{first}{n1}"
-                    act = known.get(code)
-                    if act is None:
-                        act = known[code] = Act("move", code)
-                    end = (corner[0] + ex * n2, corner[1] + ey * n2)
-                    acts.append(act)
-                    ends.append(end)
-                    landings[(x, y, code)] = end
-        self.plain[key] = found = (tuple(acts), tuple(ends))
+        start = (x, y)
+        for run, legs in self._pattern(steps):
+            longest = run[start]
+            for n1, cx, cy, turns in legs:
+                if n1 > longest:
+                    continue  # the move may not leave the map
+                corner = (x + cx, y + cy)
+                for second, n2, act in turns:
+                    if not n2 or second[corner] >= n2:
+                        acts.append(act)
+        self.plain[key] = found = tuple(acts)
         return found
+
+    def landing(self, x: int, y: int, code: str) -> tuple[int, int]:
+        """Where the move ``code`` from (x, y) ends; ValueError if it leaves the map."""
+        shape = self._shapes.get(code)
+        if shape is None:
+            first, rest = code[:1], code[1:]
+            digits = len(rest) - len(rest.lstrip("0123456789"))
+            second, n2 = (rest[digits], int(rest[digits + 1 :])) if rest[digits:] else (first, 0)
+            n1 = int(rest[:digits])
+            (dx, dy), (ex, ey) = DIRECTIONS[first], DIRECTIONS[second]
+            shape = (first, n1, second, n2, dx * n1, dy * n1, dx * n1 + ex * n2, dy * n1 + ey * n2)
+            self._shapes[code] = shape
+        first, n1, second, n2, cx, cy, ox, oy = shape
+        runs = self.runs
+        if runs[first][(x, y)] < n1 or (n2 and runs[second][(x + cx, y + cy)] < n2):
+            raise ValueError(f"move {code!r} from {(x, y)} leaves the map")
+        return (x + ox, y + oy)
 
     def index(self, x: int, y: int, steps: int) -> dict[str, int]:
         """Move code -> its place among `plain_moves(x, y, steps)`."""
         key = (x, y, steps)
         found = self._index.get(key)
         if found is None:
-            acts, _ = self.plain_moves(x, y, steps)
+            acts = self.plain_moves(x, y, steps)
             found = self._index[key] = {act.a: i for i, act in enumerate(acts)}
         return found
 
@@ -286,7 +315,6 @@ class Board:
         """In `apply`: the seats of the state applied to, which `_set` copies before changing."""
         self._map_moves = moves = _map_moves(model, assembly.id, self.terrain)
         self._walks = moves.walks
-        self._landings = moves.landings
         self.story_cards = [
             code
             for code, card in enumerate(self.cards)

@@ -354,7 +354,7 @@ class MineventureRules(CombatRules):
         me = state.players[state.seat]
         x, y, steps = me.x, me.y, state.roll
         moves = self._map_moves
-        acts, _ = moves.plain_moves(x, y, steps)
+        acts = moves.plain_moves(x, y, steps)
         others = {
             (p.x, p.y): seat
             for seat, p in enumerate(state.players)
@@ -435,7 +435,6 @@ class MineventureRules(CombatRules):
                 if n1 == steps:
                     code = f"{first}{n1}"
                     walks.append((Act("move", code), tuple(run)))
-                    self._landings[(x, y, code)] = run[-1]
                     continue
                 for second in "NESW":
                     if second in (first, OPPOSITE[first]):
@@ -451,37 +450,12 @@ class MineventureRules(CombatRules):
                     else:
                         code = f"{first}{n1}{second}{steps - n1}"
                         walks.append((Act("move", code), (*run[:n1], *turn)))
-                        self._landings[(x, y, code)] = turn[-1]
         self._walks[key] = found = tuple(walks)
         return found
 
     def landing(self, x: int, y: int, code: str) -> tuple[int, int]:
         """Where the move ``code`` from (x, y) ends."""
-        cell = self._landings.get((x, y, code))
-        if cell is None:
-            first, rest = code[0], code[1:]
-            if any(not ch.isdigit() for ch in rest):
-                i = next(i for i, ch in enumerate(rest) if not ch.isdigit())
-                path = self._path(x, y, first, int(rest[:i]), rest[i], int(rest[i + 1 :]))
-            else:
-                path = self._path(x, y, first, int(rest), first, 0)
-            if not path:
-                raise ValueError(f"move {code!r} from {(x, y)} leaves the map")
-            cell = self._landings[(x, y, code)] = path[-1]
-        return cell
-
-    def _path(
-        self, x: int, y: int, first: str, n1: int, second: str, n2: int
-    ) -> list[tuple[int, int]] | None:
-        cells = []
-        for direction, n in ((first, n1), (second, n2)):
-            dx, dy = DIRECTIONS[direction]
-            for _ in range(n):
-                x, y = x + dx, y + dy
-                if (x, y) not in self.terrain:
-                    return None  # the move may not leave the map
-                cells.append((x, y))
-        return cells
+        return self._map_moves.landing(x, y, code)
 
     def _move(self, new: MineventureState, action: Act) -> None:
         me = new.players[new.seat]
@@ -518,7 +492,7 @@ class MineventureRules(CombatRules):
             new.roll = max(1, value + bonus)
             new.phase = "move"
             me = new.players[new.seat]
-            if not self._map_moves.plain_moves(me.x, me.y, new.roll)[0]:
+            if not self._map_moves.plain_moves(me.x, me.y, new.roll):
                 new.phase = "decision"
             return
         combat = new.combat
