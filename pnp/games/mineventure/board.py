@@ -297,6 +297,20 @@ class Board:
             c.weapon_kind if isinstance(c, Equipment) else None for c in self.cards
         ]
         self._icons = {cell: terrain.icon for cell, terrain in self.terrain.items()}
+        # The most a seat can glow: its character's, a partner's and a buff in every slot.
+        glows = [
+            [e.amount for e in effects if e.kind is EffectKind.GLOWING] or [0]
+            for effects in (
+                [c.ability for c in model.characters],
+                [c.effect for c in model.partners],
+                [b.effect for b in model.buffs],
+            )
+        ]
+        self._glow_bound = (
+            max(0, *glows[0]) + max(0, *glows[1]) + len(self.slots) * max(0, *glows[2])
+        )
+        self._in_reach_hint: tuple[MineventureState, int, list[int]] | None = None
+        """While `_decisions` lists a position: (it, the seat, the seats it can attack)."""
         self._fx_memo: dict[tuple[int, int, tuple[tuple[int, int, int] | None, ...]], _Fx] = {}
         self._play_acts: dict[tuple[int, str], Act] = {}
         """(card, argument) -> the action playing it, one object for every position."""
@@ -654,16 +668,25 @@ class Board:
 
     def in_reach(self, state: MineventureState, seat: int) -> list[int]:
         """The other living seats `seat` can attack from where it stands (see `reach`)."""
+        hint = self._in_reach_hint
+        if hint is not None and hint[0] is state and hint[1] == seat:
+            return hint[2]
+        return self._in_reach(state, seat, self.attack_range(state, seat))
+
+    def _in_reach(self, state: MineventureState, seat: int, attack: int) -> list[int]:
         players = state.players
         me = players[seat]
         x, y = me.x, me.y
-        attack = self.attack_range(state, seat)
+        # A seat further than any glow could bring it is out of reach without asking.
+        bound = attack + self._glow_bound
         fx = self._fx
-        return [
-            s
-            for s, p in enumerate(players)
-            if p.alive and s != seat and abs(p.x - x) + abs(p.y - y) <= attack + fx(p)[2]
-        ]
+        out = []
+        for s, p in enumerate(players):
+            if p.alive and s != seat:
+                d = abs(p.x - x) + abs(p.y - y)
+                if d <= bound and d <= attack + fx(p)[2]:
+                    out.append(s)
+        return out
 
     def play_act(self, kind: str, code: int, arg: str) -> Act:
         """The action playing hand card `code` with `arg` (`kind` 'play' or 'use')."""

@@ -225,6 +225,13 @@ class MineventureRules(CombatRules):
 
     def is_legal(self, state: MineventureState, action: Any) -> bool:
         """Whether ``action`` is in ``legal_actions(state)``, without listing chance outcomes."""
+        cached_state, actions = self._last
+        if cached_state is state:
+            # Listed just now (a policy chose from the list): found by identity first.
+            for listed in actions:
+                if listed is action:
+                    return True
+            return isinstance(action, Act) and action in actions
         if not isinstance(action, Act) or state.ended:
             return False
         if self.is_chance(state):
@@ -636,16 +643,23 @@ class MineventureRules(CombatRules):
 
     def _decisions(self, state: MineventureState) -> list[Act]:
         seat = state.seat
+        me = state.players[seat]
+        attack = self.attack_range(state, seat)
+        targets = self._in_reach(state, seat, attack)
         out = [self._end_act]
-        for code in sorted(set(state.players[seat].hand)):
-            for arg in self.playable(state, seat, code, in_combat=False):
-                out.append(self.play_act("play", code, arg))
+        if me.hand:
+            # Cards aimed at another player reach the same seats (decision potion-targets).
+            self._in_reach_hint = (state, seat, targets)
+            for code in sorted(set(me.hand)):
+                for arg in self.playable(state, seat, code, in_combat=False):
+                    out.append(self.play_act("play", code, arg))
+            self._in_reach_hint = None
         fights = self._fight_acts
-        out.extend(fights[target] for target in self.in_reach(state, seat))
-        if state.dragon_hp > 0 and self.distance(state, seat, DRAGON) <= self.attack_range(
-            state, seat
-        ):
-            out.append(fights[DRAGON])
+        out.extend(fights[target] for target in targets)
+        if state.dragon_hp > 0:
+            dx, dy = self.dragon_at
+            if abs(me.x - dx) + abs(me.y - dy) <= attack:
+                out.append(fights[DRAGON])
         return out
 
     def _play(self, new: MineventureState, seat: int, code: int, arg: str, foe: int | None) -> None:
