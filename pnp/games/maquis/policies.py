@@ -40,6 +40,8 @@ _DISTANCES: dict[tuple[MaquisRules, tuple[str, ...]], list[int]] = {}
 """GreedyPolicy._distances by (rules, vacant-house tiles)."""
 _REACH: dict[tuple[MaquisRules, int, int, int], int] = {}
 """Spaces with a safe way home, as bits, by (rules, figures, safe houses, blocked space)."""
+_RISKS: dict[tuple[Any, ...], list[float]] = {}
+"""GreedyPolicy.arrest_risks by (rules, board, tiles, patrol pile, patrols to come)."""
 _STOCK_VALUES: dict[tuple[MaquisRules, tuple[float, ...], tuple[int, ...]], float] = {}
 """GreedyPolicy.stock_value by (rules, needs, stock)."""
 
@@ -135,6 +137,17 @@ class GreedyPolicy:
         are taken as independent draws from the pile as it is now.
         """
         pile = s.draw or s.discard
+        key = (rules, s.board, s.tiles, pile, s.patrols_left)
+        risks = _RISKS.get(key)
+        if risks is None:
+            if len(_RISKS) > MEMO_LIMIT:
+                _RISKS.clear()
+            risks = _RISKS[key] = self._arrest_risks(rules, s, pile)
+        return list(risks)
+
+    def _arrest_risks(
+        self, rules: MaquisRules, s: MaquisState, pile: tuple[int, ...]
+    ) -> list[float]:
         board = s.board
         n = len(rules.locs)
         safe = rules.safe_houses(s.tiles)
