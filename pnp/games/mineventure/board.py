@@ -297,6 +297,7 @@ class Board:
             c.weapon_kind if isinstance(c, Equipment) else None for c in self.cards
         ]
         self._icons = {cell: terrain.icon for cell, terrain in self.terrain.items()}
+        self._overworld_cells = {cell: bool(t.overworld) for cell, t in self.terrain.items()}
         # The most a seat can glow: its character's, a partner's and a buff in every slot.
         glows = [
             [e.amount for e in effects if e.kind is EffectKind.GLOWING] or [0]

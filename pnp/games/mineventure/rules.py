@@ -256,30 +256,17 @@ class MineventureRules(CombatRules):
         new = shell(state)
         self._shared = state.players
         kind = action.kind
-        if kind == "spawn":
-            seat = new.spawn_order[0]
-            x, y = self.spawns[int(action.a)]
-            self._set(new, seat, x=x, y=y)
-            new.spawn_order = new.spawn_order[1:]
-            if not new.spawn_order:
-                # Opening cards: each seat in order, equipment first (equipped at once).
-                s = self.settings
-                eq, it = self.deck_index["equipment"], self.deck_index["item"]
-                new.queue = tuple(
-                    entry
-                    for seat_ in range(self.players)
-                    for entry in [(seat_, eq, "open")] * s.opening_equipment
-                    + [(seat_, it, "open")] * s.opening_items
-                )
-                new.phase = "deal"
-                new.resume = "start"
-                self._settle(new)
+        # The most frequent kinds first.
+        if kind == "end":
+            # Ending the decision phase enters the end phase (discard to the hand limit).
+            if new.phase == "decision":
+                self._enter_end(new)
+            else:
+                self._end_turn(new)
         elif kind == "die":
             self._die(new, int(action.a))
         elif kind == "draw":
             self._draw(new, self.by_token[action.a])
-        elif kind in ("keep", "return"):
-            self._keep(new, kind == "keep")
         elif kind == "skip":
             new.phase = "decision"
         elif kind == "roll":
@@ -289,23 +276,40 @@ class MineventureRules(CombatRules):
         elif kind == "play":
             self._play(new, new.seat, self.by_token[action.a], action.b, None)
             self._check_end(new)
+        elif kind in ("keep", "return"):
+            self._keep(new, kind == "keep")
         elif kind == "fight":
             target = DRAGON if action.a == "dragon" else int(action.a)
             self._start_combat(new, new.seat, target, on_path=False)
         elif kind == "discard":
             self._discard_card(new, new.seat, self.by_token[action.a])
-        elif kind == "end":
-            # Ending the decision phase enters the end phase (discard to the hand limit).
-            if new.phase == "decision":
-                self._enter_end(new)
-            else:
-                self._end_turn(new)
         elif kind in ("strike", "use", "flee"):
             self._declare(new, action)
         elif kind == "loot":
             self._loot(new, action.a)
+        elif kind == "spawn":
+            self._spawn(new, action)
         self._shared = ()
         return new
+
+    def _spawn(self, new: MineventureState, action: Act) -> None:
+        seat = new.spawn_order[0]
+        x, y = self.spawns[int(action.a)]
+        self._set(new, seat, x=x, y=y)
+        new.spawn_order = new.spawn_order[1:]
+        if not new.spawn_order:
+            # Opening cards: each seat in order, equipment first (equipped at once).
+            s = self.settings
+            eq, it = self.deck_index["equipment"], self.deck_index["item"]
+            new.queue = tuple(
+                entry
+                for seat_ in range(self.players)
+                for entry in [(seat_, eq, "open")] * s.opening_equipment
+                + [(seat_, it, "open")] * s.opening_items
+            )
+            new.phase = "deal"
+            new.resume = "start"
+            self._settle(new)
 
     def resample(self, state: MineventureState, seat: int, rng: random.Random) -> MineventureState:
         """A position ``seat`` cannot tell from ``state`` (for the search player).
@@ -729,21 +733,26 @@ class MineventureRules(CombatRules):
 
     def _end_round(self, new: MineventureState) -> None:
         s = self.settings
+        living = self.living(new)  # nobody dies before the deaths below
         # Story damage: overworld players who did not kill this round take dead + story_base.
         if new.story >= 0:
-            dead = sum(1 for p in new.players if not p.alive)
-            for seat in self.living(new):
-                if self._overworld(new, seat) and not new.players[seat].killed:
-                    self._set(new, seat, hp=new.players[seat].hp - (dead + s.story_base))
+            damage = len(new.players) - len(living) + s.story_base
+            overworld = self._overworld_cells
+            for seat in living:
+                p = new.players[seat]
+                if overworld[(p.x, p.y)] and not p.killed:
+                    self._own(new, seat).hp -= damage
         # The dragon breathes on every player within its range (decision dragon).
         if new.dragon_hp > 0:
             d = self.model.dragon
-            for seat in self.living(new):
-                if self.distance(new, seat, DRAGON) <= d.range:
+            dx, dy = self.dragon_at
+            for seat in living:
+                p = new.players[seat]
+                if abs(p.x - dx) + abs(p.y - dy) <= d.range:
                     self._hit(new, seat, d.damage, d.types, blocking=False)
         # Buffs tick: regeneration and poison, then their rounds run down. (A seat whose
         # numbers do not change is left as it is.)
-        for seat in self.living(new):
+        for seat in living:
             p = new.players[seat]
             bonus = self._fx(p)[0]
             regeneration = bonus.get(EffectKind.REGENERATION, 0)
@@ -751,7 +760,7 @@ class MineventureRules(CombatRules):
                 self._heal(new, seat, regeneration)
             poison = bonus.get(EffectKind.POISON, 0)
             if poison:
-                self._set(new, seat, hp=new.players[seat].hp - poison)
+                self._own(new, seat).hp -= poison
             p = new.players[seat]
             if any(p.buffs):
                 buffs = tuple(
@@ -761,7 +770,7 @@ class MineventureRules(CombatRules):
                     for e in p.buffs
                 )
                 if buffs != p.buffs:
-                    self._set(new, seat, buffs=buffs)
+                    self._own(new, seat).buffs = buffs
             if p.killed or p.fled or p.skip:
                 self._set(new, seat, killed=False, fled=False, skip=False)
         self._deaths(new, killer=None)
@@ -772,8 +781,9 @@ class MineventureRules(CombatRules):
         if new.round % s.rounds_per_day == 0:
             new.day += 1
             for seat in self.living(new):
-                if self._has(new, seat, EffectKind.STARVE) is None:
-                    self._heal(new, seat, s.daily_heal + self._bonus(new, seat, EffectKind.NURSE))
+                fx = self._fx(new.players[seat])
+                if EffectKind.STARVE not in fx[1]:
+                    self._heal(new, seat, s.daily_heal + fx[0].get(EffectKind.NURSE, 0))
             if new.day >= s.story_day and new.story < 0:
                 self._force_story(new)
         if self._check_end(new):
