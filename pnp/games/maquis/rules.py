@@ -90,8 +90,14 @@ class Option:
     mission: tuple[int, int] | None = None
 
 
-OptionsAt = tuple[tuple["Option", ...], dict[str, "Option"], tuple[Activate, ...]]
-"""A worker's options on a space, the first option of each key, and its activations."""
+OptionsAt = tuple[
+    tuple["Option", ...], dict[str, "Option"], tuple[Activate, ...], dict[str, tuple[int, ...]]
+]
+"""A worker's options on a space, the first option of each key, its activations, and what
+the first option of each key costs as a vector."""
+
+PayTable = tuple[tuple[tuple[int, ...], tuple[tuple[bool, bool, tuple["Option", ...]], ...]], ...]
+"""An action's ways to pay (as vectors), each with its rewards: (recruits, airdrop, options)."""
 
 OpenStep = tuple[int, int, MissionStep, tuple[tuple[dict[str, int], tuple[int, ...]], ...]]
 """A mission step that may be done now: its index, its space, the step, and each way to pay
@@ -174,7 +180,7 @@ class MaquisRules:
         self._last_options: tuple[MaquisState | None, dict[int, OptionsAt]] = (None, {})
         # The pay tables of the model's actions (spaces and tiles), by identity: the model
         # lives as long as the rules, and each entry keeps its action to check it is the one.
-        self._pays: dict[int, tuple[Action, Any]] = {}
+        self._pays: dict[int, tuple[Action, PayTable]] = {}
         actions = [loc.action for loc in self.locs] + [t.action for t in model.vacant_tiles]
         for action in actions:
             if action is not None:
@@ -184,11 +190,25 @@ class MaquisRules:
     def _vector(self, bundle: dict[str, int]) -> tuple[int, ...]:
         return tuple(bundle.get(r, 0) for r in self.res)
 
-    def _pay_table(self, action: Action) -> tuple[tuple[int, dict[str, int], tuple[int, ...]], ...]:
-        """Each way to pay ``action``: its number (-1 when it costs nothing), the bundle and
-        the bundle as a vector."""
-        pays = list(enumerate(action.pay)) or [(-1, {})]
-        return tuple((i, pay, self._vector(pay)) for i, pay in pays)
+    def _pay_table(self, action: Action) -> PayTable:
+        """Each way to pay ``action`` as a vector, with what each of its rewards offers:
+        whether it recruits (a worker must wait in the café), whether it is an airdrop (an
+        airdrop zone must be empty), and the options it gives (built once, shared)."""
+        table = []
+        for i, pay in list(enumerate(action.pay)) or [(-1, {})]:
+            rewards = []
+            for j, reward in enumerate(action.gain):
+                key = f"{'' if i < 0 else f'p{i}'}g{j}"
+                if reward.airdrop:
+                    found = tuple(
+                        Option(f"{key}d{k}", pay, reward, airdrop=bundle)
+                        for k, bundle in enumerate(self.level.airdrop)
+                    )
+                else:
+                    found = (Option(key, pay, reward),)
+                rewards.append((bool(reward.recruit), bool(reward.airdrop), found))
+            table.append((self._vector(pay), tuple(rewards)))
+        return tuple(table)
 
     # -- protocol -------------------------------------------------------------------------
 
@@ -456,28 +476,23 @@ class MaquisRules:
         return margin >= 0
 
     def _action_options(
-        self, s: MaquisState, action: Action, prefix: str = "", stock: tuple[int, ...] | None = None
+        self, s: MaquisState, action: Action, stock: tuple[int, ...] | None = None
     ) -> list[Option]:
         stock = s.stock if stock is None else stock
-        options = []
-        pays = self._pays.get(id(action))
-        if pays is None or pays[0] is not action:
-            pays = (action, self._pay_table(action))
-        for i, pay, cost in pays[1]:
+        options: list[Option] = []
+        table = self._pays.get(id(action))
+        if table is None or table[0] is not action:
+            table = (action, self._pay_table(action))
+        for cost, rewards in table[1]:
             if not self._affords(stock, cost):
                 continue
-            for j, reward in enumerate(action.gain):
-                if reward.recruit and s.cafe <= 0:
+            for recruit, airdrop, found in rewards:
+                if recruit and s.cafe <= 0:
                     continue
-                key = f"{prefix}{'' if i < 0 else f'p{i}'}g{j}"
-                if reward.airdrop:
-                    # Airdrop: only onto an empty zone (decision airdrop-zone).
-                    if not any(not any(d) for d in s.drops):
-                        continue
-                    for k, bundle in enumerate(self.level.airdrop):
-                        options.append(Option(f"{key}d{k}", pay, reward, airdrop=bundle))
-                else:
-                    options.append(Option(key, pay, reward))
+                # Airdrop: only onto an empty zone (decision airdrop-zone).
+                if airdrop and not any(not any(d) for d in s.drops):
+                    continue
+                options.extend(found)
         return options
 
     def available_steps(self, s: MaquisState, slot: int) -> list[int]:
@@ -566,19 +581,20 @@ class MaquisRules:
         for o in options:
             by_key.setdefault(o.key, o)
         activations = (self._idle_of[i], *(self._activation(i, o.key) for o in options))
-        return options, by_key, activations
+        costs = {key: self._vector(o.pay) for key, o in by_key.items()}
+        return options, by_key, activations, costs
 
     def _list_options(self, s: MaquisState, i: int, stock: tuple[int, ...]) -> list[Option]:
         loc = self.locs[i]
         options: list[Option] = []
         if loc.kind is LocationKind.ACTION and loc.action is not None:
-            options.extend(self._action_options(s, loc.action, stock=stock))
+            options.extend(self._action_options(s, loc.action, stock))
         elif loc.kind is LocationKind.VACANT:
             tile = s.tiles[self.vacant.index(i)]
             if tile:
                 action = self.tiles[tile].action
                 if action is not None:
-                    options.extend(self._action_options(s, action, stock=stock))
+                    options.extend(self._action_options(s, action, stock))
             elif self._affords(stock, self.build_cost):
                 used = Counter(t for t in s.tiles if t)
                 for t in self.model.vacant_tiles:
@@ -624,12 +640,11 @@ class MaquisRules:
             s = self._patrol(s, self.card_index[action.card])
         elif isinstance(action, Activate):
             i = self.index[action.loc]
-            pay: dict[str, int] = {}
-            if action.choice != "-":
-                pay = self._options(s, i)[1][action.choice].pay
             s = _copy(state)
             s.board = _put(state.board, i, ACTIVE)
-            s.stock = tuple(h - pay.get(r, 0) for h, r in zip(state.stock, self.res, strict=True))
+            if action.choice != "-":  # pay at once
+                cost = self._options(state, i)[3][action.choice]
+                s.stock = tuple(map(sub, state.stock, cost))
             s.active = i
             s.pending = action.choice
         elif isinstance(action, Return):
