@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -18,6 +19,37 @@ from pnp.games.mineventure.model import (
 )
 from pnp.games.mineventure.rules import MineventureRules
 from pnp.games.mineventure.state import DRAGON, Act, MineventureState
+
+_MEMO_SIZE = 1 << 16
+"""Entries a memo of the best moves holds before it is emptied."""
+
+
+class _Memo:
+    """What the policies work out from a table alone (its map, dragon and cards), kept for
+    every game of the table: a policy object lives for one game (one per seat)."""
+
+    __slots__ = ("safest", "safety", "sensible_moves")
+
+    def __init__(self) -> None:
+        self.safety: dict[tuple[int, int], float] = {}
+        """Cell -> how safe the passive player finds it."""
+        self.safest: dict[tuple[int, int, int], tuple[Act, ...]] = {}
+        """(x, y, roll) -> the plain moves the passive player rates best."""
+        self.sensible_moves: dict[
+            tuple[int, int, int, tuple[bool, ...]], tuple[tuple[float, ...], tuple[Act, ...]]
+        ] = {}
+        """(x, y, roll, what the mover wants) -> the sensible player's score of each plain move
+        and the moves it rates best."""
+
+
+_MEMOS: weakref.WeakKeyDictionary[MineventureRules, _Memo] = weakref.WeakKeyDictionary()
+
+
+def _memo(rules: MineventureRules) -> _Memo:
+    memo = _MEMOS.get(rules)
+    if memo is None:
+        memo = _MEMOS[rules] = _Memo()
+    return memo
 
 
 def pick(actions: Sequence[Act], rng: random.Random) -> Act:
@@ -51,16 +83,29 @@ class SensiblePolicy:
         if phase == "keep":
             return Act("keep") if self._better(rules, state, seat, state.drawn) else Act("return")
         if phase == "move":
-            # Many walks end on the same cell: score each cell once.
-            scores: dict[object, float] = {}
-
-            def score(action: Act) -> float:
-                key = action.b or rules.landing(me.x, me.y, action.a)
-                if key not in scores:
-                    scores[key] = self._move_score(rules, state, seat, action)
-                return scores[key]
-
-            return best(actions, score, rng)
+            plain = rules.plain_moves(me.x, me.y, state.roll)
+            if not plain:
+                return self._best_move(rules, state, seat, actions, rng)  # pragma: no cover
+            # A plain move's score depends on its cell and the mover's wants alone.
+            key = (me.x, me.y, state.roll, self._wants(state, seat))
+            memo = _memo(rules).sensible_moves
+            found = memo.get(key)
+            if found is None:
+                found = self._plain_scores(rules, state, seat, plain)
+                if len(memo) >= _MEMO_SIZE:
+                    memo.clear()
+                memo[key] = found
+            scores, top = found
+            if len(actions) == len(plain):
+                return pick(top, rng)  # nobody on the way: the plain moves alone
+            # Battles on the way follow their walk: each is scored on its own.
+            plain_scores = iter(scores)
+            scored = [
+                (self._move_score(rules, state, seat, a) if a.b else next(plain_scores), a)
+                for a in actions
+            ]
+            high = max(score for score, _ in scored)
+            return pick([action for score, action in scored if score == high], rng)
         if phase == "loot":
             # Take the victim's card only when it beats one's own (declining is allowed).
             victim = state.players[state.loot[1]]
@@ -94,6 +139,54 @@ class SensiblePolicy:
         if fights:
             return pick(fights, rng)
         return Act("end")
+
+    @staticmethod
+    def _wants(state: MineventureState, seat: int) -> tuple[bool, ...]:
+        """What `_move_score` reads of the mover for a cell, as flags."""
+        me = state.players[seat]
+        return (
+            me.main < 0 or me.armour < 0,
+            me.hp < 14,
+            me.partner < 0,
+            state.story >= 0 or (me.main >= 0 and me.hp >= 16),
+        )
+
+    def _best_move(
+        self,
+        rules: MineventureRules,
+        state: MineventureState,
+        seat: int,
+        actions: list[Act],
+        rng: random.Random,
+    ) -> Act:
+        me = state.players[seat]
+        # Many walks end on the same cell: score each cell once.
+        scores: dict[object, float] = {}
+
+        def score(action: Act) -> float:
+            key = action.b or rules.landing(me.x, me.y, action.a)
+            if key not in scores:
+                scores[key] = self._move_score(rules, state, seat, action)
+            return scores[key]
+
+        return best(actions, score, rng)
+
+    def _plain_scores(
+        self, rules: MineventureRules, state: MineventureState, seat: int, plain: Sequence[Act]
+    ) -> tuple[tuple[float, ...], tuple[Act, ...]]:
+        """Each plain move's score, and those `best` chooses among (the highest)."""
+        me = state.players[seat]
+        by_cell: dict[tuple[int, int], float] = {}
+        scores = []
+        for action in plain:
+            cell = rules.landing(me.x, me.y, action.a)
+            score = by_cell.get(cell)
+            if score is None:
+                score = by_cell[cell] = self._move_score(rules, state, seat, action)
+            scores.append(score)
+        high = max(scores)
+        top = tuple(action for score, action in zip(scores, plain, strict=True) if score == high)
+        return tuple(scores), top
 
     def _worth(
         self, rules: MineventureRules, state: MineventureState, seat: int, action: Act
@@ -210,8 +303,6 @@ class PassivePolicy:
 
     def __init__(self) -> None:
         self._sensible = SensiblePolicy()
-        self._cells: dict[tuple[int, tuple[int, int]], float] = {}
-        """How safe each cell is, per table (it depends on the map alone)."""
 
     def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
         assert isinstance(rules, MineventureRules)
@@ -225,8 +316,17 @@ class PassivePolicy:
         if phase == "action":
             return Act("roll")
         if phase == "move":
-            safe = [a for a in actions if not a.b]
-            return best(safe or actions, lambda a: self._safety(rules, state, seat, a), rng)
+            me = state.players[seat]
+            # The moves without a battle are the plain moves: the safest depend on the map.
+            key = (me.x, me.y, state.roll)
+            safest = _memo(rules).safest
+            top = safest.get(key)
+            if top is None:
+                safe = [a for a in actions if not a.b] or actions
+                scored = [(self._safety(rules, state, seat, a), a) for a in safe]
+                high = max(score for score, _ in scored)
+                top = safest[key] = tuple(action for score, action in scored if score == high)
+            return pick(top, rng)
         if phase == "combat":
             calm = [a for a in actions if self._calm(rules, state, seat, a)]
             return pick(calm or actions, rng)
@@ -264,8 +364,8 @@ class PassivePolicy:
         """Far from the dragon and off lava; then what the tile gives."""
         me = state.players[seat]
         cell = rules.landing(me.x, me.y, action.a)  # where the move ends
-        key = (id(rules), cell)
-        score = self._cells.get(key)
+        cells = _memo(rules).safety  # it depends on the map alone
+        score = cells.get(cell)
         if score is None:
             terrain = rules.terrain[cell]
             dx, dy = rules.dragon_at
@@ -273,7 +373,7 @@ class PassivePolicy:
             score = min(distance, rules.model.dragon.range + 1) * 2.0
             score -= 5 * terrain.landing_damage
             score += 1.0 if terrain.draws else 0.0
-            self._cells[key] = score
+            cells[cell] = score
         return score
 
     def __repr__(self) -> str:

@@ -464,6 +464,10 @@ class MineventureRules(CombatRules):
         self._walks[key] = found = tuple(walks)
         return found
 
+    def plain_moves(self, x: int, y: int, steps: int) -> tuple[Act, ...]:
+        """The moves of `walks` without their cells (the same objects `legal_actions` lists)."""
+        return self._map_moves.plain_moves(x, y, steps)
+
     def landing(self, x: int, y: int, code: str) -> tuple[int, int]:
         """Where the move ``code`` from (x, y) ends."""
         return self._map_moves.landing(x, y, code)
