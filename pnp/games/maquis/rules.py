@@ -442,7 +442,12 @@ class MaquisRules:
             )
         ):
             return []
-        return [i for i, c in enumerate(s.board) if c == POLICE]
+        board, targets = s.board, []
+        i = board.find(POLICE)
+        while i >= 0:
+            targets.append(i)
+            i = board.find(POLICE, i + 1)
+        return targets
 
     def in_hand(self, s: MaquisState) -> tuple[int, ...]:
         """Resources the acting worker gained this round and carries until he gets home.
