@@ -592,8 +592,8 @@ DUELS = {
     # game: (table, games) — enough games for the strong player's edge to show at 95 %.
     "deadline-99": ("normal-3p", 400),
     "dragon-hoard": ("3p", 40),
-    "arena-tales": ("2p", 60),
-    "maquis": ("normal", 60),
+    "arena-tales": ("4p", 40),
+    "maquis": ("normal", 150),
     "mineventure": ("3p-map-24", 24),
 }
 """The head-to-head each game's note reports: the strong player in one seat, the sensible
