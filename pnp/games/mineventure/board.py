@@ -67,7 +67,7 @@ class _MapMoves:
     """The moves of one map, found as play reaches them and shared by every table of the map
     (they depend on its cells alone)."""
 
-    __slots__ = ("_battles", "_index", "_patterns", "_shapes", "plain", "runs", "walks")
+    __slots__ = ("_battles", "_ends", "_index", "_patterns", "_shapes", "plain", "runs", "walks")
 
     def __init__(self, cells: Collection[tuple[int, int]]) -> None:
         self.walks: dict[
@@ -79,6 +79,7 @@ class _MapMoves:
         self._patterns: dict[int, list[_Pattern]] = {}
         self._shapes: dict[str, tuple[str, int, str, int, int, int, int, int]] = {}
         self._index: dict[tuple[int, int, int], dict[str, int]] = {}
+        self._ends: dict[tuple[int, int, int], tuple[tuple[int, int], ...]] = {}
         self._battles: dict[tuple[str, str], Act] = {}
         self.runs: dict[str, dict[tuple[int, int], int]] = {}
         """Direction -> cell -> how many cells of the map follow it in a row that way."""
@@ -132,6 +133,15 @@ class _MapMoves:
                     if not n2 or second[corner] >= n2:
                         acts.append(act)
         self.plain[key] = found = tuple(acts)
+        return found
+
+    def plain_ends(self, x: int, y: int, steps: int) -> tuple[tuple[int, int], ...]:
+        """Where each of `plain_moves(x, y, steps)` ends (kept: policies ask again)."""
+        key = (x, y, steps)
+        found = self._ends.get(key)
+        if found is None:
+            found = tuple(self.landing(x, y, act.a) for act in self.plain_moves(x, y, steps))
+            self._ends[key] = found
         return found
 
     def landing(self, x: int, y: int, code: str) -> tuple[int, int]:
@@ -257,6 +267,8 @@ class Board:
         if len(self.by_token) != len(self.tokens):
             raise ValueError("card ids are not unique across the decks")
         self._start = tuple((tuple(sorted(cards)), (), ()) for cards in start)
+        self._dealt = sorted(code for cards in start for code in cards)
+        """Every card of the game, sorted (what `invariant_problems` compares with)."""
         for deck_id, need in (("equipment", s.opening_equipment), ("item", s.opening_items)):
             if deck_id not in self.deck_index:
                 raise ValueError(f"setup draws from deck {deck_id!r}, which does not exist")

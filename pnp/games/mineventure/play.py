@@ -179,6 +179,8 @@ def covered(rules: Any, before: Any, action: Any, after: Any) -> Iterable[str]:
     if before.story >= 0 and after.round > before.round:
         out.append("rule:story-damage")
     for old, new in zip(before.players, after.players, strict=True):
+        if new is old:
+            continue  # a seat the step did not change (the rules copy a seat to change it)
         if new.buffs != old.buffs:
             for entry in new.buffs:
                 if entry is not None and entry not in old.buffs:

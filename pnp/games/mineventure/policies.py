@@ -28,10 +28,12 @@ class _Memo:
     """What the policies work out from a table alone (its map, dragon and cards), kept for
     every game of the table: a policy object lives for one game (one per seat)."""
 
-    __slots__ = ("safest", "safety", "sensible_moves")
+    __slots__ = ("cell_scores", "safest", "safety", "sensible_moves")
 
     def __init__(self) -> None:
         self.safety: dict[tuple[int, int], float] = {}
+        self.cell_scores: dict[tuple[tuple[int, int], tuple[bool, ...]], float] = {}
+        """(cell, what the mover wants) -> what the sensible player finds it worth."""
         """Cell -> how safe the passive player finds it."""
         self.safest: dict[tuple[int, int, int], tuple[Act, ...]] = {}
         """(x, y, roll) -> the plain moves the passive player rates best."""
@@ -45,10 +47,17 @@ class _Memo:
 _MEMOS: weakref.WeakKeyDictionary[MineventureRules, _Memo] = weakref.WeakKeyDictionary()
 
 
+_LAST: list[tuple[MineventureRules, _Memo]] = []
+"""The table asked about last, with its memo (asked again on the next step)."""
+
+
 def _memo(rules: MineventureRules) -> _Memo:
+    if _LAST and _LAST[0][0] is rules:
+        return _LAST[0][1]
     memo = _MEMOS.get(rules)
     if memo is None:
         memo = _MEMOS[rules] = _Memo()
+    _LAST[:] = [(rules, memo)]
     return memo
 
 
@@ -176,13 +185,14 @@ class SensiblePolicy:
     ) -> tuple[tuple[float, ...], tuple[Act, ...]]:
         """Each plain move's score, and those `best` chooses among (the highest)."""
         me = state.players[seat]
-        by_cell: dict[tuple[int, int], float] = {}
+        wanted = self._wants(state, seat)
+        memo = _memo(rules).cell_scores
         scores = []
-        for action in plain:
-            cell = rules.landing(me.x, me.y, action.a)
-            score = by_cell.get(cell)
+        for cell in rules.plain_ends(me.x, me.y, state.roll):
+            key = (cell, wanted)
+            score = memo.get(key)
             if score is None:
-                score = by_cell[cell] = self._move_score(rules, state, seat, action)
+                score = memo[key] = self._cell_score(rules, wanted, cell)
             scores.append(score)
         high = max(scores)
         top = tuple(action for score, action in zip(scores, plain, strict=True) if score == high)
@@ -240,19 +250,27 @@ class SensiblePolicy:
                 return 5 if state.story >= 0 and me.hp >= 8 else -10
             return 4 if me.main >= 0 and me.hp > state.players[target].hp + 4 else -10
         cell = rules.landing(me.x, me.y, action.a)  # where the move ends
+        return self._cell_score(rules, self._wants(state, seat), cell)
+
+    @staticmethod
+    def _cell_score(
+        rules: MineventureRules, wanted: tuple[bool, ...], cell: tuple[int, int]
+    ) -> float:
+        """What ending a move on `cell` is worth to a mover who wants `wanted` (`_wants`)."""
+        gear, hurt, alone, heading = wanted
         terrain = rules.terrain[cell]
         score = 0.0
         if terrain.landing_damage:
             score -= 3 * terrain.landing_damage
         wants = {
-            "equipment": 3 if me.main < 0 or me.armour < 0 else 1,
-            "food": 3 if me.hp < 14 else 0.5,
+            "equipment": 3 if gear else 1,
+            "food": 3 if hurt else 0.5,
             "item": 2,
-            "partner": 2 if me.partner < 0 else 0,
+            "partner": 2 if alone else 0,
             "event": 1.5,
         }
         score += wants.get(terrain.draws, 0)
-        if state.story >= 0 or (me.main >= 0 and me.hp >= 16):
+        if heading:
             # Head for the dragon: bleeding everywhere else, or well armed and healthy.
             dx, dy = rules.dragon_at
             score -= 0.3 * (abs(cell[0] - dx) + abs(cell[1] - dy))
@@ -322,10 +340,14 @@ class PassivePolicy:
             safest = _memo(rules).safest
             top = safest.get(key)
             if top is None:
-                safe = [a for a in actions if not a.b] or actions
-                scored = [(self._safety(rules, state, seat, a), a) for a in safe]
-                high = max(score for score, _ in scored)
-                top = safest[key] = tuple(action for score, action in scored if score == high)
+                plain = rules.plain_moves(*key)
+                safe = [a for a in actions if not a.b]
+                if not plain or safe != list(plain):  # pragma: no cover - not a dealt position
+                    return best(safe or actions, lambda a: self._safety(rules, state, seat, a), rng)
+                scores = [self._cell_safety(rules, cell) for cell in rules.plain_ends(*key)]
+                high = max(scores)
+                top = tuple(a for score, a in zip(scores, plain, strict=True) if score == high)
+                safest[key] = top
             return pick(top, rng)
         if phase == "combat":
             calm = [a for a in actions if self._calm(rules, state, seat, a)]
@@ -363,8 +385,12 @@ class PassivePolicy:
     ) -> float:
         """Far from the dragon and off lava; then what the tile gives."""
         me = state.players[seat]
-        cell = rules.landing(me.x, me.y, action.a)  # where the move ends
-        cells = _memo(rules).safety  # it depends on the map alone
+        return self._cell_safety(rules, rules.landing(me.x, me.y, action.a))
+
+    @staticmethod
+    def _cell_safety(rules: MineventureRules, cell: tuple[int, int]) -> float:
+        """How safe ending a move on `cell` is (it depends on the map alone)."""
+        cells = _memo(rules).safety
         score = cells.get(cell)
         if score is None:
             terrain = rules.terrain[cell]

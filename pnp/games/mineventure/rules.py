@@ -468,6 +468,10 @@ class MineventureRules(CombatRules):
         """The moves of `walks` without their cells (the same objects `legal_actions` lists)."""
         return self._map_moves.plain_moves(x, y, steps)
 
+    def plain_ends(self, x: int, y: int, steps: int) -> tuple[tuple[int, int], ...]:
+        """Where each of `plain_moves(x, y, steps)` ends."""
+        return self._map_moves.plain_ends(x, y, steps)
+
     def landing(self, x: int, y: int, code: str) -> tuple[int, int]:
         """Where the move ``code`` from (x, y) ends."""
         return self._map_moves.landing(x, y, code)
@@ -858,16 +862,21 @@ class MineventureRules(CombatRules):
 
     def invariant_problems(self, state: MineventureState) -> list[str]:
         problems = []
-        counts: Counter[int] = Counter()
+        # Every card of the game in exactly one place: all places together, sorted, are the
+        # cards dealt (a Counter says which differ only when they do).
+        cards: list[int] = []
         for pile, bottom, discard in state.piles:
-            counts.update(pile)
-            counts.update(bottom)
-            counts.update(discard)
+            cards += pile
+            cards += bottom
+            cards += discard
+        for p in state.players:
+            cards += p.hand
+            cards += (c for c in (p.main, p.sub, p.armour, p.partner) if c >= 0)
+            cards += p.main_ench
+            cards += p.sub_ench
+        cards += (c for c in (state.story, state.drawn) if c >= 0)
+        cards.sort()
         for seat, p in enumerate(state.players):
-            counts.update(p.hand)
-            counts.update(c for c in (p.main, p.sub, p.armour, p.partner) if c >= 0)
-            counts.update(p.main_ench)
-            counts.update(p.sub_ench)
             if p.hp > self.settings.max_hp:
                 problems.append(f"hp {p.hp} above {self.settings.max_hp}")
             # After their end phase a seat holds at most the hand limit (a killer who took a
@@ -884,12 +893,8 @@ class MineventureRules(CombatRules):
             looted = seat == state.loot[1]
             if not p.alive and not looted and (p.hand or p.main >= 0 or p.partner >= 0):
                 problems.append("a dead player still holds cards")
-        if state.story >= 0:
-            counts[state.story] += 1
-        if state.drawn >= 0:
-            counts[state.drawn] += 1
-        expected = Counter(c for pile, _, _ in self._start for c in pile)
-        if counts != expected:
+        if cards != self._dealt:
+            counts, expected = Counter(cards), Counter(self._dealt)
             diff = (counts - expected) + (expected - counts)
             problems.append(f"cards created or lost: {sorted(self.tokens[c] for c in diff)}")
         return problems
