@@ -90,11 +90,8 @@ class Option:
     mission: tuple[int, int] | None = None
 
 
-OptionsAt = tuple[
-    tuple["Option", ...], dict[str, "Option"], tuple[Activate, ...], dict[str, tuple[int, ...]]
-]
-"""A worker's options on a space, the first option of each key, its activations, and what
-the first option of each key costs as a vector."""
+OptionsAt = tuple[tuple["Option", ...], dict[str, "Option"], tuple[Activate, ...]]
+"""A worker's options on a space, the first option of each key, and its activations."""
 
 PayTable = tuple[tuple[tuple[int, ...], tuple[tuple[bool, bool, tuple["Option", ...]], ...]], ...]
 """An action's ways to pay (as vectors), each with its rewards: (recruits, airdrop, options)."""
@@ -586,8 +583,7 @@ class MaquisRules:
         for o in options:
             by_key.setdefault(o.key, o)
         activations = (self._idle_of[i], *(self._activation(i, o.key) for o in options))
-        costs = {key: self._vector(o.pay) for key, o in by_key.items()}
-        return options, by_key, activations, costs
+        return options, by_key, activations
 
     def _list_options(self, s: MaquisState, i: int, stock: tuple[int, ...]) -> list[Option]:
         loc = self.locs[i]
@@ -648,8 +644,8 @@ class MaquisRules:
             s = _copy(state)
             s.board = _put(state.board, i, ACTIVE)
             if action.choice != "-":  # pay at once
-                cost = self._options(state, i)[3][action.choice]
-                s.stock = tuple(map(sub, state.stock, cost))
+                pay = self._options(state, i)[1][action.choice].pay
+                s.stock = tuple(map(sub, state.stock, self._vector(pay)))
             s.active = i
             s.pending = action.choice
         elif isinstance(action, Return):
