@@ -31,7 +31,7 @@ from pnp.games.maquis.state import put as _put
 TIE = 1e-9
 """Scores closer than this are a tie, broken at random."""
 
-MEMO_LIMIT = 50_000
+MEMO_LIMIT = 8192
 """Entries a memo of the policies holds before it starts afresh (memory stays bounded)."""
 
 _BEST: dict[tuple[Any, ...], dict[int, tuple[float, tuple[str, ...]]]] = {}
