@@ -255,6 +255,14 @@ class MineventureRules(CombatRules):
         # Copy on write: `new` shares the seats of `state` until `_set` changes one.
         new = shell(state)
         self._shared = state.players
+        try:
+            self._do(new, action)
+        finally:
+            self._shared = ()
+        return new
+
+    def _do(self, new: MineventureState, action: Act) -> None:
+        """Change `new` by `action` (legal in it)."""
         kind = action.kind
         # The most frequent kinds first.
         if kind == "end":
@@ -289,8 +297,6 @@ class MineventureRules(CombatRules):
             self._loot(new, action.a)
         elif kind == "spawn":
             self._spawn(new, action)
-        self._shared = ()
-        return new
 
     def _spawn(self, new: MineventureState, action: Act) -> None:
         seat = new.spawn_order[0]

@@ -898,3 +898,36 @@ def test_moves_list_each_walk_then_its_battles_on_the_path_in_order(
         assert [rules.landing(me.x, me.y, act.a) for act, _ in plain] == [p[-1] for _, p in plain]
         battles += len(moves) - len(plain)
     assert battles > 400  # the positions met others on the way
+
+
+def test_apply_takes_exactly_the_listed_actions_and_leaves_its_position_alone(
+    rules: MineventureRules,
+) -> None:
+    # apply checks a chance outcome without listing the outcomes, and a player's action by
+    # the list a policy chose from: both must agree with legal_actions, equal copies included;
+    # the position applied to never changes (seats are copied when a step changes them).
+    rng = random.Random(11)
+    policy = SensiblePolicy()
+    state = rules.initial_state(rng)
+    die = [Act("die", str(n)) for n in range(rules.settings.die_sides + 2)]
+    draws = [Act("draw", token) for token in rules.tokens]
+    steps = 0
+    while not rules.is_terminal(state):
+        text = rules.notation(state)
+        legal = rules.legal_actions(clone(state))  # listed for a copy: apply cannot reuse it
+        wrong = [
+            a for a in (*die, *draws[steps % 7 :: 7], Act("end"), Act("roll")) if a not in legal
+        ]
+        for action in wrong:
+            with pytest.raises(IllegalActionError):
+                rules.apply(state, action)
+        seat = rules.current_player(state)
+        action = (
+            rules.sample_chance(state, rng) if seat is None else policy.choose(rules, state, rng)
+        )
+        after = rules.apply(state, Act.parse(str(action)))  # an equal copy, not the listed one
+        assert rules.notation(state) == text  # apply is pure
+        assert rules.notation(rules.apply(state, action)) == rules.notation(after)
+        state = after
+        steps += 1
+    assert steps > 100
