@@ -768,6 +768,8 @@ class Board:
         if new.ended:
             return True
         living = self.living(new)
+        if len(living) > 1 and new.dragon_hp > 0 and new.day < self.settings.final_day:
+            return False  # the usual case, asked after every turn
         if new.dragon_hp <= 0:
             new.ended = Termination.DRAGON_SLAIN.value
             new.winners = tuple(s for s in living if new.players[s].hit_dragon)

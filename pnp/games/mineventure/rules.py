@@ -189,17 +189,18 @@ class MineventureRules(CombatRules):
         if self.is_chance(state):
             return [action for action, _ in self.chance_outcomes(state)]
         phase = state.phase
-        if phase == "spawn":
-            taken = {(p.x, p.y) for p in state.players}
-            return [Act("spawn", str(i)) for i, at in enumerate(self.spawns) if at not in taken]
-        if phase == "keep":
-            return [self._keep_act, self._return_act]
+        # The most frequent phases first.
+        if phase == "decision":
+            return self._decisions(state)
         if phase == "action":
             return [self._skip_act, self._roll_act]
         if phase == "move":
             return self._moves(state)
-        if phase == "decision":
-            return self._decisions(state)
+        if phase == "keep":
+            return [self._keep_act, self._return_act]
+        if phase == "spawn":
+            taken = {(p.x, p.y) for p in state.players}
+            return [Act("spawn", str(i)) for i, at in enumerate(self.spawns) if at not in taken]
         if phase == "end":
             me = state.players[state.seat]
             if len(me.hand) > self.hand_limit(state, state.seat):
