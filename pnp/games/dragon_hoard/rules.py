@@ -93,6 +93,9 @@ ROUND_CAP = 500
 """Simulations stop a game after this many rounds and report a cap hit. The countdown starts at
 the latest when the recall limit is reached, and after it every reshuffle shrinks the deck, so
 natural games end in a few dozen rounds; a cap hit means an engine bug."""
+Listed = tuple[tuple[Action, ...], frozenset[int]]
+"""Legal actions, and the identities of those objects."""
+
 _CACHE_LIMIT = 1 << 16
 """Entries a memo of the rules holds before it starts afresh (memory stays bounded)."""
 
@@ -221,7 +224,10 @@ class DragonHoardRules(BoardEffects):
         # Pure functions of a few immutable parts of a state, memoised.
         self._hand_cache: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
         self._reach_cache: dict[tuple[Cell, Cell, int, bool], tuple[int, ...]] = {}
-        self._prep_cache: dict[tuple[object, ...], tuple[Action, ...]] = {}
+        self._prep_cache: dict[tuple[object, ...], Listed] = {}
+        # The state legal_actions listed last, with its actions and their identities (the
+        # tuple keeps them alive, so an identity found among them is one of them).
+        self._last_listed: tuple[DragonHoardState | None, Listed] = (None, ((), frozenset()))
         self._landing_cache: dict[tuple[Cell, Cell, int, int], Cell] = {}
         self._places_cache: dict[tuple[int, tuple[int, ...]], tuple[Action, ...]] = {}
         self._floor_key: tuple[tuple[int, int, int], ...] | None = None
@@ -454,12 +460,15 @@ class DragonHoardRules(BoardEffects):
             state.pawns[seat],
             state.dragon,
         )
-        actions = self._prep_cache.get(key)
-        if actions is None:
+        listed = self._prep_cache.get(key)
+        if listed is None:
             if len(self._prep_cache) >= _CACHE_LIMIT:
                 self._prep_cache.clear()
-            actions = self._prep_cache[key] = tuple(self._list_prep_actions(state, seat))
-        return list(actions)
+            actions = tuple(self._list_prep_actions(state, seat))
+            listed = self._prep_cache[key] = (actions, frozenset(map(id, actions)))
+        # Kept for apply: the action a policy picks from this list is one of these objects.
+        self._last_listed = (state, listed)
+        return list(listed[0])
 
     def _list_prep_actions(self, state: DragonHoardState, seat: int) -> list[Action]:
         actions: list[Action] = [_DONE]
@@ -515,6 +524,8 @@ class DragonHoardRules(BoardEffects):
         same conditions, asked of this one action (the stage is a player's)."""
         kind = type(action)
         stage = state.stage
+        if state is self._last_listed[0] and id(action) in self._last_listed[1][1]:
+            return True  # one of the very objects legal_actions just listed for this state
         if stage is Stage.PREPARATION:
             if kind is Done or kind is GiveUp:
                 return True
