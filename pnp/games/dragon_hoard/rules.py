@@ -229,7 +229,7 @@ class DragonHoardRules(BoardEffects):
         # tuple keeps them alive, so an identity found among them is one of them).
         self._last_listed: tuple[DragonHoardState | None, Listed] = (None, ((), frozenset()))
         self._landing_cache: dict[tuple[Cell, Cell, int, int], Cell] = {}
-        self._places_cache: dict[tuple[int, tuple[int, ...]], tuple[Action, ...]] = {}
+        self._places_cache: dict[tuple[int, tuple[int, ...], bool, bool], Listed] = {}
         self._floor_key: tuple[tuple[int, int, int], ...] | None = None
         self._floor_set: frozenset[Cell] = frozenset()
 
@@ -754,23 +754,27 @@ class DragonHoardRules(BoardEffects):
             new.actor = first
 
     def _place_actions(self, state: DragonHoardState, seat: int) -> list[Action]:
-        actions: list[Action] = [_STOP]
-        if self._others_placing(state, seat):
-            # Decision `placement-order`: the race is played as decisions; waiting hands the
-            # initiative on, so any order of the mat can happen.
-            actions.append(_WAIT)
+        # Decision `placement-order`: the race is played as decisions; waiting hands the
+        # initiative on, so any order of the mat can happen.
+        wait = self._others_placing(state, seat)
+        # Reveal-and-peek: only a player who has placed nothing may reveal.
         placed = state.placed
-        if not state.revealed and (not placed or not any(s == seat for s, _ in placed)):
-            # Reveal-and-peek: only a player who has placed nothing may reveal.
-            actions.append(_REVEAL)
-        key = (seat, state.used[seat])
-        places = self._places_cache.get(key)
-        if places is None:
+        reveal = not state.revealed and (not placed or not any(s == seat for s, _ in placed))
+        # Memoised on those and the seat's hand (a fresh list each call).
+        key = (seat, state.used[seat], wait, reveal)
+        listed = self._places_cache.get(key)
+        if listed is None:
+            actions: list[Action] = [_STOP]
+            if wait:
+                actions.append(_WAIT)
+            if reveal:
+                actions.append(_REVEAL)
             hand = _distinct(self._hand(state, seat))
-            places = tuple(self._place_actions_of[c] for c in hand if self._placeable[c])
-            self._places_cache[key] = places
-        actions.extend(places)
-        return actions
+            actions.extend(self._place_actions_of[c] for c in hand if self._placeable[c])
+            listed = (tuple(actions), frozenset(map(id, actions)))
+            self._places_cache[key] = listed
+        self._last_listed = (state, listed)  # for apply (see _prep_actions)
+        return list(listed[0])
 
     def _place(self, new: DragonHoardState, seat: int, action: Action) -> None:
         # Placement is a real-time race (decision `placement-order`): the seat to act places
