@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Collection
-from typing import Any
+from typing import Any, NamedTuple
 
 from pnp.engines.piles import with_card as _insert
 from pnp.engines.piles import without as _remove
@@ -50,8 +50,19 @@ IMPLEMENTED = frozenset(EffectKind)
 _MEMO_SIZE = 1 << 12
 """Entries a memo of derived numbers holds before it is emptied."""
 
-_Fx = tuple[dict[EffectKind, int], dict[EffectKind, Effect], int, int]
-"""A seat's effects per kind: summed amounts, the first; the glowing and pack bonuses."""
+
+class _Fx(NamedTuple):
+    """A seat's effects per kind (see `Board._fx`), and the bonuses read on every step."""
+
+    bonus: dict[EffectKind, int]
+    """Kind -> the summed amounts of the seat's effects of that kind."""
+    first: dict[EffectKind, Effect]
+    """Kind -> the seat's first effect of that kind (character, partner, buff slots)."""
+    glow: int
+    pack: int
+    regeneration: int
+    poison: int
+
 
 _Pattern = tuple[
     dict[tuple[int, int], int],
@@ -367,8 +378,8 @@ class Board:
         return out
 
     def _fx(self, p: Player) -> _Fx:
-        """A seat's effects (see `_effects`) per kind: their summed amounts and the first; then
-        the glowing and pack bonuses (read on every step).
+        """A seat's effects (see `_effects`) per kind: their summed amounts and the first, and
+        the bonuses read on every step.
 
         They depend on the character, partner and buff slots alone, so they are memoised on
         those values (the memo is emptied when it grows large: buff stamps vary without end).
@@ -387,18 +398,25 @@ class Board:
                 first.setdefault(effect.kind, effect)
             if len(self._fx_memo) >= _MEMO_SIZE:
                 self._fx_memo.clear()
-            glow, pack = bonus.get(EffectKind.GLOWING, 0), bonus.get(EffectKind.PACK, 0)
-            self._fx_memo[key] = found = (bonus, first, glow, pack)
+            found = _Fx(
+                bonus,
+                first,
+                bonus.get(EffectKind.GLOWING, 0),
+                bonus.get(EffectKind.PACK, 0),
+                bonus.get(EffectKind.REGENERATION, 0),
+                bonus.get(EffectKind.POISON, 0),
+            )
+            self._fx_memo[key] = found
         return found
 
     def _bonus(self, state: MineventureState, seat: int, kind: EffectKind) -> int:
-        return self._fx(state.players[seat])[0].get(kind, 0)
+        return self._fx(state.players[seat]).bonus.get(kind, 0)
 
     def _has(self, state: MineventureState, seat: int, kind: EffectKind) -> Effect | None:
-        return self._fx(state.players[seat])[1].get(kind)
+        return self._fx(state.players[seat]).first.get(kind)
 
     def hand_limit(self, state: MineventureState, seat: int) -> int:
-        return self.settings.hand_limit + self._fx(state.players[seat])[3]
+        return self.settings.hand_limit + self._fx(state.players[seat]).pack
 
     def weapon_range(self, state: MineventureState, seat: int, slot: str) -> int:
         """Range of one weapon slot with its enchants; -1 when it cannot attack."""
@@ -420,11 +438,11 @@ class Board:
         p = state.players[seat]
         best = max(self._weapon_range(p.main, p.main_ench), self._weapon_range(p.sub, p.sub_ench))
         base = best if best >= 0 else self.settings.unarmed_range
-        return base + self._fx(p)[2]
+        return base + self._fx(p).glow
 
     def reach(self, state: MineventureState, seat: int, target: int) -> int:
         """How far `seat` can attack `target`: a glowing target is seen from further away."""
-        glow = self._fx(state.players[target])[2] if target != DRAGON else 0
+        glow = self._fx(state.players[target]).glow if target != DRAGON else 0
         return self.attack_range(state, seat) + glow
 
     def position(self, state: MineventureState, seat: int) -> tuple[int, int]:
@@ -697,7 +715,7 @@ class Board:
         for s, p in enumerate(players):
             if p.alive and s != seat:
                 d = abs(p.x - x) + abs(p.y - y)
-                if d <= bound and d <= attack + fx(p)[2]:
+                if d <= bound and d <= attack + fx(p).glow:
                     out.append(s)
         return out
 

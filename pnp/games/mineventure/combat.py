@@ -63,8 +63,8 @@ class CombatRules(Board):
                 if not c.ambush:
                     out.append(strikes[slot])
                 else:
-                    glow = self._fx(state.players[opponent])[2] if opponent != DRAGON else 0
-                    reach = self._weapon_range(code, enchants) + glow + self._fx(p)[2]
+                    glow = self._fx(state.players[opponent]).glow if opponent != DRAGON else 0
+                    reach = self._weapon_range(code, enchants) + glow + self._fx(p).glow
                     if reach >= distance:
                         out.append(strikes[slot])
         if not armed and (not c.ambush or self.settings.unarmed_range >= distance):

@@ -768,14 +768,11 @@ class MineventureRules(CombatRules):
         # Buffs tick: regeneration and poison, then their rounds run down. (A seat whose
         # numbers do not change is left as it is.)
         for seat in living:
-            p = new.players[seat]
-            bonus = self._fx(p)[0]
-            regeneration = bonus.get(EffectKind.REGENERATION, 0)
-            if regeneration:
-                self._heal(new, seat, regeneration)
-            poison = bonus.get(EffectKind.POISON, 0)
-            if poison:
-                self._own(new, seat).hp -= poison
+            fx = self._fx(new.players[seat])
+            if fx.regeneration:
+                self._heal(new, seat, fx.regeneration)
+            if fx.poison:
+                self._own(new, seat).hp -= fx.poison
             p = new.players[seat]
             if any(p.buffs):
                 buffs = tuple(
@@ -797,8 +794,8 @@ class MineventureRules(CombatRules):
             new.day += 1
             for seat in self.living(new):
                 fx = self._fx(new.players[seat])
-                if EffectKind.STARVE not in fx[1]:
-                    self._heal(new, seat, s.daily_heal + fx[0].get(EffectKind.NURSE, 0))
+                if EffectKind.STARVE not in fx.first:
+                    self._heal(new, seat, s.daily_heal + fx.bonus.get(EffectKind.NURSE, 0))
             if new.day >= s.story_day and new.story < 0:
                 self._force_story(new)
         if self._check_end(new):
