@@ -62,6 +62,7 @@ class _Fx(NamedTuple):
     pack: int
     regeneration: int
     poison: int
+    stride: int
 
 
 _Pattern = tuple[
@@ -320,6 +321,10 @@ class Board:
             c.weapon_kind if isinstance(c, Equipment) else None for c in self.cards
         ]
         self._icons = {cell: terrain.icon for cell, terrain in self.terrain.items()}
+        # Per card code: a field card (equipment, partner, event; it goes back to its deck's
+        # bottom) or a hand card (item, food).
+        self._field = [isinstance(c, (Equipment, Partner, Event)) for c in self.cards]
+        self._in_hand = [isinstance(c, (Item, Food)) for c in self.cards]
         self._overworld_cells = {cell: bool(t.overworld) for cell, t in self.terrain.items()}
         # The most a seat can glow: its character's, a partner's and a buff in every slot.
         glows = [
@@ -405,6 +410,7 @@ class Board:
                 bonus.get(EffectKind.PACK, 0),
                 bonus.get(EffectKind.REGENERATION, 0),
                 bonus.get(EffectKind.POISON, 0),
+                bonus.get(EffectKind.STRIDE, 0),
             )
             self._fx_memo[key] = found
         return found
@@ -510,7 +516,7 @@ class Board:
         new.piles = tuple(piles)
 
     def _is_field(self, code: int) -> bool:
-        return isinstance(self.cards[code], (Equipment, Partner, Event))
+        return self._field[code]
 
     def _equip(
         self,

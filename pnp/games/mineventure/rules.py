@@ -57,7 +57,6 @@ from pnp.games.mineventure.model import (
     EffectKind,
     Equipment,
     Food,
-    Item,
     ItemKind,
     Partner,
     Target,
@@ -494,9 +493,10 @@ class MineventureRules(CombatRules):
             return
         x, y = self.landing(me.x, me.y, action.a)
         occupied = any(
-            p.alive and (p.x, p.y) == (x, y) for s, p in enumerate(new.players) if s != new.seat
+            p.alive and p.x == x and p.y == y for s, p in enumerate(new.players) if s != new.seat
         )
-        self._set(new, new.seat, x=x, y=y)
+        me = self._own(new, new.seat)
+        me.x, me.y = x, y
         terrain = self.terrain[(x, y)]
         new.phase = "decision"
         if terrain.landing_damage:
@@ -514,7 +514,7 @@ class MineventureRules(CombatRules):
     def _die(self, new: MineventureState, value: int) -> None:
         if new.phase == "rolling":
             # Movement: the roll plus stride bonuses, at least 1 (decision movement).
-            bonus = self._bonus(new, new.seat, EffectKind.STRIDE)
+            bonus = self._fx(new.players[new.seat]).stride
             new.roll = max(1, value + bonus)
             new.phase = "move"
             me = new.players[new.seat]
@@ -546,8 +546,8 @@ class MineventureRules(CombatRules):
         new.queue = new.queue[1:]
         self._take(new, deck, code)
         card = self.cards[code]
-        if isinstance(card, (Item, Food)):
-            self._set(new, seat, hand=_insert(new.players[seat].hand, code))
+        if self._in_hand[code]:
+            self._own(new, seat).hand = _insert(new.players[seat].hand, code)
         elif isinstance(card, Equipment) and why == "open":
             self._equip(new, seat, code)
         elif isinstance(card, (Equipment, Partner)):
