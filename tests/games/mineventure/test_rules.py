@@ -898,6 +898,12 @@ def test_moves_list_each_walk_then_its_battles_on_the_path_in_order(
         assert [rules.landing(me.x, me.y, act.a) for act, _ in plain] == [p[-1] for _, p in plain]
         battles += len(moves) - len(plain)
     assert battles > 400  # the positions met others on the way
+    # The plain moves (found from run lengths) are the walks, from every cell.
+    for x, y in cells:
+        for steps in (1, 2, 5, 9):
+            walks = rules.walks(x, y, steps)
+            assert rules.plain_moves(x, y, steps) == tuple(act for act, _ in walks)
+            assert rules.plain_ends(x, y, steps) == tuple(path[-1] for _, path in walks)
 
 
 def test_apply_takes_exactly_the_listed_actions_and_leaves_its_position_alone(
