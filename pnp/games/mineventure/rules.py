@@ -110,17 +110,23 @@ class MineventureRules(CombatRules):
         )
 
     def current_player(self, state: MineventureState) -> int | None:
-        if state.ended or self.is_chance(state):
+        # is_chance written out (asked on every step).
+        phase = state.phase
+        if state.ended or phase == "rolling":
             return None
-        if state.phase == "combat":
-            assert state.combat is not None
+        if state.queue and state.drawn < 0 and phase != "loot":
+            return None
+        if phase == "combat":
             c = state.combat
+            assert c is not None
+            if c.fleeing > -2:
+                return None
             return c.attacker if not c.declared else c.defender
-        if state.phase == "loot":
+        if phase == "loot":
             return state.loot[0]
-        if state.phase == "keep":
+        if phase == "keep":
             return state.drawn_by
-        if state.phase == "spawn":
+        if phase == "spawn":
             return state.spawn_order[0]
         return state.seat
 
