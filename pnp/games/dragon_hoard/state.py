@@ -148,4 +148,6 @@ T = TypeVar("T")
 
 def _set(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """`values` with the item at `index` replaced by `value`."""
-    return (*values[:index], value, *values[index + 1 :])
+    items = list(values)
+    items[index] = value
+    return tuple(items)

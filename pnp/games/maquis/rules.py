@@ -619,7 +619,13 @@ class MaquisRules:
     # -- apply ----------------------------------------------------------------------------
 
     def apply(self, state: MaquisState, action: Any) -> MaquisState:
-        if type(action) is PatrolDraw and self.is_chance(state) and state.ended is None:
+        if (
+            type(action) is PatrolDraw
+            and state.phase == "place"
+            and state.patrols_left > 0
+            and (state.to_place == 0 or not state.resistance_next)  # is_chance, written out
+            and state.ended is None
+        ):
             # The most frequent step, its check (_is_legal's) written out.
             card = self.card_index.get(action.card, -1)
             if card >= 0 and card in (state.draw or state.discard):
@@ -710,8 +716,12 @@ class MaquisRules:
         # Soldiers replace police one for one and are placed last.
         figure = SOLDIER if placed >= s.patrols - s.round_soldiers else POLICE
         board = s.board
-        safe = self.safe_houses(s.tiles)
-        target = next((i for i in self.card_locs[card] if board[i] == EMPTY and i not in safe), -1)
+        safe = self._safe_memo.get(s.tiles) or self.safe_houses(s.tiles)
+        target = -1
+        for i in self.card_locs[card]:  # the first empty space the card names, not a safe house
+            if board[i] == EMPTY and i not in safe:
+                target = i
+                break
         arrested = False
         if target < 0:
             # No place empty: the first resistance worker on the card is arrested.
