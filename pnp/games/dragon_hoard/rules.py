@@ -93,6 +93,9 @@ ROUND_CAP = 500
 """Simulations stop a game after this many rounds and report a cap hit. The countdown starts at
 the latest when the recall limit is reached, and after it every reshuffle shrinks the deck, so
 natural games end in a few dozen rounds; a cap hit means an engine bug."""
+_PLAYER_STAGES = (Stage.PREPARATION, Stage.PLACEMENT, Stage.RESOLUTION)
+"""The stages where a seat acts (the others are chance or the end)."""
+
 Listed = tuple[tuple[Action, ...], frozenset[int]]
 """Legal actions, and the identities of those objects."""
 
@@ -280,7 +283,7 @@ class DragonHoardRules(BoardEffects):
         return state
 
     def current_player(self, state: DragonHoardState) -> int | None:
-        if state.stage in (Stage.PREPARATION, Stage.PLACEMENT, Stage.RESOLUTION):
+        if state.stage in _PLAYER_STAGES:
             return state.actor
         return None
 
@@ -369,10 +372,14 @@ class DragonHoardRules(BoardEffects):
             return self._draw(state, action)
         if kind not in _ACTION_TYPES:
             raise self._illegal(state, action, "not a dragon-hoard action")
-        try:
-            legal = self._is_legal(state, state.actor, action)
-        except TypeError:  # an unhashable field: compare with every legal action instead
-            legal = action in self.legal_actions(state)
+        last = self._last_listed
+        if state is last[0] and id(action) in last[1][1]:
+            legal = True  # one of the very objects legal_actions just listed for this state
+        else:
+            try:
+                legal = self._is_legal(state, state.actor, action)
+            except TypeError:  # an unhashable field: compare with every legal action instead
+                legal = action in self.legal_actions(state)
         if not legal:
             raise self._illegal(state, action, f"not legal for seat {state.actor} now")
         new = _copy(state)
