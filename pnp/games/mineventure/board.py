@@ -339,6 +339,8 @@ class Board:
             max(0, *glows[0]) + max(0, *glows[1]) + len(self.slots) * max(0, *glows[2])
         )
         self._in_reach_hint: tuple[MineventureState, int, list[int]] | None = None
+        self._armed_range: dict[tuple[int, int, tuple[int, ...], tuple[int, ...]], int] = {}
+        """(main, sub, their books) -> the attack range before glowing (see attack_range)."""
         """While `_decisions` lists a position: (it, the seat, the seats it can attack)."""
         self._fx_memo: dict[tuple[int, int, tuple[tuple[int, int, int] | None, ...]], _Fx] = {}
         self._play_acts: dict[tuple[int, str], Act] = {}
@@ -442,8 +444,16 @@ class Board:
         if seat == DRAGON:
             return self.model.dragon.range
         p = state.players[seat]
-        best = max(self._weapon_range(p.main, p.main_ench), self._weapon_range(p.sub, p.sub_ench))
-        base = best if best >= 0 else self.settings.unarmed_range
+        key = (p.main, p.sub, p.main_ench, p.sub_ench)
+        base = self._armed_range.get(key)
+        if base is None:
+            best = max(
+                self._weapon_range(p.main, p.main_ench), self._weapon_range(p.sub, p.sub_ench)
+            )
+            base = best if best >= 0 else self.settings.unarmed_range
+            if len(self._armed_range) >= _MEMO_SIZE:
+                self._armed_range.clear()
+            self._armed_range[key] = base
         return base + self._fx(p).glow
 
     def reach(self, state: MineventureState, seat: int, target: int) -> int:
