@@ -93,6 +93,9 @@ class Option:
 OptionsAt = tuple[tuple["Option", ...], dict[str, "Option"], tuple[Activate, ...]]
 """A worker's options on a space, the first option of each key, and its activations."""
 
+LastOptions = tuple["MaquisState | None", tuple[int, ...], dict[int, OptionsAt]]
+"""A position, the stock its options were asked with, and the memo of those options."""
+
 PayTable = tuple[tuple[tuple[int, ...], tuple[tuple[bool, bool, tuple["Option", ...]], ...]], ...]
 """An action's ways to pay (as vectors), each with its rewards: (recruits, airdrop, options)."""
 
@@ -174,7 +177,8 @@ class MaquisRules:
         # and apply then checks one of them (a state is never changed once built, and the
         # reference held here keeps its identity from being reused).
         self._last_placeable: tuple[MaquisState | None, tuple[int, ...]] = (None, ())
-        self._last_options: tuple[MaquisState | None, dict[int, OptionsAt]] = (None, {})
+        self._last_options: LastOptions = (None, (), {})
+        self._last_rich: LastOptions = (None, (), {})
         # The pay tables of the model's actions (spaces and tiles), by identity: the model
         # lives as long as the rules, and each entry keeps its action to check it is the one.
         self._pays: dict[int, tuple[Action, PayTable]] = {}
@@ -564,17 +568,20 @@ class MaquisRules:
     def _options_at(self, s: MaquisState, stock: tuple[int, ...]) -> dict[int, OptionsAt]:
         """The memo of :meth:`_options` for every space in this context (one dictionary
         lookup for all the workers of a position)."""
-        own = stock is s.stock
-        if own and s is self._last_options[0]:  # the position asked about last
-            return self._last_options[1]
+        # The position asked about last, with its own stock or every token (_option_for).
+        last = self._last_options if stock is s.stock else self._last_rich
+        if s is last[0] and stock is last[1]:
+            return last[2]
         key = (stock, s.cafe, s.drops, s.tiles, s.missions, s.boxes, s.day)
         spaces = self._options_memo.get(key)
         if spaces is None:
             if len(self._options_memo) >= MEMO_LIMIT:
                 self._options_memo.clear()
             spaces = self._options_memo[key] = {}
-        if own:
-            self._last_options = (s, spaces)
+        if stock is s.stock:
+            self._last_options = (s, stock, spaces)
+        else:
+            self._last_rich = (s, stock, spaces)
         return spaces
 
     def _new_options(self, s: MaquisState, i: int, stock: tuple[int, ...]) -> OptionsAt:
