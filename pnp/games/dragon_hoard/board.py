@@ -17,6 +17,8 @@ from pnp.games.dragon_hoard.model import (
 from pnp.games.dragon_hoard.state import HEART_OUT, LEFT_LAIR, DragonHoardState, Status, _set
 
 _DIRECTIONS = tuple(Direction)
+_DELTAS = tuple(d.step for d in _DIRECTIONS)
+"""Each direction's step, by its place in _DIRECTIONS (found by identity, not by hashing)."""
 
 
 def _cell(cell: Cell) -> str:
@@ -99,7 +101,7 @@ class BoardEffects:
 
     def _find_landing(self, pos: Cell, dragon: Cell, direction: Direction, steps: int) -> Cell:
         body = self.body(dragon)
-        dx, dy = direction.step
+        dx, dy = _DELTAS[_DIRECTIONS.index(direction)]
         for _ in range(steps):
             nxt = (pos[0] + dx, pos[1] + dy)
             if nxt not in self.cells or nxt in body:
@@ -119,7 +121,7 @@ class BoardEffects:
         if pos is None:
             return []
         body = self.body(state.dragon)
-        dx, dy = direction.step
+        dx, dy = _DELTAS[_DIRECTIONS.index(direction)]
         cells: list[Cell] = []
         for _ in range(steps):
             nxt = (pos[0] + dx, pos[1] + dy)
@@ -139,7 +141,7 @@ class BoardEffects:
         if pos is None:
             return
         body = self.body(new.dragon)
-        dx, dy = direction.step
+        dx, dy = _DELTAS[_DIRECTIONS.index(direction)]
         moved = False
         for _ in range(steps):
             nxt = (pos[0] + dx, pos[1] + dy)
@@ -301,8 +303,7 @@ class BoardEffects:
         now = gap(new.dragon, prey)
         reach = self.lair.domain_radius - self.lair.dragon_radius
         steps = []
-        for direction in _DIRECTIONS:
-            dx, dy = direction.step
+        for dx, dy in _DELTAS:
             to = (x + dx, y + dy)
             if max(abs(to[0] - self.centre[0]), abs(to[1] - self.centre[1])) > reach:
                 continue
