@@ -171,7 +171,7 @@ class MaquisRules:
         self._options_memo = {}
         self._safe_memo: dict[tuple[str, ...], frozenset[int]] = {}
         self._placeable_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
-        self._home_memo: dict[tuple[Any, ...], bool] = {}
+        self._last_home: tuple[MaquisState | None, int, str, bool] = (None, -1, "", False)
         self._safe_bits: dict[tuple[str, ...], int] = {}
         # The last position asked about, with its answer: a policy lists a position's actions
         # and apply then checks one of them (a state is never changed once built, and the
@@ -750,12 +750,11 @@ class MaquisRules:
     def has_path_home(self, s: MaquisState, start: int, board: str | None = None) -> bool:
         """A safe path along the thick lines through empty or resistance-held spaces."""
         board = s.board if board is None else board
-        key = (start, board, s.tiles)
-        found = self._home_memo.get(key)
-        if found is None:
-            if len(self._home_memo) >= MEMO_LIMIT:
-                self._home_memo.clear()
-            found = self._home_memo[key] = self._find_path_home(start, board, s.tiles)
+        last = self._last_home  # a policy asks about the acting worker, then apply does
+        if s is last[0] and start == last[1] and board is last[2]:
+            return last[3]
+        found = self._find_path_home(start, board, s.tiles)
+        self._last_home = (s, start, board, found)
         return found
 
     def _find_path_home(self, start: int, board: str, tiles: tuple[str, ...]) -> bool:
