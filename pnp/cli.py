@@ -344,23 +344,38 @@ def build(
     # layout machinery loaded instead of importing them again.
     import pnp.rulebook.build  # noqa: F401
 
-    for code in _side_by_side(build_game, slugs, failures):
+    def content_bytes(slug: str) -> float:
+        # A kit's cost follows its content: a good enough guess to start the dearest first.
+        folder = obj.content_root / slug
+        return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+    for code in _side_by_side(build_game, slugs, failures, content_bytes):
         failures.code = max(failures.code, code)
     if watch:
         _watch(obj, slugs, root, options, only=only, exports=exports)
     failures.exit()
 
 
-def _side_by_side(run: Callable[[str], None], slugs: list[str], failures: Failures) -> list[int]:
+def _side_by_side(
+    run: Callable[[str], None],
+    slugs: list[str],
+    failures: Failures,
+    cost: Callable[[str], float] | None = None,
+) -> list[int]:
     """Run ``run`` for every game, several games at once on every core (one forked process a
     game), printing each game's output in the order of ``slugs``; the failure codes of the
-    games run elsewhere (this process's ``failures`` records its own)."""
+    games run elsewhere (this process's ``failures`` records its own). Games start dearest
+    first by ``cost`` (so the last one to start is short and the cores finish together)."""
     from pnp.engines.batch import default_workers, run_seeds
 
     if len(slugs) < 2 or default_workers() < 2:
         for slug in slugs:
             run(slug)
         return []
+
+    order = list(range(len(slugs)))
+    if cost is not None:
+        order.sort(key=lambda index: -cost(slugs[index]))
 
     def captured(index: int) -> tuple[str, str, int]:
         out, err = io.StringIO(), io.StringIO()
@@ -369,8 +384,10 @@ def _side_by_side(run: Callable[[str], None], slugs: list[str], failures: Failur
             run(slugs[index])
         return out.getvalue(), err.getvalue(), failures.code
 
+    results = dict(zip(order, run_seeds(captured, order, min_per_worker=1), strict=True))
     codes = []
-    for out, err, code in run_seeds(captured, range(len(slugs)), min_per_worker=1):
+    for index in range(len(slugs)):
+        out, err, code = results[index]
         sys.stdout.write(out)
         sys.stderr.write(err)
         codes.append(code)
