@@ -92,7 +92,45 @@ class _Node:
     children: dict[Hashable, _Node] = field(default_factory=dict)
 
 
-class SearchPolicy:
+class _Playouts:
+    """What both search players share: how many playouts a decision, the policy that plays on
+    below the search, how far, and how a stopped playout is scored."""
+
+    def __init__(
+        self,
+        *,
+        iterations: int,
+        rollout: Policy | None,
+        rollout_depth: int | None,
+        evaluate: Evaluation | None,
+        score: Evaluation | None,
+        rollout_limit: int,
+        name: str,
+    ) -> None:
+        self.iterations = iterations
+        self.rollout = rollout if rollout is not None else RandomPolicy()
+        self.rollout_depth = rollout_depth
+        self.evaluate = evaluate
+        self.score = score
+        self.rollout_limit = rollout_limit
+        """Steps after which a playout stops even without a depth: a position the game can
+        never leave must not hang the search (liveness reports it; search just moves on)."""
+        self.name = name
+
+    def _playout(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> list[float]:
+        return playout(
+            rules,
+            state,
+            rng,
+            self.rollout,
+            self.rollout_depth,
+            self.evaluate,
+            self.score,
+            self.rollout_limit,
+        )
+
+
+class SearchPolicy(_Playouts):
     """Choose by ISMCTS: ``iterations`` determinised playouts per decision."""
 
     def __init__(
@@ -107,16 +145,16 @@ class SearchPolicy:
         rollout_limit: int = 5_000,
         name: str = "strong",
     ) -> None:
-        self.iterations = iterations
+        super().__init__(
+            iterations=iterations,
+            rollout=rollout,
+            rollout_depth=rollout_depth,
+            evaluate=evaluate,
+            score=score,
+            rollout_limit=rollout_limit,
+            name=name,
+        )
         self.exploration = exploration
-        self.rollout = rollout if rollout is not None else RandomPolicy()
-        self.rollout_depth = rollout_depth
-        self.evaluate = evaluate
-        self.score = score
-        self.rollout_limit = rollout_limit
-        """Steps after which a playout stops even without a depth: a position the game can
-        never leave must not hang the search (liveness reports it; search just moves on)."""
-        self.name = name
 
     def __repr__(self) -> str:
         return (
@@ -191,27 +229,15 @@ class SearchPolicy:
                 choices.append(action)
         return choices[0] if len(choices) == 1 else choices[int(rng.random() * len(choices))]
 
-    def _playout(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> list[float]:
-        return playout(
-            rules,
-            state,
-            rng,
-            self.rollout,
-            self.rollout_depth,
-            self.evaluate,
-            self.score,
-            self.rollout_limit,
-        )
 
-
-class HalvingSearchPolicy:
+class HalvingSearchPolicy(_Playouts):
     """Choose by determinised Monte Carlo search with sequential halving at the root, anchored on
     the rollout policy: the strong player for games where a small tree search loses to its own
     rollout policy because each action gets a handful of noisy samples.
 
     It is policy improvement by rollouts (Tesauro and Galperin, 1996; Bertsekas' rollout
     algorithm): "take this action, then play on with the base policy", estimated for each root
-    action, improves on the base policy when the estimates are sound. Two things make them sound
+    action, improves on the base policy when the estimates are sound. Three things make them sound
     at a budget of a few dozen playouts:
 
     - *common random numbers*: in each round every surviving action is played from the same
@@ -240,17 +266,18 @@ class HalvingSearchPolicy:
         rollout_limit: int = 5_000,
         name: str = "strong",
     ) -> None:
-        self.iterations = iterations
-        """Playouts per decision, over all actions and rounds."""
-        self.rollout = rollout if rollout is not None else RandomPolicy()
-        self.rollout_depth = rollout_depth
-        self.evaluate = evaluate
-        self.score = score
+        super().__init__(
+            iterations=iterations,
+            rollout=rollout,
+            rollout_depth=rollout_depth,
+            evaluate=evaluate,
+            score=score,
+            rollout_limit=rollout_limit,
+            name=name,
+        )
         self.candidates = candidates
         """Root actions considered at most: the anchor and a random sample of the others."""
         self.margin = margin
-        self.rollout_limit = rollout_limit
-        self.name = name
 
     def __repr__(self) -> str:
         return (
@@ -303,18 +330,6 @@ class HalvingSearchPolicy:
         world = determinise(rules, state, seat, shared)
         after = rules.apply(world, action)
         return self._playout(rules, after, random.Random(shared.getrandbits(64)))[seat]
-
-    def _playout(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> list[float]:
-        return playout(
-            rules,
-            state,
-            rng,
-            self.rollout,
-            self.rollout_depth,
-            self.evaluate,
-            self.score,
-            self.rollout_limit,
-        )
 
 
 def _mean(scores: dict[int, float]) -> float:
