@@ -50,3 +50,16 @@ def only(problems: list[Problem], pattern: str) -> Problem:
     matching = [p for p in problems if re.search(pattern, p.message)]
     assert matching, f"no problem matches {pattern!r}: {[str(p) for p in problems]}"
     return matching[0]
+
+
+def fit_problems(content: Path, game: str) -> list[Problem]:
+    """What the physical checks (slots, tracks, public state) find in ``game`` under
+    ``content``."""
+    from pnp import registry
+    from pnp.content.loader import load_game
+    from pnp.validate.checks import Findings
+    from pnp.validate.fit import check_fit
+
+    findings = Findings(load_game(content, game))
+    check_fit(findings, registry.game_for(game), TEMPLATES)
+    return findings.problems

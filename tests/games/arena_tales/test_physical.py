@@ -9,7 +9,6 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from pnp import registry
 from pnp.content.loader import load_game
 from pnp.errors import Problem
 from pnp.games.arena_tales import checks
@@ -18,18 +17,16 @@ from pnp.games.arena_tales.physical import FACINGS, pending_high, public_state
 from pnp.layout.primitives import TextShape
 from pnp.layout.products import layout_product
 from pnp.validate.checks import Findings
-from pnp.validate.fit import check_fit
 from tests.conftest import CONTENT, TEMPLATES
 from tests.validate.seeding import Seeding, only
+from tests.validate.seeding import fit_problems as game_fit_problems
 
 GAME = "arena-tales"
 SEEDING = Seeding(GAME)
 
 
 def fit_problems(content: Path) -> list[Problem]:
-    findings = Findings(load_game(content, GAME))
-    check_fit(findings, registry.game_for(GAME), TEMPLATES)
-    return findings.problems
+    return game_fit_problems(content, GAME)
 
 
 def game_problems(content: Path) -> list[Problem]:

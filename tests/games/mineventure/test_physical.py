@@ -13,18 +13,17 @@ from pnp.content.loader import load_game
 from pnp.errors import Problem
 from pnp.games.mineventure.physical import observed_state, public_state
 from pnp.validate.checks import Findings
-from pnp.validate.fit import check_fit, check_observed
-from tests.conftest import CONTENT, TEMPLATES
+from pnp.validate.fit import check_observed
+from tests.conftest import CONTENT
 from tests.validate.seeding import Seeding, only
+from tests.validate.seeding import fit_problems as game_fit_problems
 
 GAME = "mineventure"
 SEEDING = Seeding(GAME)
 
 
 def fit_problems(content: Path) -> list[Problem]:
-    findings = Findings(load_game(content, GAME))
-    check_fit(findings, registry.game_for(GAME), TEMPLATES)
-    return findings.problems
+    return game_fit_problems(content, GAME)
 
 
 def test_todays_kit_fits() -> None:
