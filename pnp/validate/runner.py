@@ -127,12 +127,16 @@ def validate_games(
     side_by_side = simulate and not balance and count > 1 and len(slugs) > 1
     if side_by_side:
         one = replace(options, workers=1)
-        validations = run_seeds(
-            lambda index: validate_game(slugs[index], one),
-            range(len(slugs)),
-            workers=count,
-            min_per_worker=1,
+        # The largest content first (a rough guess of the dearest validation), so the last
+        # game to start is a short one and the cores finish together.
+        order = sorted(
+            range(len(slugs)), key=lambda index: -_content_bytes(content_root, slugs[index])
         )
+        found = run_seeds(
+            lambda index: validate_game(slugs[index], one), order, workers=count, min_per_worker=1
+        )
+        by_index = dict(zip(order, found, strict=True))
+        validations = [by_index[index] for index in range(len(slugs))]
     else:
         validations = [validate_game(slug, options) for slug in slugs]
     result = ValidationResult()
@@ -143,6 +147,11 @@ def validate_games(
         if validation.summary is not None:
             result.summaries[validation.slug] = validation.summary
     return result
+
+
+def _content_bytes(content_root: Path, slug: str) -> int:
+    folder = content_root / slug
+    return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
 
 
 def validate_game(slug: str, options: _Options) -> GameValidation:
