@@ -22,7 +22,7 @@ from typing import Any
 
 import click
 
-from pnp.content.loader import LoadedGame, discover_games, load_game
+from pnp.content.loader import LoadedGame, content_size, discover_games, load_game
 from pnp.errors import ContentError, PnpError, Problem
 from pnp.output import atomic_output
 from pnp.paths import default_content_root, default_output_root, templates_root_for
@@ -344,12 +344,10 @@ def build(
     # layout machinery loaded instead of importing them again.
     import pnp.rulebook.build  # noqa: F401
 
-    def content_bytes(slug: str) -> float:
-        # A kit's cost follows its content: a good enough guess to start the dearest first.
-        folder = obj.content_root / slug
-        return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+    def cost(slug: str) -> float:
+        return content_size(obj.content_root, slug)
 
-    for code in _side_by_side(build_game, slugs, failures, content_bytes):
+    for code in _side_by_side(build_game, slugs, failures, cost):
         failures.code = max(failures.code, code)
     if watch:
         _watch(obj, slugs, root, options, only=only, exports=exports)

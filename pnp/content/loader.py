@@ -43,6 +43,13 @@ def _display_root(content_root: Path) -> str:
         return str(content_root)
 
 
+def content_size(content_root: Path, slug: str) -> int:
+    """Bytes of a game's content folder: a rough, cheap guess of how much work its kit and its
+    validation are, so commands running games side by side can start the dearest first."""
+    folder = content_root / slug
+    return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+
+
 def load_game(content_root: Path, slug: str) -> LoadedGame:
     """Load one game; raises ContentError carrying every problem found."""
     folder = content_root / slug

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pnp.content.loader import LoadedGame, load_game
+from pnp.content.loader import LoadedGame, content_size, load_game
 from pnp.engines.batch import default_workers, run_seeds
 from pnp.errors import ContentError, Location, Problem
 from pnp.model.common import Balance
@@ -130,7 +130,7 @@ def validate_games(
         # The largest content first (a rough guess of the dearest validation), so the last
         # game to start is a short one and the cores finish together.
         order = sorted(
-            range(len(slugs)), key=lambda index: -_content_bytes(content_root, slugs[index])
+            range(len(slugs)), key=lambda index: -content_size(content_root, slugs[index])
         )
         found = run_seeds(
             lambda index: validate_game(slugs[index], one), order, workers=count, min_per_worker=1
@@ -147,11 +147,6 @@ def validate_games(
         if validation.summary is not None:
             result.summaries[validation.slug] = validation.summary
     return result
-
-
-def _content_bytes(content_root: Path, slug: str) -> int:
-    folder = content_root / slug
-    return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
 
 
 def validate_game(slug: str, options: _Options) -> GameValidation:
