@@ -29,6 +29,7 @@ from pnp.games.arena_tales.state import (
     Stall,
 )
 from tests.conftest import CONTENT
+from tests.engines.walk import positions
 
 MODEL = load_game(CONTENT, "arena-tales").model
 TABLES = {
@@ -66,24 +67,6 @@ def candidates(rules: ArenaTalesRules, state: ArenaState) -> Iterator[object]:
     yield Move(tokens[0], True, 0)  # equal to Move(token, 1, 0)
     yield Play(["unhashable"])  # type: ignore[arg-type]
     yield "play:jab"
-
-
-def positions(rules: ArenaTalesRules, policy: Policy, seed: int) -> Iterator[ArenaState]:
-    rng = random.Random(seed)
-    state = rules.initial_state(rng)
-    while True:
-        yield state
-        if rules.is_terminal(state):
-            return
-        seat = rules.current_player(state)
-        action = (
-            rules.sample_chance(state, rng) if seat is None else policy.choose(rules, state, rng)
-        )
-        before = rules.notation(state)
-        after = rules.apply(state, action)
-        # apply is pure: the state it was given is untouched, though the new one shares seats.
-        assert rules.notation(state) == before
-        state = after
 
 
 def check_position(rules: ArenaTalesRules, state: ArenaState, *, try_apply: bool) -> None:

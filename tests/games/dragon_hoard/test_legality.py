@@ -33,6 +33,7 @@ from pnp.games.dragon_hoard.policies import PassivePolicy, TreasureHunterPolicy
 from pnp.games.dragon_hoard.rules import DragonHoardRules
 from pnp.games.dragon_hoard.state import DragonHoardState, Stage
 from tests.conftest import CONTENT
+from tests.engines.walk import positions
 
 MODEL = load_game(CONTENT, "dragon-hoard").model
 TABLES = {f"{n}p": DragonHoardRules(MODEL, n) for n in (2, 3, 4)}
@@ -65,24 +66,6 @@ def candidates(rules: DragonHoardRules) -> Iterator[object]:
     yield Place(["unhashable"])  # type: ignore[arg-type]
     yield PrepCard("sprint", ["n"])  # type: ignore[arg-type]
     yield "done"
-
-
-def positions(rules: DragonHoardRules, policy: Policy, seed: int) -> Iterator[DragonHoardState]:
-    rng = random.Random(seed)
-    state = rules.initial_state(rng)
-    while True:
-        yield state
-        if rules.is_terminal(state):
-            return
-        seat = rules.current_player(state)
-        action = (
-            rules.sample_chance(state, rng) if seat is None else policy.choose(rules, state, rng)
-        )
-        before = rules.notation(state)
-        after = rules.apply(state, action)
-        # apply is pure: the state it was given is untouched, though the new one shares parts.
-        assert rules.notation(state) == before
-        state = after
 
 
 def check_position(rules: DragonHoardRules, state: DragonHoardState, *, try_apply: bool) -> None:
