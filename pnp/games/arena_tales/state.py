@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 
 SLUG = "arena-tales"
 
+_new = object.__new__
+"""A bare instance of a slots class, for the copies every step makes."""
+
 
 class Mode(enum.Enum):
     DUEL = "duel"
@@ -148,20 +151,22 @@ class Seat:
     """Life was 0 at the start of this seat's own turn: it cannot heal (team rule)."""
 
     def copy(self) -> Seat:
-        return Seat(
-            self.pos,
-            self.facing,
-            self.hand,
-            self.deck,
-            self.recycle,
-            self.exhausted,
-            self.life,
-            self.display,
-            self.sane,
-            self.pending,
-            self.zero_turn,
-            self.dead_start,
-        )
+        # Field by field into a bare instance: a third cheaper than calling the generated
+        # __init__, and a step copies a seat or two.
+        new = _new(Seat)
+        new.pos = self.pos
+        new.facing = self.facing
+        new.hand = self.hand
+        new.deck = self.deck
+        new.recycle = self.recycle
+        new.exhausted = self.exhausted
+        new.life = self.life
+        new.display = self.display
+        new.sane = self.sane
+        new.pending = self.pending
+        new.zero_turn = self.zero_turn
+        new.dead_start = self.dead_start
+        return new
 
 
 Task = tuple[str, *tuple[int, ...]]
@@ -212,28 +217,28 @@ def fork(s: ArenaState, index: int | None = None) -> ArenaState:
     """The next state to build from ``s``: it shares every seat with ``s`` (a step changes one
     or two) but seat ``index``, copied for the step to write; ``writable`` copies any other
     seat the first time the step writes to it."""
-    seats = s.seats
-    if index is not None:
-        copied = list(seats)
+    t = _new(ArenaState)
+    if index is None:
+        t.seats = s.seats
+        t.owned = 0
+    else:
+        copied = list(s.seats)
         copied[index] = copied[index].copy()
-        seats = tuple(copied)
-    t = ArenaState(
-        seats,
-        s.active,
-        s.turn,
-        s.queue,
-        s.played,
-        s.last_colour,
-        s.dealt,
-        s.forced,
-        s.play,
-        s.hits,
-        s.responses,
-        s.ended,
-        s.winners,
-    )
-    if index is not None:
+        t.seats = tuple(copied)
         t.owned = 1 << index
+    # Field by field, as Seat.copy (every step forks a state).
+    t.active = s.active
+    t.turn = s.turn
+    t.queue = s.queue
+    t.played = s.played
+    t.last_colour = s.last_colour
+    t.dealt = s.dealt
+    t.forced = s.forced
+    t.play = s.play
+    t.hits = s.hits
+    t.responses = s.responses
+    t.ended = s.ended
+    t.winners = s.winners
     return t
 
 
