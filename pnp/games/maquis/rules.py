@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import sub
 from typing import Any
@@ -88,6 +88,8 @@ class Option:
     build: str = ""
     collect: int = -1
     mission: tuple[int, int] | None = None
+    cost: tuple[int, ...] = ()
+    """``pay`` as a vector in the order of the resources (what an activation takes)."""
 
 
 OptionsAt = tuple[tuple["Option", ...], dict[str, "Option"], tuple[Activate, ...]]
@@ -102,6 +104,12 @@ PayTable = tuple[tuple[tuple[int, ...], tuple[tuple[bool, bool, tuple["Option", 
 OpenStep = tuple[int, int, MissionStep, tuple[tuple[dict[str, int], tuple[int, ...]], ...]]
 """A mission step that may be done now: its index, its space, the step, and each way to pay
 it as a bundle and as a vector."""
+
+Check = Callable[[MaquisState, Any], bool]
+"""Whether an action of one kind is legal in a position (the state is not over)."""
+
+Step = Callable[[MaquisState, Any], MaquisState]
+"""The position after a legal action of one kind."""
 
 MEMO_LIMIT = 1 << 12
 """Entries a memo of the rules holds before it starts afresh (memory stays bounded)."""
@@ -156,6 +164,7 @@ class MaquisRules:
         self.s = model.settings
         self.kill_cost = self._vector(self.s.kill_cost)
         self.build_cost = self._vector(self.s.build_cost)
+        self._free = (0,) * len(self.res)
         # Built once and shared: the actions legal_actions hands out, each cost as a vector.
         self._place_of = [Place(loc.id) for loc in self.locs]
         self._kill_of = [Kill(loc.id) for loc in self.locs]
@@ -163,6 +172,15 @@ class MaquisRules:
         self._activate_of: dict[tuple[int, str], Activate] = {}
         self._draw_of = [PatrolDraw(card.id) for card in self.cards]
         self._stay, self._return = Stay(), Return()
+        # Each kind of action: its legality check and its step (apply runs both).
+        self._kinds: dict[type, tuple[Check, Step]] = {
+            Place: (self._may_place, self._apply_place),
+            Stay: (self._may_stay, self._apply_stay),
+            PatrolDraw: (self._may_draw, self._apply_draw),
+            Activate: (self._may_activate, self._apply_activate),
+            Return: (self._may_return, self._apply_return),
+            Kill: (self._may_kill, self._apply_kill),
+        }
         self._kind = tuple(loc.kind for loc in self.locs)
         self._vacant_slot = {i: k for k, i in enumerate(self.vacant)}
         self._zone_of = {i: k for k, i in enumerate(self.zones)}
@@ -198,17 +216,18 @@ class MaquisRules:
         table = []
         for i, pay in list(enumerate(action.pay)) or [(-1, {})]:
             rewards = []
+            cost = self._vector(pay)
             for j, reward in enumerate(action.gain):
                 key = f"{'' if i < 0 else f'p{i}'}g{j}"
                 if reward.airdrop:
                     found = tuple(
-                        Option(f"{key}d{k}", pay, reward, airdrop=bundle)
+                        Option(f"{key}d{k}", pay, reward, airdrop=bundle, cost=cost)
                         for k, bundle in enumerate(self.level.airdrop)
                     )
                 else:
-                    found = (Option(key, pay, reward),)
+                    found = (Option(key, pay, reward, cost=cost),)
                 rewards.append((bool(reward.recruit), bool(reward.airdrop), found))
-            table.append((self._vector(pay), tuple(rewards)))
+            table.append((cost, tuple(rewards)))
         return tuple(table)
 
     # -- protocol -------------------------------------------------------------------------
@@ -607,11 +626,13 @@ class MaquisRules:
                 used = Counter(t for t in s.tiles if t)
                 for t in self.model.vacant_tiles:
                     if used[t.id] < t.copies:
-                        options.append(Option(f"b={t.id}", self.s.build_cost, build=t.id))
+                        options.append(
+                            Option(f"b={t.id}", self.s.build_cost, build=t.id, cost=self.build_cost)
+                        )
         elif loc.kind is LocationKind.AIRDROP:
             zone = self.zones.index(i)
             if any(s.drops[zone]):
-                options.append(Option("c", {}, collect=zone))
+                options.append(Option("c", {}, collect=zone, cost=self._free))
         for slot, mission_id in enumerate(s.missions):
             for k, at, step, pays in self._steps_open(slot, mission_id, s.boxes[slot], s.day):
                 if at != i:
@@ -619,101 +640,108 @@ class MaquisRules:
                 for p, (pay, cost) in enumerate(pays):
                     if self._affords(stock, cost):
                         options.append(
-                            Option(f"m{slot}.{k}p{p}", pay, step.gain, mission=(slot, k))
+                            Option(f"m{slot}.{k}p{p}", pay, step.gain, mission=(slot, k), cost=cost)
                         )
         return options
 
     # -- apply ----------------------------------------------------------------------------
 
     def apply(self, state: MaquisState, action: Any) -> MaquisState:
-        if (
-            type(action) is PatrolDraw
-            and state.phase == "place"
-            and state.patrols_left > 0
-            and (state.to_place == 0 or not state.resistance_next)  # is_chance, written out
-            and state.ended is None
-        ):
-            # The most frequent step, its check (_is_legal's) written out.
-            card = self.card_index.get(action.card, -1)
-            if card >= 0 and card in (state.draw or state.discard):
-                return self._advance(self._patrol(state, card))
+        # One check and one step for each kind of action, found by its type.
+        kind = self._kinds.get(type(action))
+        if kind is None or state.ended is not None or not kind[0](state, action):
             raise IllegalActionError(f"illegal action {action!r} in {self.notation(state)}")
-        if not self._is_legal(state, action):
-            raise IllegalActionError(f"illegal action {action!r} in {self.notation(state)}")
-        s = state
-        if isinstance(action, Place):
-            i = self.index[action.loc]
-            s = _copy(state)
-            s.board = _put(state.board, i, WORKER)
-            s.home = state.home - 1
-            s.to_place = state.to_place - 1
-            s.resistance_next = False
-        elif isinstance(action, Stay):
-            s = replace(s, to_place=s.to_place - 1, resistance_next=False)
-        elif isinstance(action, PatrolDraw):
-            s = self._patrol(s, self.card_index[action.card])
-        elif isinstance(action, Activate):
-            i = self.index[action.loc]
-            s = _copy(state)
-            s.board = _put(state.board, i, ACTIVE)
-            if action.choice != "-":  # pay at once
-                pay = self._options(state, i)[1][action.choice].pay
-                s.stock = tuple(map(sub, state.stock, self._vector(pay)))
-            s.active = i
-            s.pending = action.choice
-        elif isinstance(action, Return):
-            s = self._walk_home(s)
-        elif isinstance(action, Kill):
-            # Kill police: pay, remove the figure, soldier track +1, morale −1. The acting
-            # worker's new weapon pays first (decision kill-with-the-weapon-in-hand): it is
-            # spent and does not come home; the stock pays the rest.
-            i = self.index[action.loc]
-            hand = self.in_hand(s)
-            from_hand = tuple(min(h, c) for h, c in zip(hand, self.kill_cost, strict=True))
-            stock = tuple(
-                h - c + f for h, c, f in zip(s.stock, self.kill_cost, from_hand, strict=True)
-            )
-            spent = s.spent or (0,) * len(self.res)
-            spent = tuple(a + b for a, b in zip(spent, from_hand, strict=True))
-            s = self._morale(
-                replace(
-                    s,
-                    board=_put(s.board, i, EMPTY),
-                    stock=stock,
-                    spent=spent if any(spent) else (),
-                    soldiers=s.soldiers + self.s.kill_soldiers,
-                    killed=True,
-                ),
-                self.s.kill_morale,
-            )
-        return self._advance(s)
+        return kind[1](state, action)
 
     def _is_legal(self, s: MaquisState, action: Any) -> bool:
-        if s.ended is not None or not isinstance(action, MaquisAction):
+        kind = self._kinds.get(type(action))
+        return kind is not None and s.ended is None and kind[0](s, action)
+
+    def _may_place(self, s: MaquisState, action: Place) -> bool:
+        return (
+            s.phase == "place"
+            and not self._patrol_turn(s)
+            and self.index.get(action.loc, -1) in self._placeable(s)
+        )
+
+    def _apply_place(self, state: MaquisState, action: Place) -> MaquisState:
+        s = _copy(state)
+        s.board = _put(state.board, self.index[action.loc], WORKER)
+        s.home = state.home - 1
+        s.to_place = state.to_place - 1
+        s.resistance_next = False
+        if s.to_place == 0 and s.patrols_left == 0:
+            s.phase = "act"  # the worker just placed is there to act: no upkeep yet
+        return s
+
+    def _may_stay(self, s: MaquisState, action: Stay) -> bool:
+        return s.phase == "place" and not self._patrol_turn(s) and not self._placeable(s)
+
+    def _apply_stay(self, s: MaquisState, action: Stay) -> MaquisState:
+        return self._advance(replace(s, to_place=s.to_place - 1, resistance_next=False))
+
+    def _may_draw(self, s: MaquisState, action: PatrolDraw) -> bool:
+        card = self.card_index.get(action.card, -1)
+        return (
+            s.phase == "place"
+            and s.patrols_left > 0
+            and (s.to_place == 0 or not s.resistance_next)  # is_chance, written out
+            and card >= 0
+            and card in (s.draw or s.discard)
+        )
+
+    def _apply_draw(self, s: MaquisState, action: PatrolDraw) -> MaquisState:
+        return self._advance(self._patrol(s, self.card_index[action.card]))
+
+    def _may_activate(self, s: MaquisState, action: Activate) -> bool:
+        if s.phase != "act" or s.active >= 0:
             return False
-        if isinstance(action, PatrolDraw):
-            return (
-                self.is_chance(s)
-                and action.card in self.card_index
-                and (self.card_index[action.card] in (s.draw or s.discard))
-            )
-        if s.phase == "place":
-            if self._patrol_turn(s):
-                return False
-            spaces = self._placeable(s)
-            if isinstance(action, Stay):
-                return not spaces
-            return isinstance(action, Place) and self.index.get(action.loc, -1) in spaces
-        if isinstance(action, Kill):
-            return self.index.get(action.loc, -1) in self.kill_targets(s)
-        if isinstance(action, Return):
-            return s.active >= 0
-        if isinstance(action, Activate):
-            i = self.index.get(action.loc, -1)
-            if s.active >= 0 or i < 0 or s.board[i] != WORKER:
-                return False
-            return action.choice == "-" or action.choice in self._options(s, i)[1]
-        return False
+        i = self.index.get(action.loc, -1)
+        if i < 0 or s.board[i] != WORKER:
+            return False
+        return action.choice == "-" or action.choice in self._options(s, i)[1]
+
+    def _apply_activate(self, state: MaquisState, action: Activate) -> MaquisState:
+        i = self.index[action.loc]
+        s = _copy(state)
+        s.board = _put(state.board, i, ACTIVE)
+        if action.choice != "-":  # pay at once
+            s.stock = tuple(map(sub, state.stock, self._options(state, i)[1][action.choice].cost))
+        s.active = i
+        s.pending = action.choice
+        return s  # the worker walks home next: nothing else happens before
+
+    def _may_return(self, s: MaquisState, action: Return) -> bool:
+        return s.phase == "act" and s.active >= 0
+
+    def _apply_return(self, s: MaquisState, action: Return) -> MaquisState:
+        return self._advance(self._walk_home(s))
+
+    def _may_kill(self, s: MaquisState, action: Kill) -> bool:
+        return self.index.get(action.loc, -1) in self.kill_targets(s)
+
+    def _apply_kill(self, s: MaquisState, action: Kill) -> MaquisState:
+        # Kill police: pay, remove the figure, soldier track +1, morale −1. The acting
+        # worker's new weapon pays first (decision kill-with-the-weapon-in-hand): it is
+        # spent and does not come home; the stock pays the rest.
+        i = self.index[action.loc]
+        hand = self.in_hand(s)
+        from_hand = tuple(min(h, c) for h, c in zip(hand, self.kill_cost, strict=True))
+        stock = tuple(h - c + f for h, c, f in zip(s.stock, self.kill_cost, from_hand, strict=True))
+        spent = s.spent or (0,) * len(self.res)
+        spent = tuple(a + b for a, b in zip(spent, from_hand, strict=True))
+        s = self._morale(
+            replace(
+                s,
+                board=_put(s.board, i, EMPTY),
+                stock=stock,
+                spent=spent if any(spent) else (),
+                soldiers=s.soldiers + self.s.kill_soldiers,
+                killed=True,
+            ),
+            self.s.kill_morale,
+        )
+        return self._advance(s)
 
     def _patrol(self, s: MaquisState, card: int) -> MaquisState:
         draw, discard = (s.draw, s.discard) if s.draw else (s.discard, ())
