@@ -196,7 +196,7 @@ class MaquisRules:
         # reference held here keeps its identity from being reused).
         self._last_placeable: tuple[MaquisState | None, tuple[int, ...]] = (None, ())
         self._last_options: LastOptions = (None, (), {})
-        self._last_rich: LastOptions = (None, (), {})
+        self._chosen: dict[tuple[int, str, tuple[str, ...], tuple[str, ...]], Option] = {}
         # The pay tables of the model's actions (spaces and tiles), by identity: the model
         # lives as long as the rules, and each entry keeps its action to check it is the one.
         self._pays: dict[int, tuple[Action, PayTable]] = {}
@@ -587,8 +587,7 @@ class MaquisRules:
     def _options_at(self, s: MaquisState, stock: tuple[int, ...]) -> dict[int, OptionsAt]:
         """The memo of :meth:`_options` for every space in this context (one dictionary
         lookup for all the workers of a position)."""
-        # The position asked about last, with its own stock or every token (_option_for).
-        last = self._last_options if stock is s.stock else self._last_rich
+        last = self._last_options  # the position asked about last, with its own stock
         if s is last[0] and stock is last[1]:
             return last[2]
         key = (stock, s.cafe, s.drops, s.tiles, s.missions, s.boxes, s.day)
@@ -599,8 +598,6 @@ class MaquisRules:
             spaces = self._options_memo[key] = {}
         if stock is s.stock:
             self._last_options = (s, stock, spaces)
-        else:
-            self._last_rich = (s, stock, spaces)
         return spaces
 
     def _new_options(self, s: MaquisState, i: int, stock: tuple[int, ...]) -> OptionsAt:
@@ -837,12 +834,23 @@ class MaquisRules:
         return replace(s, **changes)
 
     def _option_for(self, s: MaquisState, i: int, choice: str) -> Option:
-        # The options of a worker on `i` with every token in stock (they do not depend on
-        # the board, so the worker need not be put back on it).
-        option = self._options(s, i, self.limit)[1].get(choice)
-        if option is not None:
-            return option
-        raise InvariantViolation(f"pending choice {choice!r} not found in {self.notation(s)}")
+        """The option ``choice`` of the worker on ``i``, once paid for (a reward in his hand,
+        a walk home). What it does depends on the space, its tile and the missions in play
+        alone, so it is memoised on them; it is first looked up among the options with every
+        token in stock (they do not depend on the board, so the worker need not be put back
+        on it)."""
+        key = (i, choice, s.tiles, s.missions)
+        option = self._chosen.get(key)
+        if option is None:
+            option = self._options(s, i, self.limit)[1].get(choice)
+            if option is None:
+                raise InvariantViolation(
+                    f"pending choice {choice!r} not found in {self.notation(s)}"
+                )
+            if len(self._chosen) >= MEMO_LIMIT:
+                self._chosen.clear()
+            self._chosen[key] = option
+        return option
 
     def supply(self, s: MaquisState) -> list[int]:
         """Tokens of each resource left in the supply (the limit minus stock and airdrops)."""
