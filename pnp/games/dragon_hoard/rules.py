@@ -32,6 +32,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from pnp.engines.base import Declaration, InvariantViolation, Outcome
 from pnp.engines.piles import distinct as _distinct
@@ -235,6 +236,20 @@ class DragonHoardRules(BoardEffects):
         self._places_cache: dict[tuple[int, tuple[int, ...], bool, bool], Listed] = {}
         self._floor_key: tuple[tuple[int, int, int], ...] | None = None
         self._floor_set: frozenset[Cell] = frozenset()
+        # What each kind of player action does: a kind is legal in one stage only, so the
+        # action's kind alone picks its effect.
+        self._effects: dict[type, Callable[[DragonHoardState, int, Any], None]] = {
+            Done: self._done,
+            GiveUp: self._give_up,
+            Heirloom: self._swap_heirloom,
+            UseTreasure: self._use_treasure,
+            PrepCard: self._play_prep_card,
+            Place: self._place_card,
+            Reveal: self._reveal,
+            Wait: self._wait,
+            Stop: self._stop,
+            Walk: self._walk,
+        }
 
     # -- the protocol ---------------------------------------------------------------------
 
@@ -363,34 +378,27 @@ class DragonHoardRules(BoardEffects):
         return new
 
     def apply(self, state: DragonHoardState, action: Action) -> DragonHoardState:
-        if state.stage is Stage.OVER:
-            raise self._illegal(state, action, "the game is over")
-        kind = type(action)
-        if state.stage is Stage.DRAW:
-            if not isinstance(action, DrawAI):
-                raise self._illegal(state, action, "an AI card draw is due")
-            return self._draw(state, action)
-        if kind not in _ACTION_TYPES:
-            raise self._illegal(state, action, "not a dragon-hoard action")
-        last = self._last_listed
-        if state is last[0] and id(action) in last[1][1]:
-            legal = True  # one of the very objects legal_actions just listed for this state
-        else:
+        listed_for, (_, listed_ids) = self._last_listed
+        if state is not listed_for or id(action) not in listed_ids:
+            # Not one of the very objects legal_actions just listed for this state: check it.
+            stage = state.stage
+            if stage is Stage.DRAW:
+                if not isinstance(action, DrawAI):
+                    raise self._illegal(state, action, "an AI card draw is due")
+                return self._draw(state, action)
+            if stage is Stage.OVER:
+                raise self._illegal(state, action, "the game is over")
+            if type(action) not in _ACTION_TYPES:
+                raise self._illegal(state, action, "not a dragon-hoard action")
             try:
                 legal = self._is_legal(state, state.actor, action)
             except TypeError:  # an unhashable field: compare with every legal action instead
                 legal = action in self.legal_actions(state)
-        if not legal:
-            raise self._illegal(state, action, f"not legal for seat {state.actor} now")
+            if not legal:
+                raise self._illegal(state, action, f"not legal for seat {state.actor} now")
         new = _copy(state)
-        seat = state.actor
-        if state.stage is Stage.PREPARATION:
-            self._prepare(new, seat, action)
-        elif state.stage is Stage.PLACEMENT:
-            self._place(new, seat, action)
-        else:
-            assert type(action) is Walk
-            self._walk(new, seat, action.steps)
+        # A legal action's kind belongs to the stage, so its kind alone picks its effect.
+        self._effects[type(action)](new, state.actor, action)
         return new
 
     def outcome(self, state: DragonHoardState) -> Outcome:
@@ -588,54 +596,53 @@ class DragonHoardRules(BoardEffects):
             return action.steps in range(1, self._walk_reach(state) + 1)
         return False
 
-    def _prepare(self, new: DragonHoardState, seat: int, action: Action) -> None:
-        if type(action) is Done:
-            self._next_preparer(new, seat)
-            return
-        if type(action) is GiveUp:
-            # The player gives up: out of the game with 0 points; everything they carry drops
-            # on their cell (decision `giving-up`); the countdown starts this round.
-            self._note("rule:give-up")
-            self._drop(new, seat, everything=True)
-            new.status = _set(new.status, seat, Status.QUIT)
-            new.pawns = _set(new.pawns, seat, None)
-            new.events |= GAVE_UP
-            self._next_preparer(new, seat)
-            return
-        if type(action) is Heirloom:
-            t = self._treasure_by_id[action.treasure]
-            bag = _remove(new.bags[seat], t)
-            old = new.heirlooms[seat]
-            if old >= 0:
-                bag = _insert(bag, old)
-            new.bags = _set(new.bags, seat, bag)
-            new.heirlooms = _set(new.heirlooms, seat, t)
-            new.prep = _set(new.prep, seat, new.prep[seat] | PREP_HEIRLOOM)
-            self._note("rule:heirloom")
-            return
-        if type(action) is UseTreasure:
-            t = self._treasure_by_id[action.treasure]
-            # An active effect used: the token leaves the game.
-            if new.heirlooms[seat] == t:
-                new.heirlooms = _set(new.heirlooms, seat, -1)
-            else:
-                new.bags = _set(new.bags, seat, _remove(new.bags[seat], t))
-            new.discarded = _insert(new.discarded, t)
-            new.prep = _set(new.prep, seat, new.prep[seat] | PREP_TREASURE)
+    def _done(self, new: DragonHoardState, seat: int, action: Done) -> None:
+        self._next_preparer(new, seat)
+
+    def _give_up(self, new: DragonHoardState, seat: int, action: GiveUp) -> None:
+        # The player gives up: out of the game with 0 points; everything they carry drops
+        # on their cell (decision `giving-up`); the countdown starts this round.
+        self._note("rule:give-up")
+        self._drop(new, seat, everything=True)
+        new.status = _set(new.status, seat, Status.QUIT)
+        new.pawns = _set(new.pawns, seat, None)
+        new.events |= GAVE_UP
+        self._next_preparer(new, seat)
+
+    def _swap_heirloom(self, new: DragonHoardState, seat: int, action: Heirloom) -> None:
+        t = self._treasure_by_id[action.treasure]
+        bag = _remove(new.bags[seat], t)
+        old = new.heirlooms[seat]
+        if old >= 0:
+            bag = _insert(bag, old)
+        new.bags = _set(new.bags, seat, bag)
+        new.heirlooms = _set(new.heirlooms, seat, t)
+        new.prep = _set(new.prep, seat, new.prep[seat] | PREP_HEIRLOOM)
+        self._note("rule:heirloom")
+
+    def _use_treasure(self, new: DragonHoardState, seat: int, action: UseTreasure) -> None:
+        t = self._treasure_by_id[action.treasure]
+        # An active effect used: the token leaves the game.
+        if new.heirlooms[seat] == t:
+            new.heirlooms = _set(new.heirlooms, seat, -1)
+        else:
+            new.bags = _set(new.bags, seat, _remove(new.bags[seat], t))
+        new.discarded = _insert(new.discarded, t)
+        new.prep = _set(new.prep, seat, new.prep[seat] | PREP_TREASURE)
+        if self.trace is not None:
+            self._note(f"treasure-effect:{self.treasure_effect[t].value}")
+        if self.treasure_effect[t] is TreasureEffect.TELEPORT:
+            assert action.gate is not None
+            cell = self.gate_cells[self._gate_by_id[action.gate]]
             if self.trace is not None:
-                self._note(f"treasure-effect:{self.treasure_effect[t].value}")
-            if self.treasure_effect[t] is TreasureEffect.TELEPORT:
-                assert action.gate is not None
-                cell = self.gate_cells[self._gate_by_id[action.gate]]
-                if self.trace is not None:
-                    self._note(f"terrain:gate:{cell[0]},{cell[1]}")
-                new.pawns = _set(new.pawns, seat, cell)
-                self._pick_up(new, seat, cell)
-                self._after_move(new, seat)
-            else:
-                new.sideways = _set(new.sideways, seat, True)
-            return
-        assert type(action) is PrepCard
+                self._note(f"terrain:gate:{cell[0]},{cell[1]}")
+            new.pawns = _set(new.pawns, seat, cell)
+            self._pick_up(new, seat, cell)
+            self._after_move(new, seat)
+        else:
+            new.sideways = _set(new.sideways, seat, True)
+
+    def _play_prep_card(self, new: DragonHoardState, seat: int, action: PrepCard) -> None:
         c = self._card_by_id[action.card]
         new.used = _set(new.used, seat, _insert(new.used[seat], c))
         new.prep = _set(new.prep, seat, new.prep[seat] | PREP_CARD)
@@ -646,16 +653,16 @@ class DragonHoardRules(BoardEffects):
 
     def _next_preparer(self, new: DragonHoardState, seat: int) -> None:
         nxt = self._next_with_status(new.status, seat, new.holder)
-        if not self._anyone_in_game(new):
+        if nxt is not None:
+            new.actor = nxt
+        elif not self._anyone_in_game(new):
             # Decision `everyone-out`: the last players gave up; nothing is left to play.
             new.countdown = new.countdown or bool(new.events)
             new.actor = -1
             new.turn += 1
             new.stage = Stage.OVER
-        elif nxt is None:
-            self._start_draw(new)
         else:
-            new.actor = nxt
+            self._start_draw(new)
 
     def _next_with_status(
         self, status: tuple[Status, ...], after: int, start: int, wanted: Status = Status.IN
@@ -783,33 +790,40 @@ class DragonHoardRules(BoardEffects):
         self._last_listed = (state, listed)  # for apply (see _prep_actions)
         return list(listed[0])
 
-    def _place(self, new: DragonHoardState, seat: int, action: Action) -> None:
-        # Placement is a real-time race (decision `placement-order`): the seat to act places
-        # (and keeps the initiative: it may place again at once), reveals, waits (the next seat
-        # that may still place decides) or stops. When every seat that may still place has
-        # waited in a row, the hourglass has run out.
-        if type(action) is Reveal:
-            self._note("rule:reveal")
-            new.revealed = True
-            new.peeker = seat
-            new.waited = 0
-            return  # the same seat acts again: it may now place
-        if type(action) is Wait:
-            new.waited += 1
-            if new.waited >= sum(self._placers(new)):
-                self._resolve(new)
-                return
-        elif type(action) is Stop:
-            new.stopped = _set(new.stopped, seat, True)
+    # Placement is a real-time race (decision `placement-order`): the seat to act places (and
+    # keeps the initiative: it may place again at once), reveals, waits (the next seat that may
+    # still place decides) or stops. When every seat that may still place has waited in a row,
+    # the hourglass has run out.
+
+    def _reveal(self, new: DragonHoardState, seat: int, action: Reveal) -> None:
+        self._note("rule:reveal")
+        new.revealed = True
+        new.peeker = seat
+        new.waited = 0  # the same seat acts again: it may now place
+
+    def _wait(self, new: DragonHoardState, seat: int, action: Wait) -> None:
+        new.waited += 1
+        if new.waited >= sum(self._placers(new)):
+            self._resolve(new)
         else:
-            assert type(action) is Place
-            c = self._card_by_id[action.card]
-            # At most `cards_per_round` cards per player: legal_actions offers no more.
-            new.placed = (*new.placed, (seat, c))
-            new.used = _set(new.used, seat, _insert(new.used[seat], c))
-            new.waited = 0
-            if self._placing(new, seat):
-                return
+            self._pass_initiative(new, seat)
+
+    def _stop(self, new: DragonHoardState, seat: int, action: Stop) -> None:
+        new.stopped = _set(new.stopped, seat, True)
+        self._pass_initiative(new, seat)
+
+    def _place_card(self, new: DragonHoardState, seat: int, action: Place) -> None:
+        c = self._card_by_id[action.card]
+        # At most `cards_per_round` cards per player: legal_actions offers no more.
+        new.placed = (*new.placed, (seat, c))
+        new.used = _set(new.used, seat, _insert(new.used[seat], c))
+        new.waited = 0
+        if not self._placing(new, seat):
+            self._pass_initiative(new, seat)
+
+    def _pass_initiative(self, new: DragonHoardState, seat: int) -> None:
+        """The next seat clockwise that may still place acts (`seat` again if it is the only
+        one); when nobody may, the round resolves."""
         placers = self._placers(new)
         nxt = self._next_seat(new, seat, placers.__getitem__, seat)
         if nxt is None and placers[seat]:
@@ -887,7 +901,8 @@ class DragonHoardRules(BoardEffects):
         assert direction is not None
         return self._reaches(state, seat, self.cards[c].steps)[self._direction_index[direction]]
 
-    def _walk(self, new: DragonHoardState, seat: int, steps: int) -> None:
+    def _walk(self, new: DragonHoardState, seat: int, action: Walk) -> None:
+        steps = action.steps
         _, c = new.queue[0]
         new.queue = new.queue[1:]
         card = self.cards[c]
