@@ -742,8 +742,6 @@ class MaquisRules:
 
     def _patrol(self, s: MaquisState, card: int) -> MaquisState:
         draw, discard = (s.draw, s.discard) if s.draw else (s.discard, ())
-        draw = _remove(draw, card)
-        discard = tuple(sorted((*discard, card)))
         placed = s.patrols - s.patrols_left
         # Soldiers replace police one for one and are placed last.
         figure = SOLDIER if placed >= s.patrols - s.round_soldiers else POLICE
@@ -759,18 +757,17 @@ class MaquisRules:
             # No place empty: the first resistance worker on the card is arrested.
             target = next((i for i in self.card_locs[card] if board[i] == WORKER), -1)
             arrested = target >= 0
-        if target >= 0:
-            board = _put(board, target, figure)
         new = _copy(s)
-        new.board = board
-        new.draw = draw
-        new.discard = discard
+        if target >= 0:
+            new.board = _put(board, target, figure)
+        new.draw = _remove(draw, card)
+        new.discard = tuple(sorted((*discard, card)))
         new.patrols_left = s.patrols_left - 1
         new.resistance_next = True
-        s = new
-        if arrested:
-            s = self._morale(s, self.level.arrest_morale)
-        return s
+        if arrested and self.level.arrest_morale and not s.failed:  # _morale, written out
+            new.morale = max(0, min(self.model.morale.top, s.morale + self.level.arrest_morale))
+            new.failed = new.morale == 0
+        return new
 
     def has_path_home(self, s: MaquisState, start: int, board: str | None = None) -> bool:
         """A safe path along the thick lines through empty or resistance-held spaces."""
@@ -814,24 +811,22 @@ class MaquisRules:
             # Re-derive the chosen option; payment is already made, so look it up unpaid.
             option = self._option_for(s, i, choice)
         home = self.has_path_home(s, i)
-        spent = s.spent
-        changes: dict[str, Any] = {
-            "board": _put(s.board, i, EMPTY),
-            "active": -1,
-            "pending": "",
-            "spent": (),
-        }
+        new = _copy(s)
+        new.board = _put(s.board, i, EMPTY)
+        new.active = -1
+        new.pending = ""
+        new.spent = ()
         # Arrested: removed for good (very hard: morale too).
         if home:
-            changes["home"] = s.home + 1
+            new.home = s.home + 1
         elif self.level.arrest_morale and not s.failed:  # _morale, written out
-            morale = max(0, min(self.model.morale.top, s.morale + self.level.arrest_morale))
-            changes.update(morale=morale, failed=morale == 0)
+            new.morale = max(0, min(self.model.morale.top, s.morale + self.level.arrest_morale))
+            new.failed = new.morale == 0
         if option is not None and (home or self.locs[i].shield):
             # The reward only comes home with the worker, or stays on a star-shield space;
             # what he spent on a kill on the way is not in it any more.
-            return self._reward(s, option, i, spent, changes)
-        return replace(s, **changes)
+            self._take_reward(new, option, i, s.spent)
+        return new
 
     def _option_for(self, s: MaquisState, i: int, choice: str) -> Option:
         """The option ``choice`` of the worker on ``i``, once paid for (a reward in his hand,
@@ -862,23 +857,13 @@ class MaquisRules:
         dropped = map(sum, zip(*drops, strict=True))  # each resource summed over the zones
         return [a - b - c for a, b, c in zip(self.limit, stock, dropped, strict=True)]
 
-    def _reward(
-        self,
-        s: MaquisState,
-        o: Option,
-        i: int,
-        spent: tuple[int, ...] = (),
-        before: dict[str, Any] | None = None,
-    ) -> MaquisState:
-        """``s`` with the reward of ``o`` taken (``before``: changes made first, built into
-        the same new state)."""
-        # The parts a reward changes, as locals: one new state at the end.
-        before = before or {}
+    def _take_reward(
+        self, new: MaquisState, o: Option, i: int, spent: tuple[int, ...] = ()
+    ) -> None:
+        """Take the reward of ``o`` into ``new``, a state this step has just built and no one
+        else holds yet (``spent``: what the worker spent of it on a kill on the way)."""
         used = dict(zip(self.res, spent, strict=True)) if spent else {}
-        stock, drops, tiles, boxes = s.stock, s.drops, s.tiles, s.boxes
-        morale = before.get("morale", s.morale)
-        failed = before.get("failed", s.failed)
-        cafe, home = s.cafe, before.get("home", s.home)
+        stock, drops = new.stock, new.drops
         if o.reward is not None:
             r = o.reward
             # 4 of a kind at most in play: take only what the supply still has (_gain).
@@ -888,12 +873,13 @@ class MaquisRules:
                 k = self.res_index[name]
                 gained[k] += min(n, supply[k])
             stock = tuple(gained)
-            if r.morale and not failed:  # _morale: the fail space keeps morale where it is
-                morale = max(0, min(self.model.morale.top, morale + r.morale))
-                failed = morale == 0
+            if r.morale and not new.failed:  # _morale: the fail space keeps morale where it is
+                new.morale = max(0, min(self.model.morale.top, new.morale + r.morale))
+                new.failed = new.morale == 0
             if r.recruit:
-                n = min(r.recruit, cafe)
-                cafe, home = cafe - n, home + n
+                n = min(r.recruit, new.cafe)
+                new.cafe -= n
+                new.home += n
         if o.airdrop is not None:
             empty = [z for z, d in enumerate(drops) if not any(d)]
             if empty:
@@ -903,9 +889,9 @@ class MaquisRules:
                 laid[empty[0]] = drop
                 drops = tuple(laid)
         if o.build:
-            built = list(tiles)
+            built = list(new.tiles)
             built[self.vacant.index(i)] = o.build
-            tiles = tuple(built)
+            new.tiles = tuple(built)
         if o.collect >= 0:
             # Tokens of the drop spent on a kill went back to the supply.
             drop = tuple(
@@ -917,14 +903,12 @@ class MaquisRules:
             stock = tuple(a + b for a, b in zip(stock, drop, strict=True))
         if o.mission is not None:
             slot, k = o.mission
-            filled = list(boxes)
+            filled = list(new.boxes)
             box = list(filled[slot])
             box[k] = True
             filled[slot] = tuple(box)
-            boxes = tuple(filled)
-        changes = {**before, "stock": stock, "drops": drops, "tiles": tiles, "boxes": boxes}
-        changes.update(morale=morale, failed=failed, cafe=cafe, home=home)
-        return replace(s, **changes)
+            new.boxes = tuple(filled)
+        new.stock, new.drops = stock, drops
 
     def _advance(self, s: MaquisState) -> MaquisState:
         while s.ended is None:
@@ -944,7 +928,9 @@ class MaquisRules:
     def _upkeep(self, s: MaquisState) -> MaquisState:
         # Upkeep: patrols off the board, the day marker moves on; entering a marked space
         # (orange, or star in the hard levels) costs morale.
-        board = s.board.replace(POLICE, EMPTY).replace(SOLDIER, EMPTY)
+        new = _copy(s)
+        new.board = s.board.replace(POLICE, EMPTY).replace(SOLDIER, EMPTY)
+        new.rounds = s.rounds + 1
         day = s.day + 1
         days = self.model.days
         time_up = False
@@ -953,17 +939,17 @@ class MaquisRules:
                 day = START_DAY  # very easy: back beside day 1, as at the start
             else:
                 time_up = True  # the End space
+        new.day = day
         # The harder levels end on reaching their last day: that space is their End space
         # (decision harder-end-day), and entering the End space costs no morale.
         if self.level.end_day and day >= self.level.end_day:
             time_up = True
-        morale, failed = s.morale, s.failed
-        if not time_up and self.level.morale_drop in days.marks(day) and not failed:
+        if not time_up and self.level.morale_drop in days.marks(day) and not s.failed:
             # _morale(s, -1), whose fail space keeps morale where it is.
-            morale = max(0, min(self.model.morale.top, morale - 1))
-            failed = morale == 0
+            new.morale = max(0, min(self.model.morale.top, s.morale - 1))
+            new.failed = new.morale == 0
         ended = None
-        if failed:
+        if new.failed:
             ended = Termination.MORALE
         elif self.missions_done(s) >= self.s.missions_to_win:
             ended = Termination.MISSIONS
@@ -971,28 +957,30 @@ class MaquisRules:
             ended = Termination.ARRESTS
         elif time_up:
             ended = Termination.TIME
-        changes = {"board": board, "day": day, "rounds": s.rounds + 1}
-        changes.update(morale=morale, failed=failed)
         if ended is not None:
-            return replace(s, **changes, phase="over", ended=ended)
-        return replace(s, **changes, **self._round_start(s.home, morale, s.soldiers))
+            new.phase = "over"
+            new.ended = ended
+        else:
+            self._begin_round(new)
+        return new
 
     def _start_round(self, s: MaquisState) -> MaquisState:
-        return replace(s, **self._round_start(s.home, s.morale, s.soldiers))
+        new = _copy(s)
+        self._begin_round(new)
+        return new
 
-    def _round_start(self, home: int, morale: int, soldiers: int) -> dict[str, Any]:
-        """What a new round sets: its placements and patrols."""
+    def _begin_round(self, new: MaquisState) -> None:
+        """Set what a new round sets (its placements and patrols) on ``new``, a state this
+        step has just built and no one else holds yet."""
         # Patrols = max(workers in safe houses, the red number); soldiers replace police.
-        patrols = max(home, self.model.morale.red_at(morale))
-        return {
-            "phase": "place",
-            "to_place": home,
-            "patrols_left": patrols,
-            "patrols": patrols,
-            "round_soldiers": min(soldiers, patrols),
-            "resistance_next": True,
-            "killed": False,
-        }
+        patrols = max(new.home, self.model.morale.red_at(new.morale))
+        new.phase = "place"
+        new.to_place = new.home
+        new.patrols_left = patrols
+        new.patrols = patrols
+        new.round_soldiers = min(new.soldiers, patrols)
+        new.resistance_next = True
+        new.killed = False
 
     def _morale(self, s: MaquisState, change: int) -> MaquisState:
         if not change:
