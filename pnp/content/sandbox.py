@@ -26,6 +26,7 @@ import dataclasses
 import enum
 import numbers
 import re
+import types
 from collections.abc import Callable, Iterator, Mapping, Sized
 from functools import lru_cache
 from typing import Any
@@ -225,6 +226,21 @@ class ContentEnvironment(SandboxedEnvironment):
         return False
 
     def getattr(self, obj: Any, attribute: str) -> Any:
+        cls = type(obj)
+        readable = _MODEL_ATTRIBUTES.get((cls, attribute))
+        if readable is None:
+            readable = _MODEL_ATTRIBUTES[cls, attribute] = _is_model_attribute(cls, attribute)
+        if readable:
+            # A model field or method, allowed whatever its value (is_safe_attribute decides
+            # on the class and the name alone): read it without jinja's general checks.
+            # A face reads thousands.
+            try:
+                value = getattr(obj, attribute)
+            except AttributeError:
+                pass
+            else:
+                if not isinstance(value, _METHODS) or not isinstance(value.__self__, str):
+                    return value
         if isinstance(obj, jinja2.Undefined):
             # Say what is unknown ("'cycler' is undefined"), not what its attribute would be.
             obj._fail_with_undefined_error()
@@ -248,6 +264,20 @@ class ContentEnvironment(SandboxedEnvironment):
         _check_format(value.__self__)
         return wrapper
 
+
+def _is_model_attribute(cls: type, attribute: str) -> bool:
+    """What :meth:`ContentEnvironment.is_safe_attribute` says for any instance of ``cls``,
+    when that depends on the class and name alone (model dataclasses and enums)."""
+    if attribute.startswith("_"):
+        return False
+    if issubclass(cls, enum.Enum):
+        return attribute in ("name", "value") or attribute in _public_names(cls)
+    return dataclasses.is_dataclass(cls) and attribute in _public_names(cls)
+
+
+_MODEL_ATTRIBUTES: dict[tuple[type, str], bool] = {}
+_METHODS = (types.MethodType, types.BuiltinMethodType)
+"""Bound methods, of which a string's ``format`` must still go through the sandbox's wrapper."""
 
 ENVIRONMENT = ContentEnvironment()
 """The shared environment: one compile cache for every template and prose string."""
@@ -285,6 +315,16 @@ def render_bounded(template: jinja2.Template, context: Mapping[str, Any]) -> str
         raise SandboxError("a macro calls itself without end") from None
     except (OverflowError, MemoryError) as error:
         raise SandboxError(f"too large: {error}") from None
+    finally:
+        _budget.reset(token)
+
+
+def call_bounded(function: Callable[[Mapping[str, Any]], Any], scope: Mapping[str, Any]) -> Any:
+    """``function(scope)`` within the sandbox's budget: for an expression compiled to Python
+    closures (:mod:`pnp.content.expressions`) that may still draw from ``range``."""
+    token = _budget.set([MAX_ITERATIONS])
+    try:
+        return function(scope)
     finally:
         _budget.reset(token)
 

@@ -29,7 +29,13 @@ import jinja2
 import yaml
 from jinja2 import nodes
 
-from pnp.content.sandbox import ContentEnvironment, evaluate_bounded, render_bounded
+from pnp.content.expressions import compile_expression, with_fallback
+from pnp.content.sandbox import (
+    MAX_LENGTH,
+    ContentEnvironment,
+    evaluate_bounded,
+    render_bounded,
+)
 from pnp.content.yamlsource import check_shape
 from pnp.errors import ContentError, TemplateError
 from pnp.layout.primitives import (
@@ -147,10 +153,14 @@ class Template:
                 and not calls_macro  # macros live in the text path; an expression can't see them
             ):
                 expression = _compiled_expression(stripped[2:-2])
-                return lambda context: evaluate_bounded(expression, context)
+
+                def through_jinja(context: Mapping[str, Any]) -> Any:
+                    return evaluate_bounded(expression, context)
+
+                closure = _compiled_closure(stripped[2:-2])
+                return through_jinja if closure is None else with_fallback(closure, through_jinja)
             if not self.macros:
-                template = _compiled_template(value)
-                return lambda context: render_bounded(template, context)
+                return _text_around_expression(_compiled_template(value), value)
             prefix = None if calls_macro else _macro_output(self.macros)
             if prefix is None or value[:1].isspace() or value.startswith(("{{-", "{%-")):
                 # The value calls a macro, or whitespace control between the block and the
@@ -161,9 +171,10 @@ class Template:
             # A value that calls no macro renders exactly as behind the block: the block's
             # own output (the text between its macros) followed by the value's.
             template = _compiled_template(value)
+            rendered = _text_around_expression(template, value)
             if not prefix:
-                return lambda context: render_bounded(template, context)
-            return lambda context: prefix + render_bounded(template, context)
+                return rendered
+            return lambda context: prefix + rendered(context)
         except jinja2.TemplateSyntaxError as error:
             raise TemplateError(f"{where}: jinja syntax error: {error.message}") from None
 
@@ -181,6 +192,43 @@ def _compiled_template(source: str) -> jinja2.Template:
     if template is None:
         template = _TEMPLATES[source] = _ENV.from_string(source)
     return template
+
+
+def _compiled_closure(source: str) -> Callable[[Mapping[str, Any]], Any] | None:
+    if source not in _CLOSURES:
+        _CLOSURES[source] = compile_expression(source, _ENV)
+    return _CLOSURES[source]
+
+
+_CLOSURES: dict[str, Callable[[Mapping[str, Any]], Any] | None] = {}
+
+# Text around one expression, as in `x: "{{ 12 + n * cell }}mm"`: nothing jinja would treat
+# as markup or trim (a trailing newline) on either side.
+_TEXT_AROUND = re.compile(r"([^{}\n\r]*)\{\{(?!-)([^{}]*?)(?<!-)\}\}([^{}\n\r]*)", re.DOTALL)
+
+
+def _text_around_expression(
+    template: jinja2.Template, source: str
+) -> Callable[[Mapping[str, Any]], str]:
+    """Render ``source`` (compiled as ``template``); when it is text around one expression,
+    by that expression's closure: jinja writes ``str()`` of the value between the texts."""
+
+    def through_jinja(context: Mapping[str, Any]) -> str:
+        return render_bounded(template, context)
+
+    match = _TEXT_AROUND.fullmatch(source)
+    closure = None if match is None else _compiled_closure(match.group(2))
+    if match is None or closure is None:
+        return through_jinja
+    before, after = match.group(1), match.group(3)
+
+    def around(context: Mapping[str, Any]) -> str:
+        text = before + str(closure(context)) + after
+        if len(text) > MAX_LENGTH:
+            raise ValueError("longer than a render may write")  # jinja says it, located
+        return text
+
+    return with_fallback(around, through_jinja)
 
 
 def _compiled_expression(source: str) -> Callable[..., Any]:
@@ -438,6 +486,11 @@ def _layout_face(
     return Face(key=key, width=width, height=height, bleed=bleed, shapes=tuple(shapes))
 
 
+# "12.5mm" of a face 180 points wide, parsed once: faces of a deck repeat their lengths.
+_LENGTHS: dict[tuple[str, float], float] = {}
+_MAX_LENGTHS = 100_000
+
+
 class _Painter:
     def __init__(
         self, template: Template, scope: dict[str, Any], width: float, height: float, bleed: float
@@ -473,6 +526,8 @@ class _Painter:
 
         def value(key: str, default: Any = None) -> Any:
             raw = box.props.get(key, default)
+            if type(raw) is not str or ("{{" not in raw and "{%" not in raw):
+                return raw  # plain data, as evaluate would return it
             return evaluate(raw, scope, f"{where}: {key}")
 
         def length(key: str, default: Any = None) -> float:
@@ -480,10 +535,17 @@ class _Painter:
             if raw is None:
                 raise TemplateError(f"{where}: {box.kind} box needs {key!r}")
             reference = self.width if key in _HORIZONTAL else self.height
+            if type(raw) is str:
+                known = _LENGTHS.get((raw, reference))
+                if known is not None:
+                    return known
             try:
-                return parse_length(raw, relative_to=reference)
+                points = parse_length(raw, relative_to=reference)
             except ValueError as error:
                 raise TemplateError(f"{where}: {key}: {error}") from None
+            if type(raw) is str and len(_LENGTHS) < _MAX_LENGTHS:
+                _LENGTHS[raw, reference] = points
+            return points
 
         def colour(key: str, default: str | None = None) -> str | None:
             raw = value(key, default)

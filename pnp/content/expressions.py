@@ -1,0 +1,285 @@
+"""Template expressions evaluated as Python closures, with the sandbox's own rules.
+
+A face evaluates thousands of small expressions (``12 + (n % lair.columns) * cell``), and
+running each through jinja costs a new context, a generator and a name lookup through its
+resolver — several times the arithmetic itself. :func:`compile_expression` turns an
+expression built from the common subset of jinja (names, constants, attributes, items and
+slices, arithmetic, ``~``, comparisons, ``and``/``or``/``not``, inline ``if``, tuples, lists,
+dicts, calls and filters that take no context) into a tree of closures that call the
+sandboxed environment exactly where jinja's generated code does: ``environment.getattr``,
+``environment.getitem``, the intercepted binary operators, ``environment.call``'s checks.
+
+Anything outside the subset compiles to ``None``, and anything unusual at run time — a
+missing name, an undefined attribute, an error of any kind — raises :class:`Unsupported`, so
+the caller evaluates the expression through jinja instead and gets jinja's own result or
+its own located error. The closures are a shortcut, never a second dialect.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import jinja2
+from jinja2 import nodes
+from jinja2.parser import Parser
+from jinja2.utils import _PassArg
+
+from pnp.content.sandbox import ContentEnvironment, call_bounded
+
+Scope = Mapping[str, Any]
+Closure = Callable[[Scope], Any]
+
+
+class Unsupported(Exception):
+    """This evaluation needs jinja itself (a missing name, an undefined value, an error)."""
+
+
+_PLAIN_BINARY: dict[str, Callable[[Any, Any], Any]] = {
+    "-": operator.sub,
+    "/": operator.truediv,
+    "//": operator.floordiv,
+}
+_COMPARE: dict[str, Callable[[Any, Any], Any]] = {
+    "eq": operator.eq,
+    "ne": operator.ne,
+    "gt": operator.gt,
+    "gteq": operator.ge,
+    "lt": operator.lt,
+    "lteq": operator.le,
+    "in": lambda left, right: left in right,
+    "notin": lambda left, right: left not in right,
+}
+_MISSING = object()
+
+
+def compile_expression(
+    source: str, environment: ContentEnvironment
+) -> Callable[[Scope], Any] | None:
+    """A closure evaluating the jinja expression ``source`` in a scope as jinja would, or
+    None when the expression uses something outside the subset this module compiles."""
+    try:
+        parser = Parser(environment, source, state="variable")
+        tree = parser.parse_expression()
+        if not parser.stream.eos:
+            return None
+        return _Compiler(environment).compile(tree)
+    except (jinja2.TemplateSyntaxError, _NotCompiled):
+        return None
+
+
+def with_fallback(
+    closure: Callable[[Scope], Any], jinja_path: Callable[[Scope], Any]
+) -> Callable[[Scope], Any]:
+    """Evaluate with ``closure``; where it cannot say what jinja would, ask jinja."""
+
+    def evaluate(scope: Scope) -> Any:
+        try:
+            return call_bounded(closure, scope)
+        except Exception:  # jinja decides: its own result, or its own located error
+            return jinja_path(scope)
+
+    return evaluate
+
+
+class _NotCompiled(Exception):
+    pass
+
+
+class _Compiler:
+    def __init__(self, environment: ContentEnvironment) -> None:
+        self.environment = environment
+
+    def compile(self, node: nodes.Node) -> Closure:
+        visit = getattr(self, f"_{type(node).__name__}", None)
+        if visit is None:
+            raise _NotCompiled(type(node).__name__)
+        closure: Closure = visit(node)
+        return closure
+
+    def _Const(self, node: nodes.Const) -> Closure:
+        value = node.value
+        return lambda scope: value
+
+    def _Name(self, node: nodes.Name) -> Closure:
+        if node.ctx != "load":
+            raise _NotCompiled("store")
+        name = node.name
+        globals_ = self.environment.globals
+
+        def lookup(scope: Scope) -> Any:
+            value = scope.get(name, _MISSING)
+            if value is _MISSING:
+                value = globals_.get(name, _MISSING)
+                if value is _MISSING:
+                    raise Unsupported(name)
+            return value
+
+        return lookup
+
+    def _Getattr(self, node: nodes.Getattr) -> Closure:
+        target = self.compile(node.node)
+        attribute = node.attr
+        getattr_ = self.environment.getattr
+        return lambda scope: _defined(getattr_(target(scope), attribute))
+
+    def _Getitem(self, node: nodes.Getitem) -> Closure:
+        target = self.compile(node.node)
+        if isinstance(node.arg, nodes.Slice):  # jinja indexes a slice directly, not sandboxed
+            start, stop, step = (
+                None if part is None else self.compile(part)
+                for part in (node.arg.start, node.arg.stop, node.arg.step)
+            )
+            return lambda scope: target(scope)[
+                slice(
+                    None if start is None else start(scope),
+                    None if stop is None else stop(scope),
+                    None if step is None else step(scope),
+                )
+            ]
+        argument = self.compile(node.arg)
+        getitem = self.environment.getitem
+        return lambda scope: _defined(getitem(target(scope), argument(scope)))
+
+    def _binary(self, node: nodes.BinExpr) -> Closure:
+        left, right = self.compile(node.left), self.compile(node.right)
+        symbol = node.operator
+        if symbol in self.environment.intercepted_binops:
+            function = self.environment.binop_table[symbol]
+        elif symbol in _PLAIN_BINARY:
+            function = _PLAIN_BINARY[symbol]
+        else:
+            raise _NotCompiled(symbol)
+        return lambda scope: function(left(scope), right(scope))
+
+    _Add = _Sub = _Mul = _Div = _FloorDiv = _Mod = _Pow = _binary
+
+    def _Neg(self, node: nodes.Neg) -> Closure:
+        value = self.compile(node.node)
+        return lambda scope: -value(scope)
+
+    def _Pos(self, node: nodes.Pos) -> Closure:
+        value = self.compile(node.node)
+        return lambda scope: +value(scope)
+
+    def _Not(self, node: nodes.Not) -> Closure:
+        value = self.compile(node.node)
+        return lambda scope: not value(scope)
+
+    def _And(self, node: nodes.And) -> Closure:
+        left, right = self.compile(node.left), self.compile(node.right)
+        return lambda scope: left(scope) and right(scope)
+
+    def _Or(self, node: nodes.Or) -> Closure:
+        left, right = self.compile(node.left), self.compile(node.right)
+        return lambda scope: left(scope) or right(scope)
+
+    def _Concat(self, node: nodes.Concat) -> Closure:
+        parts = [self.compile(part) for part in node.nodes]
+        return lambda scope: "".join([str(part(scope)) for part in parts])
+
+    def _Compare(self, node: nodes.Compare) -> Closure:
+        first = self.compile(node.expr)
+        steps = [(_COMPARE[op.op], self.compile(op.expr)) for op in node.ops]
+
+        def compare(scope: Scope) -> Any:
+            # Python's chained comparison, which is what jinja generates: `a < b < c`.
+            left = first(scope)
+            result: Any = True
+            for function, operand in steps:
+                right = operand(scope)
+                result = function(left, right)
+                if not result:
+                    return result
+                left = right
+            return result
+
+        return compare
+
+    def _CondExpr(self, node: nodes.CondExpr) -> Closure:
+        test, then = self.compile(node.test), self.compile(node.expr1)
+        otherwise = None if node.expr2 is None else self.compile(node.expr2)
+
+        def choose(scope: Scope) -> Any:
+            if test(scope):
+                return then(scope)
+            if otherwise is None:  # jinja's undefined "no else section": its own message
+                raise Unsupported("if without else")
+            return otherwise(scope)
+
+        return choose
+
+    def _Tuple(self, node: nodes.Tuple) -> Closure:
+        items = [self.compile(item) for item in node.items]
+        return lambda scope: tuple([item(scope) for item in items])
+
+    def _List(self, node: nodes.List) -> Closure:
+        items = [self.compile(item) for item in node.items]
+        return lambda scope: [item(scope) for item in items]
+
+    def _Dict(self, node: nodes.Dict) -> Closure:
+        pairs = [(self.compile(pair.key), self.compile(pair.value)) for pair in node.items]
+        return lambda scope: {key(scope): value(scope) for key, value in pairs}
+
+    def _arguments(
+        self, node: nodes.Call | nodes.Filter
+    ) -> tuple[list[Closure], list[tuple[str, Closure]]]:
+        if node.dyn_args is not None or node.dyn_kwargs is not None:
+            raise _NotCompiled("*args")
+        positional = [self.compile(argument) for argument in node.args]
+        keywords = [(str(keyword.key), self.compile(keyword.value)) for keyword in node.kwargs]
+        return positional, keywords
+
+    def _Call(self, node: nodes.Call) -> Closure:
+        target = self.compile(node.node)
+        positional, keywords = self._arguments(node)
+        environment = self.environment
+
+        def call(scope: Scope) -> Any:
+            function = target(scope)
+            if _PassArg.from_obj(function) is not None or (
+                hasattr(function, "__call__")  # noqa: B004 - jinja's own test
+                and _PassArg.from_obj(function.__call__) is not None
+            ):
+                raise Unsupported("a callable that takes jinja's context")
+            args = [argument(scope) for argument in positional]
+            kwargs = {key: value(scope) for key, value in keywords}
+            # The sandbox's checks (safe callable, number sizes, result length), then the call
+            # as jinja's context makes it for a callable that takes no context.
+            return environment.call(_DirectCall, function, *args, **kwargs)
+
+        return call
+
+    def _Filter(self, node: nodes.Filter) -> Closure:
+        if node.node is None:
+            raise _NotCompiled("filter block")
+        function = self.environment.filters.get(node.name)
+        if function is None or _PassArg.from_obj(function) is not None:
+            raise _NotCompiled(f"filter {node.name}")
+        target = self.compile(node.node)
+        positional, keywords = self._arguments(node)
+
+        def apply(scope: Scope) -> Any:
+            args = [argument(scope) for argument in positional]
+            kwargs = {key: value(scope) for key, value in keywords}
+            return function(target(scope), *args, **kwargs)
+
+        return apply
+
+
+class _DirectCall:
+    """What ``Context.call`` does for a callable that takes no context, without a context."""
+
+    @staticmethod
+    def call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except StopIteration:
+            raise Unsupported("StopIteration") from None
+
+
+def _defined(value: Any) -> Any:
+    if isinstance(value, jinja2.Undefined):
+        raise Unsupported("undefined")
+    return value

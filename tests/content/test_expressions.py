@@ -1,0 +1,166 @@
+"""Template expressions as Python closures: the same value as jinja in the sandbox, for every
+construct the closures handle, and jinja's own answer (or error) for everything else."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pnp.content.expressions import compile_expression
+from pnp.content.sandbox import ContentEnvironment
+from pnp.errors import TemplateError
+from pnp.layout import template as template_module
+from pnp.layout.primitives import TextShape
+from pnp.layout.template import Template, layout_face, load_template
+from pnp.units import mm
+
+ENVIRONMENT = ContentEnvironment()
+
+
+class Colour(enum.Enum):
+    RED = "red"
+    BLUE = "blue"
+
+
+@dataclass(frozen=True)
+class Lair:
+    columns: int
+    rows: int
+    title: str
+    colour: Colour
+    _secret: int = 0
+
+    def cells(self, extra: int = 0) -> tuple[tuple[int, int], ...]:
+        return tuple((c, r) for r in range(self.rows) for c in range(self.columns + extra))
+
+    @property
+    def area(self) -> int:
+        return self.columns * self.rows
+
+
+SCOPE: dict[str, Any] = {
+    "lair": Lair(13, 11, "龙穴", Colour.RED),
+    "n": 27,
+    "cell": 3.0,
+    "body": ((1, 2), (2, 2)),
+    "names": ["甲", "乙", "丙"],
+    "table": {"a": 1, "b": 2},
+    "text": "死线99",
+    "none": None,
+}
+
+SAME_AS_JINJA = [
+    "12 + (n % lair.columns) * cell",
+    "19 + (n // lair.columns) * cell",
+    "n / 4",
+    "-n + +cell - 2 ** 3",
+    "'dragon' if (n % lair.columns, n // lair.columns) in body else 'domain'",
+    "(1, 2) not in body",
+    "1 < n < 30",
+    "1 < n > 30",
+    "n == 27 and cell or 'no'",
+    "not n or names",
+    "lair.title ~ '·' ~ n ~ none",
+    "lair.colour.value",
+    "lair.colour.name",
+    "lair.area",
+    "lair.cells()[3]",
+    "lair.cells(extra=1) | length",
+    "names[1:]",
+    "names[::-1][0]",
+    "text[:2]",
+    "table['b'] + table.a",
+    "[n, cell, text]",
+    "{'x': n, 'y': [1, 2]}['y']",
+    "max(n, 3) + min(names | length, 9)",
+    "range(4) | list",
+    "names | join('、')",  # filters that take jinja's context: jinja evaluates these
+    "'%03d' % n",
+    "text * 2",
+    "names[7] is defined",  # a test: jinja's
+]
+
+
+@pytest.mark.parametrize("source", SAME_AS_JINJA)
+def test_a_closure_gives_what_jinja_gives(source: str) -> None:
+    expected = ENVIRONMENT.compile_expression(source, undefined_to_none=False)(**SCOPE)
+    closure = compile_expression(source, ENVIRONMENT)
+    if closure is None:
+        assert source.endswith(("('、')", "defined", "list")), f"{source} should compile"
+        return
+    got = closure(SCOPE)
+    assert got == expected and type(got) is type(expected)
+
+
+def _evaluated(source: str) -> Any:
+    """What a face template makes of the value ``source``: its value or its located error."""
+    template = Template(path="t.yaml", palette={}, variables={}, macros="", boxes=[])
+    try:
+        return template.evaluate(source, dict(SCOPE), "t.yaml:2: text")
+    except TemplateError as error:
+        return f"error: {error}"
+
+
+FAILING = [
+    "missing + 1",
+    "lair.nope",
+    "lair.__class__",
+    "lair._secret",
+    "text.format.__globals__",
+    "text.upper.__globals__",
+    "n / 0",
+    "(range(60000) | list) + (range(60000) | list)",
+    "'x' * 10 ** 9",
+    "2 ** 10000000",
+    "lair.cells(10 ** 10)",
+    "n if none",  # jinja's undefined that is not strict: an empty text, not an error
+]
+
+
+@pytest.mark.parametrize("source", FAILING)
+@pytest.mark.parametrize("shape", ["{{ %s }}", "x{{ %s }}mm"])
+def test_what_a_closure_cannot_answer_jinja_answers(
+    source: str, shape: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    value = shape % source
+    with_closures = _evaluated(value)
+    monkeypatch.setattr(template_module, "_compiled_closure", lambda source: None)
+    through_jinja = _evaluated(value)
+    assert with_closures == through_jinja
+    if source != "n if none":
+        assert str(with_closures).startswith("error: t.yaml:2: text: ")
+
+
+def _face_values(tmp_path: Path, values: Mapping[str, str], context: dict[str, Any]) -> list[str]:
+    lines = ["boxes:"]
+    for name in values:
+        lines.append(f"  - {{type: text, x: 0, y: 0, w: 9mm, h: 9mm, text: {values[name]!r}}}")
+    (tmp_path / "t.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    face = layout_face(
+        load_template(tmp_path, "t.yaml"), context, width=mm(63), height=mm(88), bleed=0, key="t"
+    )
+    return [shape.text for shape in face.shapes if isinstance(shape, TextShape)]
+
+
+def test_text_around_an_expression_renders_as_jinja_writes_it(tmp_path: Path) -> None:
+    values = {
+        "a": "{{ 12 + n * cell }}mm",
+        "b": "速度 {{ lair.colour.value }} · {{ n }}",  # two expressions: jinja itself
+        "c": "#{{ n }}%",
+        "d": "{{ none }}/{{ text }}",
+        "e": "x{{ lair.title ~ n }} y",
+    }
+    got = _face_values(tmp_path, values, SCOPE)
+    expected = [ENVIRONMENT.from_string(value).render(**SCOPE) for value in values.values()]
+    assert got == expected
+
+
+def test_a_face_value_that_reaches_python_is_a_located_error(tmp_path: Path) -> None:
+    for value in ("{{ lair.__class__ }}mm", "{{ text.upper.__globals__ }}"):
+        with pytest.raises(TemplateError, match=r"t.yaml:2: text: "):
+            _face_values(tmp_path, {"a": value}, SCOPE)
