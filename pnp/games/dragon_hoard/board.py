@@ -14,7 +14,15 @@ from pnp.games.dragon_hoard.model import (
     Direction,
     Lair,
 )
-from pnp.games.dragon_hoard.state import HEART_OUT, LEFT_LAIR, DragonHoardState, Status, _set
+from pnp.games.dragon_hoard.state import (
+    _DEAD,
+    _IN,
+    _LEFT,
+    HEART_OUT,
+    LEFT_LAIR,
+    DragonHoardState,
+    _set,
+)
 
 _DIRECTIONS = tuple(Direction)
 _DELTAS = tuple(d.step for d in _DIRECTIONS)
@@ -176,7 +184,7 @@ class BoardEffects:
             self._note(f"terrain:exit:{_cell(pos)}")
         if self._holds_heart(new, seat):
             new.events |= HEART_OUT
-        new.status = _set(new.status, seat, Status.LEFT)
+        new.status = _set(new.status, seat, _LEFT)
         new.pawns = _set(new.pawns, seat, None)
         new.left_order = (*new.left_order, seat)
         new.events |= LEFT_LAIR
@@ -348,7 +356,7 @@ class BoardEffects:
         # Death: the pawn leaves the map, the bag's treasures drop on its cell; the heirloom
         # stays. It respawns at its entry teleporter next preparation.
         self._drop(new, seat, everything=False)
-        new.status = _set(new.status, seat, Status.DEAD)
+        new.status = _set(new.status, seat, _DEAD)
         new.pawns = _set(new.pawns, seat, None)
 
     def _drop(self, new: DragonHoardState, seat: int, everything: bool) -> None:
@@ -365,12 +373,12 @@ class BoardEffects:
         return [(state.holder + k) % self.players for k in range(self.players)]
 
     def _in_game(self, state: DragonHoardState, seat: int) -> bool:
-        return state.status[seat] in (Status.IN, Status.DEAD)
+        return state.status[seat] in (_IN, _DEAD)
 
     @staticmethod
     def _anyone_in_game(state: DragonHoardState) -> bool:
         """Whether some seat is still in the game (on the map, or dead until it respawns)."""
-        return Status.IN in state.status or Status.DEAD in state.status
+        return _IN in state.status or _DEAD in state.status
 
     def _hand(self, state: DragonHoardState, seat: int) -> tuple[int, ...]:
         """The seat's action cards still in hand this round."""

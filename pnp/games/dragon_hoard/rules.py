@@ -75,6 +75,15 @@ from pnp.games.dragon_hoard.model import (
 )
 from pnp.games.dragon_hoard.notation import format_position, parse_position
 from pnp.games.dragon_hoard.state import (
+    _DEAD,
+    _DRAW,
+    _IN,
+    _LEFT,
+    _OVER,
+    _PLACEMENT,
+    _PREPARATION,
+    _QUIT,
+    _RESOLUTION,
     AI_ITEM,
     GAVE_UP,
     PREP_CARD,
@@ -263,10 +272,10 @@ class DragonHoardRules(BoardEffects):
         n = self.players
         state = DragonHoardState(
             round=1,
-            stage=Stage.PREPARATION,
+            stage=_PREPARATION,
             holder=0,
             actor=0,
-            status=(Status.IN,) * n,
+            status=(_IN,) * n,
             pawns=self.entries,
             bags=((),) * n,
             heirlooms=(-1,) * n,
@@ -303,33 +312,33 @@ class DragonHoardRules(BoardEffects):
         return None
 
     def is_chance(self, state: DragonHoardState) -> bool:
-        return state.stage is Stage.DRAW
+        return state.stage is _DRAW
 
     def is_terminal(self, state: DragonHoardState) -> bool:
-        return state.stage is Stage.OVER
+        return state.stage is _OVER
 
     def turns(self, state: DragonHoardState) -> int:
         return state.turn
 
     def legal_actions(self, state: DragonHoardState) -> list[Action]:
-        if state.stage is Stage.DRAW:
+        if state.stage is _DRAW:
             return [self._draw_actions[c] for c in _distinct(state.deck)]
-        if state.stage is Stage.PREPARATION:
+        if state.stage is _PREPARATION:
             return self._prep_actions(state, state.actor)
-        if state.stage is Stage.PLACEMENT:
+        if state.stage is _PLACEMENT:
             return self._place_actions(state, state.actor)
-        if state.stage is Stage.RESOLUTION:
+        if state.stage is _RESOLUTION:
             return self._walk_actions(state)
         return []
 
     def chance_outcomes(self, state: DragonHoardState) -> list[tuple[Action, float]]:
-        if state.stage is not Stage.DRAW:
+        if state.stage is not _DRAW:
             return []
         total = len(state.deck)
         return [(self._draw_actions[c], k / total) for c, k in sorted(Counter(state.deck).items())]
 
     def sample_chance(self, state: DragonHoardState, rng: random.Random) -> Action:
-        if state.stage is not Stage.DRAW:
+        if state.stage is not _DRAW:
             raise ValueError(f"no chance step is due in {self.notation(state)}")
         return self._draw_actions[state.deck[int(rng.random() * len(state.deck))]]
 
@@ -342,7 +351,7 @@ class DragonHoardRules(BoardEffects):
         redrawn with the deck; a recall card is announced on the recall track, so a redrawn card
         keeps being a recall card or not)."""
         new = _copy(state)
-        if state.stage is Stage.PLACEMENT and state.placed:
+        if state.stage is _PLACEMENT and state.placed:
             placed = list(state.placed)
             used = list(state.used)
             for other in range(self.players):
@@ -359,7 +368,7 @@ class DragonHoardRules(BoardEffects):
                     used[other] = _insert(used[other], c)
             new.placed, new.used = tuple(placed), tuple(used)
         hidden = []
-        face_down = state.stage in (Stage.DRAW, Stage.PLACEMENT) and not state.revealed
+        face_down = state.stage in (_DRAW, _PLACEMENT) and not state.revealed
         if state.current >= 0 and face_down:
             hidden.append("current")
         if state.upcoming >= 0 and state.peeker != seat:
@@ -382,11 +391,11 @@ class DragonHoardRules(BoardEffects):
         if state is not listed_for or id(action) not in listed_ids:
             # Not one of the very objects legal_actions just listed for this state: check it.
             stage = state.stage
-            if stage is Stage.DRAW:
+            if stage is _DRAW:
                 if not isinstance(action, DrawAI):
                     raise self._illegal(state, action, "an AI card draw is due")
                 return self._draw(state, action)
-            if stage is Stage.OVER:
+            if stage is _OVER:
                 raise self._illegal(state, action, "the game is over")
             if type(action) not in _ACTION_TYPES:
                 raise self._illegal(state, action, "not a dragon-hoard action")
@@ -402,7 +411,7 @@ class DragonHoardRules(BoardEffects):
         return new
 
     def outcome(self, state: DragonHoardState) -> Outcome:
-        if state.stage is not Stage.OVER:
+        if state.stage is not _OVER:
             raise ValueError(f"game not over: {self.notation(state)}")
         winner = self.winner(state)
         if winner is None:
@@ -541,7 +550,7 @@ class DragonHoardRules(BoardEffects):
         stage = state.stage
         if state is self._last_listed[0] and id(action) in self._last_listed[1][1]:
             return True  # one of the very objects legal_actions just listed for this state
-        if stage is Stage.PREPARATION:
+        if stage is _PREPARATION:
             if kind is Done or kind is GiveUp:
                 return True
             used = state.prep[seat]
@@ -579,7 +588,7 @@ class DragonHoardRules(BoardEffects):
                     return action.steps is None
                 return action.steps in range(1, reach + 1)
             return False
-        if stage is Stage.PLACEMENT:
+        if stage is _PLACEMENT:
             if kind is Stop:
                 return True
             if kind is Wait:
@@ -591,7 +600,7 @@ class DragonHoardRules(BoardEffects):
                 c = self._card_by_id.get(action.card, -1)
                 return c >= 0 and self._placeable[c] and c in self._hand(state, seat)
             return False
-        if stage is Stage.RESOLUTION and kind is Walk:
+        if stage is _RESOLUTION and kind is Walk:
             assert isinstance(action, Walk)
             return action.steps in range(1, self._walk_reach(state) + 1)
         return False
@@ -604,7 +613,7 @@ class DragonHoardRules(BoardEffects):
         # on their cell (decision `giving-up`); the countdown starts this round.
         self._note("rule:give-up")
         self._drop(new, seat, everything=True)
-        new.status = _set(new.status, seat, Status.QUIT)
+        new.status = _set(new.status, seat, _QUIT)
         new.pawns = _set(new.pawns, seat, None)
         new.events |= GAVE_UP
         self._next_preparer(new, seat)
@@ -648,7 +657,7 @@ class DragonHoardRules(BoardEffects):
         new.prep = _set(new.prep, seat, new.prep[seat] | PREP_CARD)
         # A preparation-phase card resolves at once.
         self._resolve_card(new, seat, c, action.direction, action.steps)
-        if new.status[seat] is not Status.IN:
+        if new.status[seat] is not _IN:
             self._next_preparer(new, seat)  # it walked out of the lair: nothing more to do
 
     def _next_preparer(self, new: DragonHoardState, seat: int) -> None:
@@ -660,12 +669,12 @@ class DragonHoardRules(BoardEffects):
             new.countdown = new.countdown or bool(new.events)
             new.actor = -1
             new.turn += 1
-            new.stage = Stage.OVER
+            new.stage = _OVER
         else:
             self._start_draw(new)
 
     def _next_with_status(
-        self, status: tuple[Status, ...], after: int, start: int, wanted: Status = Status.IN
+        self, status: tuple[Status, ...], after: int, start: int, wanted: Status = _IN
     ) -> int | None:
         """The next seat clockwise after `after` whose status is `wanted`, not wrapping past
         `start` (:meth:`_next_seat` for that test, without a call per seat)."""
@@ -701,7 +710,7 @@ class DragonHoardRules(BoardEffects):
             new.current, new.upcoming = new.upcoming, -1
             due = 1 if new.current >= 0 else 2
         new.draws_due = min(due, len(new.deck))
-        new.stage = Stage.DRAW
+        new.stage = _DRAW
         if not new.draws_due:
             self._start_placement(new)
 
@@ -728,7 +737,7 @@ class DragonHoardRules(BoardEffects):
     def _placing(self, state: DragonHoardState, seat: int) -> bool:
         placed = state.placed
         return (
-            state.status[seat] is Status.IN
+            state.status[seat] is _IN
             and not state.stopped[seat]
             and (len(placed) < self.limit or sum(1 for s, _ in placed if s == seat) < self.limit)
         )
@@ -738,7 +747,7 @@ class DragonHoardRules(BoardEffects):
         placed = [0] * self.players
         for s, _ in state.placed:
             placed[s] += 1
-        limit, stopped, inside = self.limit, state.stopped, Status.IN
+        limit, stopped, inside = self.limit, state.stopped, _IN
         return [
             status is inside and not stopped[s] and placed[s] < limit
             for s, status in enumerate(state.status)
@@ -749,7 +758,7 @@ class DragonHoardRules(BoardEffects):
         if len(state.placed) >= self.limit:  # someone may be at the limit: count the mat
             placers = self._placers(state)
             return any(placers[:seat]) or any(placers[seat + 1 :])
-        stopped, inside = state.stopped, Status.IN
+        stopped, inside = state.stopped, _IN
         return any(
             status is inside and not stopped[s]
             for s, status in enumerate(state.status)
@@ -757,7 +766,7 @@ class DragonHoardRules(BoardEffects):
         )
 
     def _start_placement(self, new: DragonHoardState) -> None:
-        new.stage = Stage.PLACEMENT
+        new.stage = _PLACEMENT
         new.waited = 0
         first = new.holder if self._placing(new, new.holder) else None
         if first is None:
@@ -874,14 +883,14 @@ class DragonHoardRules(BoardEffects):
                 new.current = -1
                 continue
             # A dead or departed player's card is cancelled (it still counted above).
-            if new.status[seat] is Status.IN:
+            if new.status[seat] is _IN:
                 card = self.cards[c]
                 if card.kind is ActionKind.MOVE and card.direction is not None:
                     d = self._direction_index[card.direction]
                     reach = self._reaches(new, seat, card.steps)[d]
                     if reach > 1:
                         # Decision `move-distance`: "at most N", the owner chooses now.
-                        new.stage = Stage.RESOLUTION
+                        new.stage = _RESOLUTION
                         new.actor = seat
                         return
                 new.queue = new.queue[1:]
@@ -948,7 +957,7 @@ class DragonHoardRules(BoardEffects):
         # The game ends when the AI deck is empty at the end of a round, or (decision
         # `everyone-out`) when every player has left the lair or given up.
         if not new.deck or not self._anyone_in_game(new):
-            new.stage = Stage.OVER
+            new.stage = _OVER
             new.actor = -1
             return
         self._next_round(new)
@@ -961,10 +970,10 @@ class DragonHoardRules(BoardEffects):
         new.holder = holder if holder is not None else (new.holder + 1) % n
         # The dead respawn on their own entry teleporter.
         for seat in range(n):
-            if new.status[seat] is Status.DEAD:
+            if new.status[seat] is _DEAD:
                 if self.trace is not None:
                     self._note(f"terrain:entry:{seat}")
-                new.status = _set(new.status, seat, Status.IN)
+                new.status = _set(new.status, seat, _IN)
                 new.pawns = _set(new.pawns, seat, self.entries[seat])
         new.prep = (0,) * n
         new.placed = ()
@@ -973,8 +982,8 @@ class DragonHoardRules(BoardEffects):
         new.peeker = -1
         new.events = 0
         new.recall_round = False
-        new.stage = Stage.PREPARATION
-        first = new.holder if new.status[new.holder] is Status.IN else None
+        new.stage = _PREPARATION
+        first = new.holder if new.status[new.holder] is _IN else None
         if first is None:
             first = self._next_with_status(new.status, new.holder, new.holder)
         if first is None:
@@ -988,7 +997,7 @@ class DragonHoardRules(BoardEffects):
         """Only players who left the lair score: the value of everything they carry."""
         return tuple(
             sum(self.value[t] for t in (*state.bags[s], state.heirlooms[s]) if t >= 0)
-            if state.status[s] is Status.LEFT
+            if state.status[s] is _LEFT
             else 0
             for s in range(self.players)
         )
@@ -1019,16 +1028,16 @@ class DragonHoardRules(BoardEffects):
             problems.append(f"AI cards not conserved: {len(cards)} of {len(self._deck)}")
         body = self.body(state.dragon)
         for seat, (status, pos) in enumerate(zip(state.status, state.pawns, strict=True)):
-            if (status is Status.IN) != (pos is not None):
+            if (status is _IN) != (pos is not None):
                 problems.append(f"seat {seat} is {status.value} with pawn {pos}")
             if pos is not None and (pos in body or not self.lair.contains(pos)):
                 problems.append(f"seat {seat}'s pawn on {pos} is under the dragon or off the map")
         if not self.lair.in_domain(state.dragon) or not all(self.lair.in_domain(c) for c in body):
             problems.append(f"the dragon on {state.dragon} left its domain")
         in_game = any(self._in_game(state, s) for s in range(self.players))
-        if state.stage is Stage.OVER and state.deck and in_game:
+        if state.stage is _OVER and state.deck and in_game:
             problems.append("the game ended with AI cards in the deck")
-        if state.stage is not Stage.OVER and not in_game:
+        if state.stage is not _OVER and not in_game:
             # Decision `everyone-out`: no round is played with nobody in the lair.
             problems.append("the game goes on with nobody in the lair")
         return problems

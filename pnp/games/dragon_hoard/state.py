@@ -51,6 +51,13 @@ class Termination(enum.Enum):
     still in the deck (decision `everyone-out`), and someone who left scored."""
 
 
+# The members the engine compares on every step, as module constants: reading a member through
+# its class (``Stage.DRAW``) is an attribute lookup through the Enum metaclass, several times
+# slower than reading a global.
+_PREPARATION, _DRAW, _PLACEMENT = Stage.PREPARATION, Stage.DRAW, Stage.PLACEMENT
+_RESOLUTION, _OVER = Stage.RESOLUTION, Stage.OVER
+_IN, _DEAD, _LEFT, _QUIT = Status.IN, Status.DEAD, Status.LEFT, Status.QUIT
+
 # Events of a round that start the countdown (bits of DragonHoardState.events).
 LEFT_LAIR, GAVE_UP, HEART_OUT = 1, 2, 4
 # Preparation options a seat has used this round (bits of DragonHoardState.prep).
