@@ -200,12 +200,19 @@ def pnp_card_sheets(game: Any, products: list[Any], out: Path, fonts: Any) -> No
     from pnp.layout import products as laid_out
     from pnp.layout import template
     from pnp.layout.products import layout_product
+    from pnp.render import text
     from pnp.render.cards import CardRun, CardSheetOptions, render_card_sheets
     from pnp.render.draw import DrawReport
     from pnp.units import mm
 
-    # Lay out as a build does once, not from this process's memos of earlier runs.
-    for memo in (getattr(template, "_FACES", None), getattr(laid_out, "_RECENT", None)):
+    # Lay out and wrap as a build does once, not from this process's memos of earlier runs
+    # (compiled templates are kept: a build compiles each once too).
+    for memo in (
+        getattr(template, "_FACES", None),
+        getattr(template, "_LENGTHS", None),
+        getattr(laid_out, "_RECENT", None),
+        getattr(text, "_FITTED", None),
+    ):
         if memo is not None:
             memo.clear()
     for product in products:

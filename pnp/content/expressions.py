@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import jinja2
@@ -54,33 +55,49 @@ _COMPARE: dict[str, Callable[[Any, Any], Any]] = {
 _MISSING = object()
 
 
-def compile_expression(
-    source: str, environment: ContentEnvironment
-) -> Callable[[Scope], Any] | None:
-    """A closure evaluating the jinja expression ``source`` in a scope as jinja would, or
-    None when the expression uses something outside the subset this module compiles."""
+@dataclass(frozen=True)
+class Compiled:
+    """An expression as closures."""
+
+    evaluate: Closure
+    calls: bool
+    """It calls a function or a filter, which may draw from ``range``: it must run within the
+    sandbox's budget. Without a call nothing can iterate (``in`` asks a range directly)."""
+
+
+def compile_expression(source: str, environment: ContentEnvironment) -> Compiled | None:
+    """The jinja expression ``source`` as closures that evaluate it in a scope as jinja
+    would, or None when it uses something outside the subset this module compiles."""
     try:
         parser = Parser(environment, source, state="variable")
         tree = parser.parse_expression()
         if not parser.stream.eos:
             return None
-        return _Compiler(environment).compile(tree)
+        compiler = _Compiler(environment)
+        return Compiled(compiler.compile(tree), calls=compiler.calls)
     except (jinja2.TemplateSyntaxError, _NotCompiled):
         return None
 
 
 def with_fallback(
-    closure: Callable[[Scope], Any], jinja_path: Callable[[Scope], Any]
+    closure: Callable[[Scope], Any], jinja_path: Callable[[Scope], Any], *, calls: bool
 ) -> Callable[[Scope], Any]:
-    """Evaluate with ``closure``; where it cannot say what jinja would, ask jinja."""
+    """Evaluate with ``closure``; where it cannot say what jinja would, ask jinja. ``calls``:
+    the closure calls functions or filters (see :attr:`Compiled.calls`)."""
 
     def evaluate(scope: Scope) -> Any:
         try:
-            return call_bounded(closure, scope)
+            return closure(scope)
         except Exception:  # jinja decides: its own result, or its own located error
             return jinja_path(scope)
 
-    return evaluate
+    def evaluate_bounded(scope: Scope) -> Any:
+        try:
+            return call_bounded(closure, scope)
+        except Exception:
+            return jinja_path(scope)
+
+    return evaluate_bounded if calls else evaluate
 
 
 class _NotCompiled(Exception):
@@ -90,6 +107,7 @@ class _NotCompiled(Exception):
 class _Compiler:
     def __init__(self, environment: ContentEnvironment) -> None:
         self.environment = environment
+        self.calls = False
 
     def compile(self, node: nodes.Node) -> Closure:
         visit = getattr(self, f"_{type(node).__name__}", None)
@@ -235,6 +253,7 @@ class _Compiler:
         target = self.compile(node.node)
         positional, keywords = self._arguments(node)
         environment = self.environment
+        self.calls = True
 
         def call(scope: Scope) -> Any:
             function = target(scope)
@@ -259,6 +278,7 @@ class _Compiler:
             raise _NotCompiled(f"filter {node.name}")
         target = self.compile(node.node)
         positional, keywords = self._arguments(node)
+        self.calls = True
 
         def apply(scope: Scope) -> Any:
             args = [argument(scope) for argument in positional]

@@ -29,7 +29,7 @@ import jinja2
 import yaml
 from jinja2 import nodes
 
-from pnp.content.expressions import compile_expression, with_fallback
+from pnp.content.expressions import Compiled, compile_expression, with_fallback
 from pnp.content.sandbox import (
     MAX_LENGTH,
     ContentEnvironment,
@@ -157,8 +157,10 @@ class Template:
                 def through_jinja(context: Mapping[str, Any]) -> Any:
                     return evaluate_bounded(expression, context)
 
-                closure = _compiled_closure(stripped[2:-2])
-                return through_jinja if closure is None else with_fallback(closure, through_jinja)
+                compiled = _compiled_closure(stripped[2:-2])
+                if compiled is None:
+                    return through_jinja
+                return with_fallback(compiled.evaluate, through_jinja, calls=compiled.calls)
             if not self.macros:
                 return _text_around_expression(_compiled_template(value), value)
             prefix = None if calls_macro else _macro_output(self.macros)
@@ -194,13 +196,13 @@ def _compiled_template(source: str) -> jinja2.Template:
     return template
 
 
-def _compiled_closure(source: str) -> Callable[[Mapping[str, Any]], Any] | None:
+def _compiled_closure(source: str) -> Compiled | None:
     if source not in _CLOSURES:
         _CLOSURES[source] = compile_expression(source, _ENV)
     return _CLOSURES[source]
 
 
-_CLOSURES: dict[str, Callable[[Mapping[str, Any]], Any] | None] = {}
+_CLOSURES: dict[str, Compiled | None] = {}
 
 # Text around one expression, as in `x: "{{ 12 + n * cell }}mm"`: nothing jinja would treat
 # as markup or trim (a trailing newline) on either side.
@@ -217,10 +219,10 @@ def _text_around_expression(
         return render_bounded(template, context)
 
     match = _TEXT_AROUND.fullmatch(source)
-    closure = None if match is None else _compiled_closure(match.group(2))
-    if match is None or closure is None:
+    compiled = None if match is None else _compiled_closure(match.group(2))
+    if match is None or compiled is None:
         return through_jinja
-    before, after = match.group(1), match.group(3)
+    before, after, closure = match.group(1), match.group(3), compiled.evaluate
 
     def around(context: Mapping[str, Any]) -> str:
         text = before + str(closure(context)) + after
@@ -228,7 +230,7 @@ def _text_around_expression(
             raise ValueError("longer than a render may write")  # jinja says it, located
         return text
 
-    return with_fallback(around, through_jinja)
+    return with_fallback(around, through_jinja, calls=compiled.calls)
 
 
 def _compiled_expression(source: str) -> Callable[..., Any]:

@@ -93,7 +93,7 @@ def test_a_closure_gives_what_jinja_gives(source: str) -> None:
     if closure is None:
         assert source.endswith(("('、')", "defined", "list")), f"{source} should compile"
         return
-    got = closure(SCOPE)
+    got = closure.evaluate(SCOPE)
     assert got == expected and type(got) is type(expected)
 
 
