@@ -91,7 +91,7 @@ def hits_from(
 ) -> list[tuple[int, int, int | None]]:
     """``hits`` of the ``attacker`` standing at ``pos`` facing ``facing``, the seats standing
     as ``where`` says (hex -> seat)."""
-    radius = rules.radius
+    rays = rules._rays[pos]
     # 无差别伤害: teammates are hit too; never oneself. Otherwise only enemies.
     spared = {attacker} if rules._indiscriminate[code] else rules._team_of[attacker]
     found: list[tuple[int, int, int | None]] = []
@@ -102,7 +102,7 @@ def hits_from(
         reach += range_bonus
         if kind is RangeKind.AREA:
             # Decided (pillar-lines): area and snipe damage pass over pillars and characters.
-            for hexagon in edge_ray(pos, direction, radius)[: max(reach, 0)]:
+            for hexagon in rays[direction][: max(reach, 0)]:
                 other = where.get(hexagon)
                 if other is not None and other not in spared:
                     found.append((other, direction, None))
@@ -113,9 +113,7 @@ def hits_from(
                 found.append((other, direction, None))
         else:
             # Charge: the nearest character or obstacle only.
-            for distance, hexagon in enumerate(
-                edge_ray(pos, direction, radius)[: max(reach, 0)], 1
-            ):
+            for distance, hexagon in enumerate(rays[direction][: max(reach, 0)], 1):
                 if hexagon in rules.obstacles:
                     break
                 other = where.get(hexagon)

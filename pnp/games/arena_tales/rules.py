@@ -166,7 +166,6 @@ def dash_options(most: int) -> tuple[Dash, ...]:
     return tuple(Dash(k) for k in range(most + 1))
 
 
-@cache
 def closer_directions(here: tuple[int, int], enemy: tuple[int, int]) -> int:
     """A bit per direction whose step from ``here`` ends closer to ``enemy``."""
     near = hexgrid.distance(here, enemy)
@@ -382,13 +381,23 @@ class ArenaTalesRules:
             for h in self._floor
         }
         """Per hex, each neighbour -> the directions left open when a piece stands there."""
-        self._step_lists: dict[tuple[Hex, int, int], tuple[int, ...]] = {}
-        """Memo of ``_steps_through``: a hex, a facing and the open directions (a bit each)."""
+        self._step_lists: dict[Hex, list[tuple[int, ...] | None]] = {
+            h: [None] * (6 << 6) for h in self._floor
+        }
+        """Memo of ``_steps_through``: per hex, by facing and open directions (``facing << 6 |
+        open``, a bit per direction)."""
+        self._closer = {h: {e: closer_directions(h, e) for e in self._floor} for h in self._floor}
+        """Per hex, each hex -> the directions whose step ends closer to it (失控)."""
         self._exit_towards = {
             h: tuple(next((e for e in exits if e[0] == d), None) for d in range(6))
             for h, exits in self._exits.items()
         }
         self._boosts = {boost.element: boost for boost in model.elements}
+        self._rays = {
+            h: tuple(combat.edge_ray(h, d, self.radius) for d in range(6))
+            for h in hexgrid.cells(self.radius)
+        }
+        """Per hex of the map, the hexes in a straight line each way (``combat.edge_ray``)."""
 
     def _kit(self, character: Character) -> tuple[tuple[int, ...], int | None]:
         """A character's deck (card codes, sorted) and talent."""
@@ -746,9 +755,10 @@ class ArenaTalesRules:
                 return False
         if not seat.sane:
             seats = state.seats
+            closer = self._closer[seat.pos]
             toward = 0
             for e in self._enemies[state.active]:
-                toward |= closer_directions(seat.pos, seats[e].pos)
+                toward |= closer[seats[e].pos]
             if not toward >> direction & 1:
                 return False
         return turning or facing == seat.facing
@@ -769,14 +779,16 @@ class ArenaTalesRules:
             # ...and 失控: a discard-move must end closer to at least one enemy (decided,
             # out-of-control-closer: any one; when no step is closer, e.g. next to an enemy,
             # there is no discard-move at all: the rule exists to end turtling).
+            closer = self._closer[pos]
             toward = 0
             for e in self._enemies[state.active]:
-                toward |= closer_directions(pos, seats[e].pos)
+                toward |= closer[seats[e].pos]
             open_ &= toward
-        key = (pos, seat.facing, open_)
-        steps = self._step_lists.get(key)
+        memo = self._step_lists[pos]
+        slot = seat.facing << 6 | open_
+        steps = memo[slot]
         if steps is None:
-            steps = self._step_lists[key] = self._steps_through(pos, seat.facing, open_)
+            steps = memo[slot] = self._steps_through(pos, seat.facing, open_)
         return steps
 
     def _steps_through(self, pos: Hex, facing: int, open_: int) -> tuple[int, ...]:
@@ -825,7 +837,7 @@ class ArenaTalesRules:
             self._task_cost(s, plan[0])
             self._task_place(s, plan[1])
             plan = plan[2:]
-        s.queue = (*plan, *s.queue)
+        s.queue = plan + s.queue
 
     def _plan(self, seat_index: int, code: int) -> tuple[Task, ...]:
         """The tasks of playing ``code``: [1] lock and before-play; [2] cost; [3] place and
