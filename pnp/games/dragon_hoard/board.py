@@ -28,6 +28,12 @@ _DIRECTIONS = tuple(Direction)
 _DELTAS = tuple(d.step for d in _DIRECTIONS)
 """Each direction's step, by its place in _DIRECTIONS (found by identity, not by hashing)."""
 
+# Kinds compared on every card and AI effect, as module constants (see the note in state.py).
+_MOVE, _SPRINT = ActionKind.MOVE, ActionKind.SPRINT
+_DODGE, _GRAB = ActionKind.DODGE, ActionKind.GRAB
+_ATTACK, _ADVANCE = AIEffectKind.ATTACK, AIEffectKind.ADVANCE
+_RETURN, _TRAPS = AIEffectKind.RETURN, AIEffectKind.TRAPS
+
 
 def _cell(cell: Cell) -> str:
     """A cell as coverage items name it: ``[4, 2]`` -> ``4,2``."""
@@ -63,6 +69,8 @@ class BoardEffects:
     _landing_cache: dict[tuple[Cell, Cell, int, int], Cell]
     _floor_key: tuple[tuple[int, int, int], ...] | None
     _floor_set: frozenset[Cell]
+    _clockwise_from: list[tuple[int, ...]]
+    """The seats clockwise from each holder's (the holder first)."""
     trace: list[str] | None
     """When a list, every rule of the content an ``apply`` exercises is appended to it as a
     coverage item ('ai-card:pounce', 'terrain:gate:gate-a1', …); None in ordinary play."""
@@ -87,15 +95,15 @@ class BoardEffects:
         if self.trace is not None:
             self._note(f"action-card:{card.id}")
             self._note(f"action-kind:{card.kind.value}")
-        if card.kind is ActionKind.MOVE:
+        if card.kind is _MOVE:
             assert card.direction is not None
             self._move(new, seat, card.direction, card.steps if steps is None else steps)
-        elif card.kind is ActionKind.SPRINT:
+        elif card.kind is _SPRINT:
             if direction is not None:
                 self._move(new, seat, direction, card.steps if steps is None else steps)
-        elif card.kind is ActionKind.DODGE:
+        elif card.kind is _DODGE:
             new.sideways = _set(new.sideways, seat, True)
-        elif card.kind is ActionKind.GRAB:
+        elif card.kind is _GRAB:
             self._grab(new, seat)
 
     def landing(self, pos: Cell, dragon: Cell, direction: Direction, steps: int) -> Cell:
@@ -249,37 +257,41 @@ class BoardEffects:
     def _run_ai(self, new: DragonHoardState, c: int) -> None:
         if self.trace is not None:
             self._note(f"ai-card:{self.ai_ids[c]}")
-        for effect in self.ai_effects[c]:
+        for index, effect in enumerate(self.ai_effects[c]):
             kind = effect.kind
             if self.trace is not None:
                 self._note(f"ai-effect:{kind.value}")
-            if kind is AIEffectKind.ATTACK:
+            if kind is _ATTACK:
                 assert effect.area is not None
-                cells = self.area(c, effect, new.dragon)
+                cells = self._area(c, index, effect, new.dragon)
                 for seat in self._clockwise(new):
                     pos = new.pawns[seat]
                     # A sideways character card dodges the dragon's attacks.
                     if pos in cells and not new.sideways[seat]:
                         self._kill(new, seat)
-            elif kind is AIEffectKind.ADVANCE:
+            elif kind is _ADVANCE:
                 for _ in range(effect.steps):
                     step = self._advance_step(new)
                     if step is None:
                         break
                     new.dragon = step
                     self._trample(new)
-            elif kind is AIEffectKind.RETURN:
+            elif kind is _RETURN:
                 new.dragon = self.centre
                 self._trample(new)
-            elif kind is AIEffectKind.TRAPS:
+            elif kind is _TRAPS:
                 self._spring_traps(new, self.ai_colour[c])
 
     def area(self, c: int, effect: AIEffect, dragon: Cell) -> frozenset[Cell]:
         """The cells `effect` of AI card `c` hits with the dragon on `dragon` (cached)."""
-        assert effect.area is not None
-        key = (c, self.ai_effects[c].index(effect), dragon)
+        return self._area(c, self.ai_effects[c].index(effect), effect, dragon)
+
+    def _area(self, c: int, index: int, effect: AIEffect, dragon: Cell) -> frozenset[Cell]:
+        """:meth:`area` of the effect at `index` among the card's effects."""
+        key = (c, index, dragon)
         cells = self._area_cache.get(key)
         if cells is None:
+            assert effect.area is not None
             cells = self._area_cache[key] = effect.area.cells(self.lair, dragon)
         return cells
 
@@ -369,11 +381,12 @@ class BoardEffects:
         if pos is not None and dropped:
             new.floor = tuple(sorted((*new.floor, *((pos[0], pos[1], t) for t in dropped))))
 
-    def _clockwise(self, state: DragonHoardState) -> list[int]:
-        return [(state.holder + k) % self.players for k in range(self.players)]
+    def _clockwise(self, state: DragonHoardState) -> tuple[int, ...]:
+        return self._clockwise_from[state.holder]
 
     def _in_game(self, state: DragonHoardState, seat: int) -> bool:
-        return state.status[seat] in (_IN, _DEAD)
+        status = state.status[seat]
+        return status is _IN or status is _DEAD
 
     @staticmethod
     def _anyone_in_game(state: DragonHoardState) -> bool:

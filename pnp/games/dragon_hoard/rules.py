@@ -234,6 +234,22 @@ class DragonHoardRules(BoardEffects):
         longest = max((card.steps for card in self.cards), default=0)
         self._walk_of: list[Action] = [Walk(k) for k in range(longest + 1)]
         self._direction_index = {d: i for i, d in enumerate(_DIRECTIONS)}
+        # Each card's direction by its place in _DIRECTIONS if it is a move card, else -1.
+        self._move_direction = [
+            _DIRECTIONS.index(card.direction)
+            if card.kind is ActionKind.MOVE and card.direction is not None
+            else -1
+            for card in self.cards
+        ]
+        # The walks a move that may go k cells offers (index k), listed once with their
+        # identities (see _last_listed).
+        self._walks_listed: list[Listed] = [
+            (tuple(self._walk_of[1 : k + 1]), frozenset(map(id, self._walk_of[1 : k + 1])))
+            for k in range(longest + 1)
+        ]
+        # How many player cards each AI card lets resolve before it (its speed marker's count
+        # at this table, None for ∞): `resolution_order`'s slot, worked out once.
+        self._ai_wanted = [marker.wanted(players, self.rounding) for marker in self.ai_markers]
         # Pure functions of a few immutable parts of a state, memoised.
         self._hand_cache: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
         self._reach_cache: dict[tuple[Cell, Cell, int, bool], tuple[int, ...]] = {}
@@ -245,6 +261,14 @@ class DragonHoardRules(BoardEffects):
         self._places_cache: dict[tuple[int, tuple[int, ...], bool, bool], Listed] = {}
         self._floor_key: tuple[tuple[int, int, int], ...] | None = None
         self._floor_set: frozenset[Cell] = frozenset()
+        # Per-seat tuples every round starts with, shared by the states.
+        self._no_prep: tuple[int, ...] = (0,) * players
+        self._none_stopped: tuple[bool, ...] = (False,) * players
+        self._none_sideways: tuple[bool, ...] = (False,) * players
+        self._nothing_used: tuple[tuple[int, ...], ...] = ((),) * players
+        self._clockwise_from = [
+            tuple((holder + k) % players for k in range(players)) for holder in range(players)
+        ]
         # What each kind of player action does: a kind is legal in one stage only, so the
         # action's kind alone picks its effect.
         self._effects: dict[type, Callable[[DragonHoardState, int, Any], None]] = {
@@ -259,6 +283,7 @@ class DragonHoardRules(BoardEffects):
             Stop: self._stop,
             Walk: self._walk,
         }
+        self._start = self._set_up()
 
     # -- the protocol ---------------------------------------------------------------------
 
@@ -267,10 +292,15 @@ class DragonHoardRules(BoardEffects):
         return self.players
 
     def initial_state(self, rng: random.Random) -> DragonHoardState:
+        # Set-up takes no chance (the deck is a multiset, drawn from at random), so every game
+        # starts from a copy of the one set-up position.
+        return _copy(self._start)
+
+    def _set_up(self) -> DragonHoardState:
         # Set-up: pawns on their entry teleporters, treasures by the setup guide, the dragon on
         # C, the AI deck shuffled (a multiset: the order is chance at each draw).
         n = self.players
-        state = DragonHoardState(
+        return DragonHoardState(
             round=1,
             stage=_PREPARATION,
             holder=0,
@@ -304,7 +334,6 @@ class DragonHoardRules(BoardEffects):
             events=0,
             turn=0,
         )
-        return state
 
     def current_player(self, state: DragonHoardState) -> int | None:
         if state.stage in _PLAYER_STAGES:
@@ -686,6 +715,17 @@ class DragonHoardRules(BoardEffects):
             seat = (seat + 1) % n
         return None
 
+    def _next_in_game(self, status: tuple[Status, ...], after: int) -> int | None:
+        """The next seat clockwise after `after` still in the game (on the map or dead), not
+        wrapping past `after` (:meth:`_next_seat` for :meth:`_in_game`)."""
+        n = self.players
+        seat = (after + 1) % n
+        while seat != after:
+            if status[seat] is _IN or status[seat] is _DEAD:
+                return seat
+            seat = (seat + 1) % n
+        return None
+
     def _next_seat(
         self, state: DragonHoardState, after: int, eligible: Callable[[int], bool], start: int
     ) -> int | None:
@@ -768,9 +808,10 @@ class DragonHoardRules(BoardEffects):
     def _start_placement(self, new: DragonHoardState) -> None:
         new.stage = _PLACEMENT
         new.waited = 0
-        first = new.holder if self._placing(new, new.holder) else None
+        placers, holder = self._placers(new), new.holder
+        first = holder if placers[holder] else None
         if first is None:
-            first = self._next_seat(new, new.holder, lambda s: self._placing(new, s), new.holder)
+            first = self._next_seat(new, holder, placers.__getitem__, holder)
         if first is None:
             self._resolve(new)
         else:
@@ -864,13 +905,17 @@ class DragonHoardRules(BoardEffects):
     def _resolve(self, new: DragonHoardState) -> None:
         new.actor = -1
         new.waited = 0
+        new.queue = self._resolution_queue(new)
+        self._run_queue(new)
+
+    def _resolution_queue(self, state: DragonHoardState) -> tuple[tuple[int, int], ...]:
+        """:meth:`resolution` as the queue holds it, the AI card's slot worked out once."""
         # Resolution: the stack turned over, first placed first; the AI card at its speed.
         # ☆ counts the players at the start of the game (self.players), whoever has left.
-        new.queue = tuple(
-            (AI_ITEM, new.current) if isinstance(item, str) else item
-            for item in self.resolution(new)
-        )
-        self._run_queue(new)
+        counted = state.placed if len(state.placed) <= self.limit else self.counted(state)
+        wanted = self._ai_wanted[state.current]
+        at = len(counted) if wanted is None else min(wanted, len(counted))
+        return (*counted[:at], (AI_ITEM, state.current), *counted[at:])
 
     def _run_queue(self, new: DragonHoardState) -> None:
         """Resolve the queue in order until a move card's owner has a distance to choose."""
@@ -884,10 +929,9 @@ class DragonHoardRules(BoardEffects):
                 continue
             # A dead or departed player's card is cancelled (it still counted above).
             if new.status[seat] is _IN:
-                card = self.cards[c]
-                if card.kind is ActionKind.MOVE and card.direction is not None:
-                    d = self._direction_index[card.direction]
-                    reach = self._reaches(new, seat, card.steps)[d]
+                d = self._move_direction[c]
+                if d >= 0:
+                    reach = self._reaches(new, seat, self.cards[c].steps)[d]
                     if reach > 1:
                         # Decision `move-distance`: "at most N", the owner chooses now.
                         new.stage = _RESOLUTION
@@ -901,14 +945,16 @@ class DragonHoardRules(BoardEffects):
         self._cleanup(new)
 
     def _walk_actions(self, state: DragonHoardState) -> list[Action]:
-        return self._walk_of[1 : self._walk_reach(state) + 1]
+        listed = self._walks_listed[self._walk_reach(state)]
+        self._last_listed = (state, listed)  # for apply (see _prep_actions)
+        return list(listed[0])
 
     def _walk_reach(self, state: DragonHoardState) -> int:
         """How far the move card being resolved may go (decision `move-distance`)."""
         seat, c = state.queue[0]
-        direction = self.cards[c].direction
-        assert direction is not None
-        return self._reaches(state, seat, self.cards[c].steps)[self._direction_index[direction]]
+        d = self._move_direction[c]
+        assert d >= 0
+        return self._reaches(state, seat, self.cards[c].steps)[d]
 
     def _walk(self, new: DragonHoardState, seat: int, action: Walk) -> None:
         steps = action.steps
@@ -949,9 +995,8 @@ class DragonHoardRules(BoardEffects):
             new.deck = tuple(sorted(pool))
             new.executed = ()
         # Temporarily removed action cards come back; character cards are straightened.
-        n = self.players
-        new.used = ((),) * n
-        new.sideways = (False,) * n
+        new.used = self._nothing_used
+        new.sideways = self._none_sideways
         new.turn += 1
         new.queue = ()
         # The game ends when the AI deck is empty at the end of a round, or (decision
@@ -966,18 +1011,19 @@ class DragonHoardRules(BoardEffects):
         n = self.players
         new.round += 1
         # Preparation: the hourglass passes clockwise (to a player still in the game).
-        holder = self._next_seat(new, new.holder, lambda s: self._in_game(new, s), new.holder)
+        holder = self._next_in_game(new.status, new.holder)
         new.holder = holder if holder is not None else (new.holder + 1) % n
         # The dead respawn on their own entry teleporter.
-        for seat in range(n):
-            if new.status[seat] is _DEAD:
-                if self.trace is not None:
-                    self._note(f"terrain:entry:{seat}")
-                new.status = _set(new.status, seat, _IN)
-                new.pawns = _set(new.pawns, seat, self.entries[seat])
-        new.prep = (0,) * n
+        if _DEAD in new.status:
+            for seat in range(n):
+                if new.status[seat] is _DEAD:
+                    if self.trace is not None:
+                        self._note(f"terrain:entry:{seat}")
+                    new.status = _set(new.status, seat, _IN)
+                    new.pawns = _set(new.pawns, seat, self.entries[seat])
+        new.prep = self._no_prep
         new.placed = ()
-        new.stopped = (False,) * n
+        new.stopped = self._none_stopped
         new.revealed = False
         new.peeker = -1
         new.events = 0

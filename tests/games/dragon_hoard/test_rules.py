@@ -16,11 +16,19 @@ from pnp.games.dragon_hoard.model import AI, Rounding, SpeedError, SpeedMarker, 
 from pnp.games.dragon_hoard.policies import TreasureHunterPolicy
 from pnp.games.dragon_hoard.rules import DragonHoardRules
 from pnp.games.dragon_hoard.simulation import simulate
-from pnp.games.dragon_hoard.state import LEFT_LAIR, DragonHoardState, Stage, Status, _copy
+from pnp.games.dragon_hoard.state import (
+    AI_ITEM,
+    LEFT_LAIR,
+    DragonHoardState,
+    Stage,
+    Status,
+    _copy,
+)
 from pnp.paths import REPOSITORY
 
 MODEL = load_game(REPOSITORY / "content", "dragon-hoard").model
 CARDS = ["a1", "b1", "c1", "a2", "b2", "c2"]
+CARD_IDS = [card.id for card in MODEL.action_cards]
 
 
 # -- the resolution-order function --------------------------------------------------------
@@ -142,6 +150,22 @@ def test_a_cancelled_card_still_counts_for_the_speed() -> None:
     assert after.pawns[1] == rules.entries[1]
     gold = rules.treasure_ids.index("gold")
     assert (6, 2, gold) in after.floor  # the gold it stood on stays on the floor
+
+
+@pytest.mark.parametrize("players", list(MODEL.info.players))
+def test_the_queue_resolves_in_the_resolution_order(players: int) -> None:
+    # The engine's queue is `resolution_order` with each AI card's slot worked out once:
+    # every AI card, mats of every length, cards over a seat's limit among them.
+    rules = DragonHoardRules(MODEL, players)
+    rng = random.Random(players)
+    for current in rules.ai_ids:
+        for length in range(rules.limit * players + 3):
+            mat = [(rng.randrange(players), rng.choice(CARD_IDS)) for _ in range(length)]
+            state = placement(rules, current, mat)
+            expected = tuple(
+                (AI_ITEM, state.current) if item == AI else item for item in rules.resolution(state)
+            )
+            assert rules._resolution_queue(state) == expected, rules.notation(state)
 
 
 def test_a_dead_players_card_is_cancelled() -> None:
