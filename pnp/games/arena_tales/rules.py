@@ -269,6 +269,12 @@ class ArenaTalesRules:
             if name.startswith("_task_")
         }
         self._targeted_plays = [targeted_plays(token, players) for token in self.tokens]
+        self._seat_plays = [
+            [self._fixed_plays(seat, code) for code in range(len(self.tokens))]
+            for seat in range(players)
+        ]
+        """Per seat, each card's plays when they do not depend on the position (None: 锁定,
+        whose targets are the characters in range)."""
 
     def _build_tables(self, model: ArenaTales) -> None:
         """The tables of the cards and the arena (the same for every table of ``model``)."""
@@ -527,14 +533,7 @@ class ArenaTalesRules:
             name = task[0]
             seat = state.seats[arg(task, 1)]
             if name in CHANCE_TASKS:
-                if type(action) is not Draw:
-                    return None
-                try:
-                    code = self._by_token.get(action.card)
-                except TypeError:  # not even a string
-                    return None
-                pile = seat.life if name == "lose" else seat.deck or seat.life
-                return code if code is not None and code in pile else None
+                return self._drawn(state, action) if type(action) is Draw else None
             if name == "absorb":
                 if type(action) is not Absorb:
                     return None
@@ -579,6 +578,21 @@ class ArenaTalesRules:
         )
         return code if stuck else None
 
+    def _drawn(self, state: ArenaState, action: Draw) -> int | None:
+        """``_check`` of a chance outcome: the code of its card if a chance task is due and
+        its pile holds the card, else None."""
+        queue = state.queue
+        if state.ended is not None or not queue or queue[0][0] not in CHANCE_TASKS:
+            return None
+        task = queue[0]
+        seat = state.seats[arg(task, 1)]
+        try:
+            code = self._by_token.get(action.card)
+        except TypeError:  # not even a string
+            return None
+        pile = seat.life if task[0] == "lose" else seat.deck or seat.life  # _source
+        return code if code is not None and code in pile else None
+
     def chance_outcomes(self, state: ArenaState) -> list[tuple[Action, float]]:
         if not self.is_chance(state):
             return []
@@ -595,20 +609,21 @@ class ArenaTalesRules:
         raise ValueError(f"no chance step is due in {self.notation(state)}")
 
     def apply(self, state: ArenaState, action: Action) -> ArenaState:
-        code = self._check(state, action)
-        if code is None:
-            if state.ended is not None:
-                raise self._illegal(state, action, "the game is over")
-            if not isinstance(action, ACTION_TYPES):
-                raise self._illegal(state, action, f"not an {SLUG} action")
-            raise self._illegal(state, action, "not a legal action here")
         # The seat the action writes to is copied with the state; the others are shared.
         # Exactly one of the action types (``_check`` saw to it): no subclass to allow for.
         if type(action) is Draw:
+            # Half the steps of a game: checked and taken without the dispatch below.
+            code = self._drawn(state, action)
+            if code is None:
+                raise self._refusal(state, action)
             s = fork(state, arg(state.queue[0], 1))
-            if self._take(s, code):
-                return s  # the same task takes its next card: nothing to resolve
-        elif type(action) is Move or type(action) is Stall:
+            if not self._take(s, code):
+                self._settle(s)
+            return s  # else the same task takes its next card: nothing to resolve
+        code = self._check(state, action)
+        if code is None:
+            raise self._refusal(state, action)
+        if type(action) is Move or type(action) is Stall:
             s = fork(state, state.active)
             self._move(s, action, code)
         elif type(action) is Play:
@@ -709,20 +724,28 @@ class ArenaTalesRules:
     def _plays(self, state: ArenaState, codes: list[int]) -> list[Action]:
         """Every play of the distinct cards ``codes`` of the active player's hand."""
         actions: list[Action] = []
-        kinds = self._play_kind
+        fixed = self._seat_plays[state.active]
         for code in codes:
-            kind = kinds[code]
-            if kind == PLAIN:
-                actions.append(self._play_actions[code])
-            elif kind == LOCKED:
+            plays = fixed[code]
+            if plays is None:
                 # 锁定: there must be a character in range to lock; name one.
                 row = self._targeted_plays[code]
                 actions += [row[t] for t, _, _ in self._lock_hits(state, code)]
-            elif kind == TARGETED:
-                row = self._targeted_plays[code]
-                actions += [row[t] for t in self._enemies[state.active]]
-            # TALENT: decided, a talent drawn later can only be discarded.
+            else:
+                actions += plays
         return actions
+
+    def _fixed_plays(self, seat: int, code: int) -> tuple[Play, ...] | None:
+        """The plays of ``code`` by ``seat`` wherever the pieces stand; None for 锁定."""
+        kind = self._play_kind[code]
+        if kind == PLAIN:
+            return (self._play_actions[code],)
+        if kind == TARGETED:
+            row = self._targeted_plays[code]
+            return tuple(row[t] for t in self._enemies[seat])
+        if kind == LOCKED:
+            return None
+        return ()  # TALENT: decided, a talent drawn later can only be discarded.
 
     def _playable(self, state: ArenaState, code: int, target: object) -> bool:
         """Whether the active player may play ``code`` (in hand) naming ``target``; with
@@ -922,11 +945,11 @@ class ArenaTalesRules:
             s.queue = (("lose", index, up, down), *rest)
             return bool(seat.life)
         # "draw": from the deck, or (deck and recycle empty) from life.
-        deck = seat.deck
-        if deck:
-            at = deck.index(code)
-            seat.deck = deck[:at] + deck[at + 1 :]
-            if len(deck) == 1:
+        if seat.deck:
+            deck = list(seat.deck)
+            deck.remove(code)  # piles.without, a little faster on a pile this long
+            seat.deck = tuple(deck)
+            if not deck:
                 refill_deck(seat)
         else:
             seat.life = without(seat.life, code)
@@ -1293,6 +1316,13 @@ class ArenaTalesRules:
 
     def parse_action(self, text: str) -> Action:
         return parse_action(self, text)
+
+    def _refusal(self, state: ArenaState, action: object) -> IllegalActionError:
+        if state.ended is not None:
+            return self._illegal(state, action, "the game is over")
+        if not isinstance(action, ACTION_TYPES):
+            return self._illegal(state, action, f"not an {SLUG} action")
+        return self._illegal(state, action, "not a legal action here")
 
     def _illegal(self, state: ArenaState, action: object, why: str) -> IllegalActionError:
         return IllegalActionError(f"illegal action {action!r} in {self.notation(state)}: {why}")
