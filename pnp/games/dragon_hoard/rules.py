@@ -783,27 +783,24 @@ class DragonHoardRules(BoardEffects):
         )
 
     def _placers(self, state: DragonHoardState) -> list[bool]:
-        """:meth:`_placing` of every seat, the mat counted once."""
-        placed = [0] * self.players
-        for s, _ in state.placed:
-            placed[s] += 1
-        limit, stopped, inside = self.limit, state.stopped, _IN
-        return [
-            status is inside and not stopped[s] and placed[s] < limit
-            for s, status in enumerate(state.status)
-        ]
+        """:meth:`_placing` of every seat, the mat counted once (once someone may be at the
+        limit)."""
+        stopped = state.stopped
+        placers = [status is _IN and not stopped[s] for s, status in enumerate(state.status)]
+        limit = self.limit
+        if len(state.placed) >= limit:
+            counts = [0] * self.players
+            for s, _ in state.placed:
+                counts[s] += 1
+            for s, count in enumerate(counts):
+                if count >= limit:
+                    placers[s] = False
+        return placers
 
     def _others_placing(self, state: DragonHoardState, seat: int) -> bool:
         """Whether a seat other than `seat` may still place (:meth:`_placing`)."""
-        if len(state.placed) >= self.limit:  # someone may be at the limit: count the mat
-            placers = self._placers(state)
-            return any(placers[:seat]) or any(placers[seat + 1 :])
-        stopped, inside = state.stopped, _IN
-        return any(
-            status is inside and not stopped[s]
-            for s, status in enumerate(state.status)
-            if s != seat
-        )
+        placers = self._placers(state)
+        return sum(placers) > placers[seat]
 
     def _start_placement(self, new: DragonHoardState) -> None:
         new.stage = _PLACEMENT
