@@ -497,27 +497,43 @@ def _watch(
 
 def _export(
     obj: Context,
-    game: LoadedGame,
+    game: LoadedGame | str,
     formats: tuple[str, ...],
     game_dir: Path,
     profile: str,
     base_url: str | None,
 ) -> None:
-    """Every export of `formats` into `game_dir/export/`, beside the game's kit."""
-    from pnp.export import export_game
+    """Every export of `formats` into `game_dir/export/`, beside the game's kit. `game` is the
+    loaded game, or its slug: then it is loaded (and checked) only if an export is not up to
+    date with the content."""
+    from pnp.export import export_dir, export_game, export_up_to_date, record_export
 
+    slug = game if isinstance(game, str) else game.slug
+    content_folder = obj.content_root / slug
     for fmt in formats:
         started = time.perf_counter()
-        report = export_game(
-            game, fmt, game_dir, obj.templates_root, profile=profile, base_url=base_url
-        )
-        size = sum(path.stat().st_size for path in report.files if path.is_file())
-        elapsed = time.perf_counter() - started
-        click.echo(
-            f"{game.slug}: export {fmt}: {len(report.files)} files, {size / 1e6:.1f} MB "
-            f"-> {report.out_dir} ({elapsed:.2f} s)"
-        )
-        for warning in report.warnings:
+        folder = export_dir(game_dir, fmt, profile)
+        options = ("export", fmt, profile, base_url)
+        warnings = export_up_to_date(content_folder, folder, obj.templates_root, options)
+        if warnings is not None:
+            click.echo(
+                f"{slug}: export {fmt}: up to date -> {folder} "
+                f"({time.perf_counter() - started:.2f} s)"
+            )
+        else:
+            if isinstance(game, str):
+                game = obj.checked(game)
+            report = export_game(
+                game, fmt, game_dir, obj.templates_root, profile=profile, base_url=base_url
+            )
+            record_export(report, content_folder, obj.templates_root, options)
+            size = sum(path.stat().st_size for path in report.files if path.is_file())
+            click.echo(
+                f"{slug}: export {fmt}: {len(report.files)} files, {size / 1e6:.1f} MB "
+                f"-> {report.out_dir} ({time.perf_counter() - started:.2f} s)"
+            )
+            warnings = report.warnings
+        for warning in warnings:
             click.echo(f"  warning: {warning}", err=True)
 
 
@@ -571,7 +587,7 @@ def export(
     for slug in games:
         with failures.for_game(slug):
             root = out or default_output_root()
-            _export(obj, obj.checked(slug), formats, root / slug, profile, base_url)
+            _export(obj, slug, formats, root / slug, profile, base_url)
     failures.exit()
 
 

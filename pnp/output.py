@@ -189,7 +189,18 @@ def files_unchanged(folder: Path, record: dict[str, object]) -> bool:
     if not isinstance(files, dict) or not files:
         return False
     for name, sha in files.items():
+        if not _inside(str(name)):
+            return False
         path = folder / str(name)
-        if "/" in str(name) or not path.is_file() or sha256_of(path) != sha:
+        if not path.is_file() or sha256_of(path) != sha:
             return False
     return True
+
+
+def _inside(name: str) -> bool:
+    """A recorded name that stays in its folder: relative, with "/" between its parts, none of
+    them "..". A record is a file in the output folder, not a licence to read elsewhere."""
+    parts = name.split("/")
+    return bool(name) and "\\" not in name and ":" not in name and all(
+        part not in ("", ".", "..") for part in parts
+    )

@@ -13,13 +13,59 @@ from pnp.export.profiles import PROFILES, ShopProfile, profile_named
 
 FORMATS = ("png", "tts", "gallery")
 
-__all__ = ["FORMATS", "PROFILES", "ExportReport", "ShopProfile", "export_dir", "export_game"]
+__all__ = [
+    "FORMATS",
+    "PROFILES",
+    "ExportReport",
+    "ShopProfile",
+    "export_dir",
+    "export_game",
+    "export_up_to_date",
+    "record_export",
+]
 
 
 def export_dir(game_dir: Path, fmt: str, profile: str | None = None) -> Path:
     """`<game_dir>/export/<format>/` (and `/<profile>` for png): game_dir is the kit's folder."""
     folder = game_dir / "export" / fmt
     return folder / profile if fmt == "png" and profile else folder
+
+
+def export_up_to_date(
+    content_folder: Path, folder: Path, templates_root: Path, options: object
+) -> list[str] | None:
+    """The warnings of the last export into ``folder`` when it was made from exactly these
+    inputs (content, templates, pnp and its libraries, ``options``) and its files are as it
+    wrote them; None when it must be made again. Checked before the content is loaded, as a
+    kit's no-op rebuild is: an unchanged export costs a few hashes."""
+    from pnp.output import files_unchanged, input_digest, read_manifest
+
+    record = read_manifest(folder)
+    if record.get("inputs") != input_digest(content_folder, templates_root, options):
+        return None
+    warnings = record.get("warnings")
+    if not isinstance(warnings, list) or not files_unchanged(folder, record):
+        return None
+    return [str(warning) for warning in warnings]
+
+
+def record_export(
+    report: ExportReport, content_folder: Path, templates_root: Path, options: object
+) -> None:
+    """Record what an export wrote (see :func:`export_up_to_date`), when all of it lies in its
+    folder; an export that writes elsewhere too (the gallery's index) is never skipped."""
+    from pnp.output import MANIFEST, input_digest, sha256_of, write_manifest
+
+    folder = report.out_dir
+    if not all(path.is_relative_to(folder) for path in report.files):
+        (folder / MANIFEST).unlink(missing_ok=True)
+        return
+    files = {path.relative_to(folder).as_posix(): sha256_of(path) for path in report.files}
+    inputs = input_digest(content_folder, templates_root, options)
+    write_manifest(
+        folder,
+        {"game": report.game, "files": files, "inputs": inputs, "warnings": report.warnings},
+    )
 
 
 def export_game(
