@@ -158,17 +158,22 @@ class BoardEffects:
             return
         body = self.body(new.dragon)
         dx, dy = _DELTAS[_DIRECTIONS.index(direction)]
+        on_map, exits = self.cells, self.exits
+        # The floor's treasure cells before the move: a straight move enters each cell once,
+        # and picking up only empties cells.
+        treasure_cells = self._floor_cells(new.floor)
         moved = False
         for _ in range(steps):
             nxt = (pos[0] + dx, pos[1] + dy)
-            if nxt not in self.cells or nxt in body:
+            if nxt not in on_map or nxt in body:
                 break
             pos = nxt
             moved = True
-            self._pick_up(new, seat, pos)  # (the pawn is written once it stops)
+            if pos in treasure_cells:
+                self._pick_up(new, seat, pos)  # (the pawn is written once it stops)
             if self.trace is not None and any(pos in cells for cells in self.traps.values()):
                 self._note(f"terrain:trap:{_cell(pos)}")
-            if pos in self.exits and self._may_leave(new, seat):
+            if pos in exits and self._may_leave(new, seat):
                 new.pawns = _set(new.pawns, seat, pos)
                 self._leave(new, seat)
                 return

@@ -155,6 +155,4 @@ T = TypeVar("T")
 
 def _set(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """`values` with the item at `index` replaced by `value`."""
-    items = list(values)
-    items[index] = value
-    return tuple(items)
+    return (*values[:index], value, *values[index + 1 :])
