@@ -92,11 +92,16 @@ class Option:
     """``pay`` as a vector in the order of the resources (what an activation takes)."""
 
 
-OptionsAt = tuple[tuple["Option", ...], dict[str, "Option"], tuple[Activate, ...]]
-"""A worker's options on a space, the first option of each key, and its activations."""
+OptionGroup = tuple[tuple[int, ...], tuple["Option", ...], tuple[Activate, ...]]
+"""Options on a space that cost the same: the cost as a vector (``()`` when free), the
+options, and the activations that choose them."""
 
-LastOptions = tuple["MaquisState | None", tuple[int, ...], dict[int, OptionsAt]]
-"""A position, the stock its options were asked with, and the memo of those options."""
+SpaceOptions = tuple[tuple[OptionGroup, ...], dict[str, "Option"]]
+"""What a worker on a space could do with enough in stock: its options grouped by cost, in
+the order the activations are listed, and each option by its key."""
+
+LastOptions = tuple["MaquisState | None", dict[int, SpaceOptions]]
+"""A position, and the memo of the options of every space in its context."""
 
 PayTable = tuple[tuple[tuple[int, ...], tuple[tuple[bool, bool, tuple["Option", ...]], ...]], ...]
 """An action's ways to pay (as vectors), each with its rewards: (recruits, airdrop, options)."""
@@ -185,8 +190,9 @@ class MaquisRules:
         self._vacant_slot = {i: k for k, i in enumerate(self.vacant)}
         self._zone_of = {i: k for k, i in enumerate(self.zones)}
         # Pure functions of a few immutable parts of a state, memoised (see _memo).
-        self._options_memo: dict[tuple[Any, ...], dict[int, OptionsAt]]
-        self._options_memo = {}
+        self._options_memo: dict[tuple[Any, ...], dict[int, SpaceOptions]] = {}
+        self._own_memo: dict[tuple[Any, ...], tuple[OptionGroup, ...]] = {}
+        self._step_memo: dict[tuple[Any, ...], dict[int, tuple[OptionGroup, ...]]] = {}
         self._safe_memo: dict[tuple[str, ...], frozenset[int]] = {}
         self._placeable_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
         self._last_home: tuple[MaquisState | None, int, str, bool] = (None, -1, "", False)
@@ -195,7 +201,7 @@ class MaquisRules:
         # and apply then checks one of them (a state is never changed once built, and the
         # reference held here keeps its identity from being reused).
         self._last_placeable: tuple[MaquisState | None, tuple[int, ...]] = (None, ())
-        self._last_options: LastOptions = (None, (), {})
+        self._last_options: LastOptions = (None, {})
         self._chosen: dict[tuple[int, str, tuple[str, ...], tuple[str, ...]], Option] = {}
         # The pay tables of the model's actions (spaces and tiles), by identity: the model
         # lives as long as the rules, and each entry keeps its action to check it is the one.
@@ -345,13 +351,18 @@ class MaquisRules:
             actions.append(self._return)
         else:
             board, stock = state.board, state.stock
-            at = self._options_at(state, stock)
+            at = self._options_at(state)
+            idle_of = self._idle_of
             i = board.find(WORKER)
             while i >= 0:
                 found = at.get(i)
                 if found is None:
-                    found = at[i] = self._new_options(state, i, stock)
-                actions.extend(found[2])
+                    found = at[i] = self._space_options(state, i)
+                actions.append(idle_of[i])
+                for cost, _, activations in found[0]:
+                    # Affordable: free, or every resource covered (_affords, written out).
+                    if not cost or min(map(sub, stock, cost)) >= 0:
+                        actions.extend(activations)
                 i = board.find(WORKER, i + 1)
         actions.extend(self._kill_of[i] for i in self.kill_targets(state))
         return actions
@@ -500,17 +511,13 @@ class MaquisRules:
         margin: int = min(map(sub, stock, cost))
         return margin >= 0
 
-    def _action_options(
-        self, s: MaquisState, action: Action, stock: tuple[int, ...] | None = None
-    ) -> list[Option]:
-        stock = s.stock if stock is None else stock
-        options: list[Option] = []
+    def _action_groups(self, s: MaquisState, i: int, action: Action) -> list[OptionGroup]:
         table = self._pays.get(id(action))
         if table is None or table[0] is not action:
             table = (action, self._pay_table(action))
+        groups = []
         for cost, rewards in table[1]:
-            if not self._affords(stock, cost):
-                continue
+            options: list[Option] = []
             for recruit, airdrop, found in rewards:
                 if recruit and s.cafe <= 0:
                     continue
@@ -518,7 +525,9 @@ class MaquisRules:
                 if airdrop and not any(not any(d) for d in s.drops):
                     continue
                 options.extend(found)
-        return options
+            if options:
+                groups.append(self._group(i, cost, options))
+        return groups
 
     def available_steps(self, s: MaquisState, slot: int) -> list[int]:
         """Steps of the mission in ``slot`` that may be done now: the lowest unfilled order."""
@@ -571,75 +580,133 @@ class MaquisRules:
 
     def options(self, s: MaquisState, i: int) -> list[Option]:
         """Everything the worker on space ``i`` may do (besides nothing)."""
-        return list(self._options(s, i)[0])
+        return self._options(s, i)
 
-    def _options(self, s: MaquisState, i: int, stock: tuple[int, ...] | None = None) -> OptionsAt:
-        """:meth:`options` with ``stock`` in the stock, the first option of each key, and the
-        activations of the worker there (doing nothing first); memoised on what they depend
-        on (not the board: where the figures stand)."""
+    def _options(
+        self, s: MaquisState, i: int, stock: tuple[int, ...] | None = None
+    ) -> list[Option]:
+        """:meth:`options` with ``stock`` in the stock (default: the position's)."""
         stock = s.stock if stock is None else stock
-        spaces = self._options_at(s, stock)
-        found = spaces.get(i)
-        if found is None:
-            found = spaces[i] = self._new_options(s, i, stock)
-        return found
+        groups = self._space_options(s, i)[0]
+        return [o for cost, options, _ in groups if self._affordable(stock, cost) for o in options]
 
-    def _options_at(self, s: MaquisState, stock: tuple[int, ...]) -> dict[int, OptionsAt]:
-        """The memo of :meth:`_options` for every space in this context (one dictionary
-        lookup for all the workers of a position)."""
-        last = self._last_options  # the position asked about last, with its own stock
-        if s is last[0] and stock is last[1]:
-            return last[2]
-        key = (stock, s.cafe, s.drops, s.tiles, s.missions, s.boxes, s.day)
+    def _options_at(self, s: MaquisState) -> dict[int, SpaceOptions]:
+        """The memo of each space's options in this position's context: what they depend
+        on besides the stock (the café, airdrops, tiles, missions and the day), not where
+        the figures stand (one dictionary lookup for all the workers of a position)."""
+        last = self._last_options  # the position asked about last (legal, then apply)
+        if s is last[0]:
+            return last[1]
+        key = (s.cafe > 0, s.drops, s.tiles, s.missions, s.boxes, s.day)
         spaces = self._options_memo.get(key)
         if spaces is None:
             if len(self._options_memo) >= MEMO_LIMIT:
                 self._options_memo.clear()
             spaces = self._options_memo[key] = {}
-        if stock is s.stock:
-            self._last_options = (s, stock, spaces)
+        self._last_options = (s, spaces)
         return spaces
 
-    def _new_options(self, s: MaquisState, i: int, stock: tuple[int, ...]) -> OptionsAt:
-        options = tuple(self._list_options(s, i, stock))
-        by_key: dict[str, Option] = {}
-        for o in options:
-            by_key.setdefault(o.key, o)
-        activations = (self._idle_of[i], *(self._activation(i, o.key) for o in options))
-        return options, by_key, activations
+    def _space_options(self, s: MaquisState, i: int) -> SpaceOptions:
+        """The options of the worker on ``i`` in this context, memoised (:meth:`_options_at`):
+        those of the space's own action, then its mission steps."""
+        spaces = self._options_at(s)
+        found = spaces.get(i)
+        if found is None:
+            groups = self._own_groups(s, i) + self._step_groups(s).get(i, ())
+            by_key: dict[str, Option] = {}
+            for _, options, _ in groups:
+                for o in options:
+                    by_key.setdefault(o.key, o)
+            found = spaces[i] = (groups, by_key)
+        return found
+
+    def _own_groups(self, s: MaquisState, i: int) -> tuple[OptionGroup, ...]:
+        """:meth:`_list_own_groups`, memoised on the few parts of a position they depend on
+        (whether anyone waits in the café, whether an airdrop zone is empty, and the tiles
+        for a vacant house or the zone's drop for an airdrop zone)."""
+        kind = self._kind[i]
+        part: object = None
+        if kind is LocationKind.VACANT:
+            part = s.tiles  # the tile laid there, or the tiles left to lay
+        elif kind is LocationKind.AIRDROP:
+            part = any(s.drops[self._zone_of[i]])
+        key = (i, s.cafe > 0, any(not any(d) for d in s.drops), part)
+        groups = self._own_memo.get(key)
+        if groups is None:
+            if len(self._own_memo) >= MEMO_LIMIT:
+                self._own_memo.clear()
+            groups = self._own_memo[key] = tuple(self._list_own_groups(s, i))
+        return groups
+
+    def _step_groups(self, s: MaquisState) -> dict[int, tuple[OptionGroup, ...]]:
+        """:meth:`_list_step_groups`, memoised on the missions, their boxes and the day."""
+        key = (s.missions, s.boxes, s.day)
+        spaces = self._step_memo.get(key)
+        if spaces is None:
+            if len(self._step_memo) >= MEMO_LIMIT:
+                self._step_memo.clear()
+            spaces = self._step_memo[key] = self._list_step_groups(s)
+        return spaces
+
+    @staticmethod
+    def _affordable(stock: tuple[int, ...], cost: tuple[int, ...]) -> bool:
+        """Whether ``stock`` pays a group's ``cost`` (``()``: free)."""
+        return not cost or min(map(sub, stock, cost)) >= 0
+
+    def _group(self, i: int, cost: tuple[int, ...], options: list[Option]) -> OptionGroup:
+        activations = tuple(self._activation(i, o.key) for o in options)
+        return (cost if any(cost) else (), tuple(options), activations)
 
     def _list_options(self, s: MaquisState, i: int, stock: tuple[int, ...]) -> list[Option]:
+        """:meth:`_options`, computed afresh."""
+        groups = self._list_groups(s, i)
+        return [o for cost, options, _ in groups if self._affordable(stock, cost) for o in options]
+
+    def _list_groups(self, s: MaquisState, i: int) -> list[OptionGroup]:
+        """The options of a worker on ``i``, grouped by cost (computed afresh)."""
+        return [*self._list_own_groups(s, i), *self._list_step_groups(s).get(i, ())]
+
+    def _list_own_groups(self, s: MaquisState, i: int) -> list[OptionGroup]:
+        """The options of the space's own action: its printed one, its tile's, laying a tile
+        on a vacant house or collecting an airdrop."""
         loc = self.locs[i]
-        options: list[Option] = []
+        groups: list[OptionGroup] = []
         if loc.kind is LocationKind.ACTION and loc.action is not None:
-            options.extend(self._action_options(s, loc.action, stock))
+            groups.extend(self._action_groups(s, i, loc.action))
         elif loc.kind is LocationKind.VACANT:
             tile = s.tiles[self.vacant.index(i)]
             if tile:
                 action = self.tiles[tile].action
                 if action is not None:
-                    options.extend(self._action_options(s, action, stock))
-            elif self._affords(stock, self.build_cost):
+                    groups.extend(self._action_groups(s, i, action))
+            else:
                 used = Counter(t for t in s.tiles if t)
-                for t in self.model.vacant_tiles:
-                    if used[t.id] < t.copies:
-                        options.append(
-                            Option(f"b={t.id}", self.s.build_cost, build=t.id, cost=self.build_cost)
-                        )
+                builds = [
+                    Option(f"b={t.id}", self.s.build_cost, build=t.id, cost=self.build_cost)
+                    for t in self.model.vacant_tiles
+                    if used[t.id] < t.copies
+                ]
+                if builds:
+                    groups.append(self._group(i, self.build_cost, builds))
         elif loc.kind is LocationKind.AIRDROP:
             zone = self.zones.index(i)
             if any(s.drops[zone]):
-                options.append(Option("c", {}, collect=zone, cost=self._free))
+                collect = Option("c", {}, collect=zone, cost=self._free)
+                groups.append(self._group(i, self._free, [collect]))
+        return groups
+
+    def _list_step_groups(self, s: MaquisState) -> dict[int, tuple[OptionGroup, ...]]:
+        """The mission steps that may be done now, by the space they are done on: one group
+        for each way to pay a step."""
+        spaces: dict[int, list[OptionGroup]] = {}
         for slot, mission_id in enumerate(s.missions):
             for k, at, step, pays in self._steps_open(slot, mission_id, s.boxes[slot], s.day):
-                if at != i:
-                    continue
                 for p, (pay, cost) in enumerate(pays):
-                    if self._affords(stock, cost):
-                        options.append(
-                            Option(f"m{slot}.{k}p{p}", pay, step.gain, mission=(slot, k), cost=cost)
-                        )
-        return options
+                    option = Option(
+                        f"m{slot}.{k}p{p}", pay, step.gain, mission=(slot, k), cost=cost
+                    )
+                    spaces.setdefault(at, []).append(self._group(at, cost, [option]))
+        return {i: tuple(groups) for i, groups in spaces.items()}
 
     # -- apply ----------------------------------------------------------------------------
 
@@ -696,14 +763,18 @@ class MaquisRules:
         i = self.index.get(action.loc, -1)
         if i < 0 or s.board[i] != WORKER:
             return False
-        return action.choice == "-" or action.choice in self._options(s, i)[1]
+        if action.choice == "-":
+            return True
+        option = self._space_options(s, i)[1].get(action.choice)
+        return option is not None and self._affords(s.stock, option.cost)
 
     def _apply_activate(self, state: MaquisState, action: Activate) -> MaquisState:
         i = self.index[action.loc]
         s = _copy(state)
         s.board = _put(state.board, i, ACTIVE)
         if action.choice != "-":  # pay at once
-            s.stock = tuple(map(sub, state.stock, self._options(state, i)[1][action.choice].cost))
+            option = self._space_options(state, i)[1][action.choice]
+            s.stock = tuple(map(sub, state.stock, option.cost))
         s.active = i
         s.pending = action.choice
         return s  # the worker walks home next: nothing else happens before
@@ -831,13 +902,13 @@ class MaquisRules:
     def _option_for(self, s: MaquisState, i: int, choice: str) -> Option:
         """The option ``choice`` of the worker on ``i``, once paid for (a reward in his hand,
         a walk home). What it does depends on the space, its tile and the missions in play
-        alone, so it is memoised on them; it is first looked up among the options with every
-        token in stock (they do not depend on the board, so the worker need not be put back
-        on it)."""
+        alone, so it is memoised on them; it is first looked up among the options of the
+        space, paid or not (they do not depend on the board, so the worker need not be put
+        back on it)."""
         key = (i, choice, s.tiles, s.missions)
         option = self._chosen.get(key)
         if option is None:
-            option = self._options(s, i, self.limit)[1].get(choice)
+            option = self._space_options(s, i)[1].get(choice)
             if option is None:
                 raise InvariantViolation(
                     f"pending choice {choice!r} not found in {self.notation(s)}"

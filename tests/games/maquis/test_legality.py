@@ -79,7 +79,7 @@ def check_position(rules: MaquisRules, state: MaquisState, *, try_apply: bool) -
         assert rules.is_safe_house(state, i) is safe_house(rules, state, i), (i, where)
         if c == WORKER:
             rich = replace(state, stock=rules.limit)
-            assert rules._options(state, i, rules.limit)[0] == tuple(rules.options(rich, i))
+            assert rules._options(state, i, rules.limit) == rules.options(rich, i)
     # apply's check agrees with legal_actions on every action, legal or not.
     legal = rules.legal_actions(state)
     for action in legal:
