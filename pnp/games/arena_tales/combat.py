@@ -38,7 +38,7 @@ def display_bonus(
 ) -> int:
     """展示中 / 初始天赋 bonuses of the face-up cards in a display. [3]: the card in
     resolution (``playing``, its latest face-up copy) does not count for itrules."""
-    talent, displayed = (
+    talent, displayed, both = (
         rules._reach_bonus
         if kind is EffectKind.REACH
         else rules._damage_bonus
@@ -49,8 +49,8 @@ def display_bonus(
     entries = seat.display
     if playing is None or not displayed[playing]:
         for code, face in entries:
-            if face != DOWN:
-                total += talent[code] + displayed[code]
+            if face:  # not DOWN
+                total += both[code]
         return total
     skip = max((i for i, (c, f) in enumerate(entries) if c == playing and f != DOWN), default=-1)
     for index, (code, face) in enumerate(entries):

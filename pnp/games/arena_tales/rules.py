@@ -174,6 +174,9 @@ def closer_directions(here: tuple[int, int], enemy: tuple[int, int]) -> int:
     )
 
 
+StepSet = tuple[tuple[int, ...], dict[int, tuple[Move, ...]]]
+"""Discard-move steps (``direction * 6 + facing``) and, by card code, the moves they make."""
+
 SHARED_MODELS = 8
 _SHARED: dict[int, tuple[ArenaTales, dict[str, object]]] = {}
 """``id(model)`` -> (the model, the attributes ``ArenaTalesRules._build_tables`` set for it)."""
@@ -387,10 +390,10 @@ class ArenaTalesRules:
             for h in self._floor
         }
         """Per hex, each neighbour -> the directions left open when a piece stands there."""
-        self._step_lists: dict[Hex, list[tuple[int, ...] | None]] = {
+        self._step_sets: dict[Hex, list[StepSet | None]] = {
             h: [None] * (6 << 6) for h in self._floor
         }
-        """Memo of ``_steps_through``: per hex, by facing and open directions (``facing << 6 |
+        """Memo of ``_step_set``: per hex, by facing and open directions (``facing << 6 |
         open``, a bit per direction)."""
         self._closer = {h: {e: closer_directions(h, e) for e in self._floor} for h in self._floor}
         """Per hex, each hex -> the directions whose step ends closer to it (失控)."""
@@ -506,12 +509,16 @@ class ArenaTalesRules:
                 return self._dashes(self._dash_reach(state, arg(task, 1), arg(task, 2)))
             raise AssertionError(f"task {task!r} waits for nothing")  # pragma: no cover
         hand = state.seats[state.active].hand
-        codes = sorted(set(hand)) if len(hand) > 1 else list(hand)  # piles.distinct
+        codes = sorted(set(hand)) if len(hand) > 1 else hand  # piles.distinct
         actions = self._plays(state, codes)
-        steps = self._steps(state)
+        steps, moves = self._step_set(state)
         if steps:
-            rows = self._move_rows
-            actions += [row[i] for row in [rows[c] for c in codes] for i in steps]
+            for code in codes:
+                row = moves.get(code)
+                if row is None:
+                    every = self._move_rows[code]
+                    row = moves[code] = tuple([every[i] for i in steps])
+                actions += row
         if not actions:
             # Decided: with no play and no move possible, discard a card where you stand.
             stalls = self._stall_actions
@@ -676,9 +683,9 @@ class ArenaTalesRules:
     def card(self, token: str) -> Card:
         return self.cards[self._by_token[token]]
 
-    def _bonus_table(self, kind: EffectKind) -> tuple[list[int], list[int]]:
-        """Per card, the ``kind`` bonus it gives face up in a display: as a talent (初始天赋)
-        and as 展示中 (which the card in resolution does not give itself)."""
+    def _bonus_table(self, kind: EffectKind) -> tuple[list[int], list[int], list[int]]:
+        """Per card, the ``kind`` bonus it gives face up in a display: as a talent (初始天赋),
+        as 展示中 (which the card in resolution does not give itself), and both."""
         talent = [0] * len(self.cards)
         displayed = [0] * len(self.cards)
         for code, card in enumerate(self.cards):
@@ -687,7 +694,7 @@ class ArenaTalesRules:
                     talent[code] += e.amount
                 elif e.kind is kind and e.timing is Timing.DISPLAYED:
                     displayed[code] += e.amount
-        return talent, displayed
+        return talent, displayed, [t + d for t, d in zip(talent, displayed, strict=True)]
 
     def _amount(self, code: int, kind: EffectKind) -> int:
         return next((e.amount for e in self.cards[code].effects if e.kind is kind), 0)
@@ -721,7 +728,7 @@ class ArenaTalesRules:
 
     # -- legal actions ------------------------------------------------------------------
 
-    def _plays(self, state: ArenaState, codes: list[int]) -> list[Action]:
+    def _plays(self, state: ArenaState, codes: Sequence[int]) -> list[Action]:
         """Every play of the distinct cards ``codes`` of the active player's hand."""
         actions: list[Action] = []
         fixed = self._seat_plays[state.active]
@@ -789,6 +796,10 @@ class ArenaTalesRules:
     def _steps(self, state: ArenaState) -> tuple[int, ...]:
         """The active player's discard-move steps as ``direction * 6 + facing``, in the order
         of the moves (direction, then facing)."""
+        return self._step_set(state)[0]
+
+    def _step_set(self, state: ArenaState) -> StepSet:
+        """``_steps``, with the moves they make with each card (filled as cards are asked)."""
         seats = state.seats
         seat = seats[state.active]
         pos = seat.pos
@@ -807,12 +818,12 @@ class ArenaTalesRules:
             for e in self._enemies[state.active]:
                 toward |= closer[seats[e].pos]
             open_ &= toward
-        memo = self._step_lists[pos]
+        memo = self._step_sets[pos]
         slot = seat.facing << 6 | open_
-        steps = memo[slot]
-        if steps is None:
-            steps = memo[slot] = self._steps_through(pos, seat.facing, open_)
-        return steps
+        found = memo[slot]
+        if found is None:
+            found = memo[slot] = (self._steps_through(pos, seat.facing, open_), {})
+        return found
 
     def _steps_through(self, pos: Hex, facing: int, open_: int) -> tuple[int, ...]:
         """The steps from ``pos`` to the exits in the directions of ``open_``."""
