@@ -686,6 +686,21 @@ def bench_export(rows: list[Row], work: Path, slugs: list[str]) -> None:
         ),
         rows,
     )
+    again = {
+        slug: pnp("export", slug, "--format", "png", "--out", str(work / "export" / slug))
+        for slug in slugs
+    }
+    slowest = max(again, key=lambda s: again[s].seconds)
+    show(
+        Row(
+            f"pnp export GAME --format png again, nothing changed (slowest: {slowest})",
+            again[slowest].seconds,
+            1.0,
+            "s",
+            note=", ".join(f"{s} {r.seconds:.2f} s" for s, r in again.items()),
+        ),
+        rows,
+    )
 
 
 # ---------------------------------------------------------------------------- main

@@ -127,12 +127,13 @@ class _Compiler:
         globals_ = self.environment.globals
 
         def lookup(scope: Scope) -> Any:
-            value = scope.get(name, _MISSING)
-            if value is _MISSING:
+            try:
+                return scope[name]
+            except KeyError:
                 value = globals_.get(name, _MISSING)
                 if value is _MISSING:
-                    raise Unsupported(name)
-            return value
+                    raise Unsupported(name) from None
+                return value
 
         return lookup
 
@@ -169,6 +170,13 @@ class _Compiler:
             function = _PLAIN_BINARY[symbol]
         else:
             raise _NotCompiled(symbol)
+        # A constant side is read once (a face evaluates `12 + n * cell` for every cell).
+        if isinstance(node.right, nodes.Const):
+            constant = node.right.value
+            return lambda scope: function(left(scope), constant)
+        if isinstance(node.left, nodes.Const):
+            constant = node.left.value
+            return lambda scope: function(constant, right(scope))
         return lambda scope: function(left(scope), right(scope))
 
     _Add = _Sub = _Mul = _Div = _FloorDiv = _Mod = _Pow = _binary
