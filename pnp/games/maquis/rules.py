@@ -195,8 +195,12 @@ class MaquisRules:
         self._step_memo: dict[tuple[Any, ...], dict[int, tuple[OptionGroup, ...]]] = {}
         self._safe_memo: dict[tuple[str, ...], frozenset[int]] = {}
         self._placeable_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
-        self._last_home: tuple[MaquisState | None, int, str, bool] = (None, -1, "", False)
         self._safe_bits: dict[tuple[str, ...], int] = {}
+        self._reach_memo: dict[tuple[int, tuple[str, ...]], int] = {}
+        # A board as binary digits, space 0 last: 1 for a patrol figure, 0 for anything else.
+        self._patrol_digits = str.maketrans(
+            {EMPTY: "0", WORKER: "0", ACTIVE: "0", POLICE: "1", SOLDIER: "1"}
+        )
         # The last position asked about, with its answer: a policy lists a position's actions
         # and apply then checks one of them (a state is never changed once built, and the
         # reference held here keeps its identity from being reused).
@@ -843,18 +847,45 @@ class MaquisRules:
     def has_path_home(self, s: MaquisState, start: int, board: str | None = None) -> bool:
         """A safe path along the thick lines through empty or resistance-held spaces."""
         board = s.board if board is None else board
-        last = self._last_home  # a policy asks about the acting worker, then apply does
-        if s is last[0] and start == last[1] and board is last[2]:
-            return last[3]
-        found = self._find_path_home(start, board, s.tiles)
-        self._last_home = (s, start, board, found)
-        return found
+        safe = self._safe_bits_of(s.tiles)
+        if safe >> start & 1:  # never on a safe house in play: the spread from it, as asked
+            return self._find_path_home(start, board, s.tiles)
+        # The path leaves the start for a neighbour from which a safe house is reached.
+        return bool(self.adjacent_bits[start] & self._reach(board, s.tiles, safe))
 
-    def _find_path_home(self, start: int, board: str, tiles: tuple[str, ...]) -> bool:
-        # Spaces as bits: spread from the start one line at a time, never onto a patrol.
+    def _reach(self, board: str, tiles: tuple[str, ...], safe: int) -> int:
+        """The spaces from which a safe house is reached without crossing a patrol, as bits:
+        spread from the safe houses one line at a time, never onto a patrol (memoised on
+        where the patrols stand and the tiles: the same for every walk home of a round)."""
+        blocked = int(board.translate(self._patrol_digits)[::-1], 2)  # bit i: a patrol on i
+        key = (blocked, tiles)
+        reach = self._reach_memo.get(key)
+        if reach is None:
+            adjacent = self.adjacent_bits
+            reach = frontier = safe & ~blocked
+            while frontier:
+                ahead = 0
+                while frontier:
+                    low = frontier & -frontier
+                    ahead |= adjacent[low.bit_length() - 1]
+                    frontier ^= low
+                frontier = ahead & ~reach & ~blocked
+                reach |= frontier
+            if len(self._reach_memo) >= MEMO_LIMIT:
+                self._reach_memo.clear()
+            self._reach_memo[key] = reach
+        return reach
+
+    def _safe_bits_of(self, tiles: tuple[str, ...]) -> int:
+        """The safe houses with these tiles laid, as bits (memoised)."""
         safe = self._safe_bits.get(tiles)
         if safe is None:
             safe = self._safe_bits[tiles] = sum(1 << i for i in self.safe_houses(tiles))
+        return safe
+
+    def _find_path_home(self, start: int, board: str, tiles: tuple[str, ...]) -> bool:
+        # Spaces as bits: spread from the start one line at a time, never onto a patrol.
+        safe = self._safe_bits_of(tiles)
         blocked = 0
         for figure in (POLICE, SOLDIER):
             j = board.find(figure)
