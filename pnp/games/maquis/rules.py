@@ -469,11 +469,7 @@ class MaquisRules:
                 # The hand only adds to the stock: asked only when the stock is short and an
                 # acting worker carries a reward (in_hand is empty otherwise).
                 self._affords(s.stock, self.kill_cost)
-                or (
-                    s.active >= 0
-                    and s.pending not in ("", "-")
-                    and self._affords(self._with_hand(s), self.kill_cost)
-                )
+                or (s.active >= 0 and s.pending not in ("", "-") and self._armed_by_hand(s))
             )
         ):
             return []
@@ -483,6 +479,18 @@ class MaquisRules:
             targets.append(i)
             i = board.find(POLICE, i + 1)
         return targets
+
+    def _armed_by_hand(self, s: MaquisState) -> bool:
+        """Whether the stock and the acting worker's hand pay for a kill (asked when the
+        stock alone does not, and the worker carries a reward)."""
+        option = self._option_for(s, s.active, s.pending)
+        # Only a drop, or a reward of something a kill costs, can make up the shortfall.
+        if option.collect < 0 and (
+            option.reward is None
+            or not any(self.kill_cost[self.res_index[r]] for r in option.reward.resources)
+        ):
+            return False
+        return self._affords(self._with_hand(s), self.kill_cost)
 
     def in_hand(self, s: MaquisState) -> tuple[int, ...]:
         """Resources the acting worker gained this round and carries until he gets home.
@@ -592,7 +600,13 @@ class MaquisRules:
         """:meth:`options` with ``stock`` in the stock (default: the position's)."""
         stock = s.stock if stock is None else stock
         groups = self._space_options(s, i)[0]
-        return [o for cost, options, _ in groups if self._affordable(stock, cost) for o in options]
+        # Affordable: free, or every resource covered (_affords, written out).
+        return [
+            o
+            for cost, options, _ in groups
+            if not cost or min(map(sub, stock, cost)) >= 0
+            for o in options
+        ]
 
     def _options_at(self, s: MaquisState) -> dict[int, SpaceOptions]:
         """The memo of each space's options in this position's context: what they depend
