@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import io
 import struct
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -206,19 +205,39 @@ def collect(
 
 
 def png_bytes(image: Image.Image, dpi: float) -> bytes:
-    """PNG bytes tagged sRGB (ICC profile) with the resolution in pHYs; deterministic."""
-    buffer = io.BytesIO()
-    # Run-length matching (zlib's Z_RLE) suits flat card art: files as small as the default
-    # strategy at level 6, a third less time.
-    image.save(
-        buffer,
-        "PNG",
-        dpi=(dpi, dpi),
-        icc_profile=srgb_profile(),
-        compress_level=6,
-        compress_type=zlib.Z_RLE,
+    """PNG bytes of an RGB image, tagged sRGB (ICC profile) with the resolution in pHYs;
+    deterministic.
+
+    Written here rather than by Pillow: Pillow tries all five PNG row filters on every row,
+    which for flat card art buys 15 % smaller files at twice the time, and encoding is most
+    of an export. Rows go unfiltered into zlib at level 3, which finds the repeats of a flat
+    colour three bytes apart itself (the whole file in C, outside the GIL)."""
+    if image.mode != "RGB":
+        image = image.convert("RGB")
+    width, height = image.size
+    pixels = image.tobytes()
+    stride = 3 * width
+    rows = b"".join(
+        [b"\0" + pixels[start : start + stride] for start in range(0, len(pixels), stride)]
     )
-    return buffer.getvalue()
+    per_metre = round(dpi / 0.0254)
+    return b"".join(
+        [
+            _PNG_SIGNATURE,
+            _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)),
+            _chunk(b"iCCP", b"ICC Profile\0\0" + zlib.compress(srgb_profile(), 9)),
+            _chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)),
+            _chunk(b"IDAT", zlib.compress(rows, 3)),
+            _chunk(b"IEND", b""),
+        ]
+    )
+
+
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
 _SRGB: list[bytes] = []

@@ -205,3 +205,22 @@ def test_each_card_image_is_released_once_written(
     # images alive at once than the encoders have in flight, however many cards there are.
     assert len(encoded) == 49 and len([n for n in names if n.endswith(".png")]) == 96
     assert max(alive) <= 3 * png._WORKERS < 48
+
+
+def test_a_png_decodes_to_the_same_pixels_with_its_profile_and_resolution() -> None:
+    from pnp.export.faces import png_bytes, srgb_profile
+
+    image = Image.new("RGB", (97, 61), "#fbf8f1")
+    for x in range(97):
+        for y in range(0, 61, 3):
+            image.putpixel((x, y), (x * 2 % 256, y * 4 % 256, (x * y) % 256))
+    data = png_bytes(image, 300)
+    assert data == png_bytes(image, 300)
+    decoded = Image.open(io.BytesIO(data))
+    decoded.load()
+    assert decoded.mode == "RGB" and decoded.size == (97, 61)
+    assert decoded.tobytes() == image.tobytes()
+    assert decoded.info["icc_profile"] == srgb_profile()
+    assert decoded.info["dpi"] == pytest.approx((300, 300), abs=0.01)
+    with_alpha = Image.new("RGBA", (4, 4), (10, 20, 30, 255))
+    assert Image.open(io.BytesIO(png_bytes(with_alpha, 150))).getpixel((0, 0)) == (10, 20, 30)
