@@ -76,7 +76,9 @@ def hits(
 ) -> list[tuple[int, int, int | None]]:
     """(seat, direction, charge falloff or None) of every character the card hits."""
     seat = s.seats[attacker]
-    where = {st.pos: i for i, st in enumerate(s.seats)}
+    where = {}
+    for index, other in enumerate(s.seats):  # a plain loop: cheaper than a comprehension
+        where[other.pos] = index
     return hits_from(rules, where, attacker, seat.pos, seat.facing, code, range_bonus)
 
 

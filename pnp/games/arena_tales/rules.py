@@ -385,18 +385,23 @@ class ArenaTalesRules:
             )
             for h in self._floor
         }
-        self._blocks = {
-            h: {ahead: ALL_DIRECTIONS & ~(1 << d) for d, ahead in self._around[h]}
+        self._closer = {h: {e: closer_directions(h, e) for e in self._floor} for h in self._floor}
+        """Per hex, each hex of the floor -> the directions whose step ends closer to it (失控)."""
+        self._from_hex: dict[Hex, tuple[dict[Hex, int], dict[Hex, int], list[StepSet | None]]]
+        self._from_hex = {
+            h: (
+                {
+                    e: ALL_DIRECTIONS & ~sum(1 << d for d, ahead in self._around[h] if ahead == e)
+                    for e in self._floor
+                },
+                self._closer[h],
+                [None] * (6 << 6),
+            )
             for h in self._floor
         }
-        """Per hex, each neighbour -> the directions left open when a piece stands there."""
-        self._step_sets: dict[Hex, list[StepSet | None]] = {
-            h: [None] * (6 << 6) for h in self._floor
-        }
-        """Memo of ``_step_set``: per hex, by facing and open directions (``facing << 6 |
-        open``, a bit per direction)."""
-        self._closer = {h: {e: closer_directions(h, e) for e in self._floor} for h in self._floor}
-        """Per hex, each hex -> the directions whose step ends closer to it (失控)."""
+        """Per hex, what ``_step_set`` reads in one look-up: each hex of the floor -> the
+        directions left open when a piece stands there; ``_closer``; the memo of step sets by
+        facing and open directions (``facing << 6 | open``, a bit per direction)."""
         self._exit_towards = {
             h: tuple(next((e for e in exits if e[0] == d), None) for d in range(6))
             for h, exits in self._exits.items()
@@ -803,22 +808,20 @@ class ArenaTalesRules:
         seats = state.seats
         seat = seats[state.active]
         pos = seat.pos
+        blocks, closer, memo = self._from_hex[pos]
         # The directions open: not towards another piece (exits off the floor are left out
         # of ``_exits``)...
-        blocks = self._blocks[pos]
         open_ = ALL_DIRECTIONS
         for other in seats:
-            open_ &= blocks.get(other.pos, ALL_DIRECTIONS)
+            open_ &= blocks[other.pos]
         if not seat.sane:
             # ...and 失控: a discard-move must end closer to at least one enemy (decided,
             # out-of-control-closer: any one; when no step is closer, e.g. next to an enemy,
             # there is no discard-move at all: the rule exists to end turtling).
-            closer = self._closer[pos]
             toward = 0
             for e in self._enemies[state.active]:
                 toward |= closer[seats[e].pos]
             open_ &= toward
-        memo = self._step_sets[pos]
         slot = seat.facing << 6 | open_
         found = memo[slot]
         if found is None:
