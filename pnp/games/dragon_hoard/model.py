@@ -287,6 +287,23 @@ class AICard:
                 hit |= effect.area.cells(lair, (lair.centre[0], lair.centre[1]))
         return frozenset(hit)
 
+    def preview_diagram(self, lair: Lair) -> tuple[str, ...]:
+        """What each cell of the card's lair diagram shows, row by row: ``dragon`` (its body
+        on C), ``hit`` (an attack of this card reaches it), ``domain`` or ``paper``."""
+        body = lair.dragon_cells(lair.centre)
+        hit = self.preview_cells(lair)
+        cells = ((column, row) for row in range(lair.rows) for column in range(lair.columns))
+        return tuple(
+            "dragon"
+            if cell in body
+            else "hit"
+            if cell in hit
+            else "domain"
+            if lair.in_domain(cell)
+            else "paper"
+            for cell in cells
+        )
+
 
 class ActionKind(enum.Enum):
     """What an action card does when it resolves."""

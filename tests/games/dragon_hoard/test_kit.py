@@ -140,3 +140,21 @@ def test_the_mat_has_its_trim_box_at_true_size(kit: Path) -> None:
 def test_the_cover_states_the_decisions(kit: Path) -> None:
     text = "".join(p.extract_text() for p in pypdf.PdfReader(pdf(kit, "00-read-me-first")).pages)
     assert "本版规则裁定" in text and "向下取整" in text and "3 人局" in text
+
+
+def test_an_ai_card_diagram_shows_the_body_its_hits_and_the_domain(game: LoadedGame) -> None:
+    lair = game.model.lair
+    body = lair.dragon_cells(lair.centre)
+    for card in game.model.ai_cards:
+        diagram = card.preview_diagram(lair)
+        assert len(diagram) == lair.columns * lair.rows
+        shown = {
+            kind: {
+                (n % lair.columns, n // lair.columns) for n, k in enumerate(diagram) if k == kind
+            }
+            for kind in ("dragon", "hit", "domain", "paper")
+        }
+        assert shown["dragon"] == body
+        assert shown["hit"] == card.preview_cells(lair) - body
+        assert all(lair.in_domain(cell) for cell in shown["domain"])
+        assert not any(lair.in_domain(cell) for cell in shown["paper"])
