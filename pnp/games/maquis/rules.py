@@ -100,8 +100,13 @@ SpaceOptions = tuple[tuple[OptionGroup, ...], dict[str, "Option"]]
 """What a worker on a space could do with enough in stock: its options grouped by cost, in
 the order the activations are listed, and each option by its key."""
 
-LastOptions = tuple["MaquisState | None", dict[int, SpaceOptions]]
-"""A position, and the memo of the options of every space in its context."""
+OptionsBySpace = dict[int, SpaceOptions]
+
+NO_OPTIONS: SpaceOptions = ((), {})
+"""A space with nothing to do (shared: never changed)."""
+
+LastOptions = tuple["MaquisState | None", OptionsBySpace, OptionsBySpace]
+"""A position, and the memos of its spaces' own options and mission steps."""
 
 PayTable = tuple[tuple[tuple[int, ...], tuple[tuple[bool, bool, tuple["Option", ...]], ...]], ...]
 """An action's ways to pay (as vectors), each with its rewards: (recruits, airdrop, options)."""
@@ -190,9 +195,8 @@ class MaquisRules:
         self._vacant_slot = {i: k for k, i in enumerate(self.vacant)}
         self._zone_of = {i: k for k, i in enumerate(self.zones)}
         # Pure functions of a few immutable parts of a state, memoised (see _memo).
-        self._options_memo: dict[tuple[Any, ...], dict[int, SpaceOptions]] = {}
-        self._own_memo: dict[tuple[Any, ...], tuple[OptionGroup, ...]] = {}
-        self._step_memo: dict[tuple[Any, ...], dict[int, tuple[OptionGroup, ...]]] = {}
+        self._own_memo: dict[tuple[Any, ...], OptionsBySpace] = {}
+        self._step_memo: dict[tuple[Any, ...], OptionsBySpace] = {}
         self._safe_memo: dict[tuple[str, ...], frozenset[int]] = {}
         self._placeable_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
         self._safe_bits: dict[tuple[str, ...], int] = {}
@@ -205,7 +209,7 @@ class MaquisRules:
         # and apply then checks one of them (a state is never changed once built, and the
         # reference held here keeps its identity from being reused).
         self._last_placeable: tuple[MaquisState | None, tuple[int, ...]] = (None, ())
-        self._last_options: LastOptions = (None, {})
+        self._last_options: LastOptions = (None, {}, {})
         self._chosen: dict[tuple[int, str, tuple[str, ...], tuple[str, ...]], Option] = {}
         # The pay tables of the model's actions (spaces and tiles), by identity: the model
         # lives as long as the rules, and each entry keeps its action to check it is the one.
@@ -355,15 +359,19 @@ class MaquisRules:
             actions.append(self._return)
         else:
             board, stock = state.board, state.stock
-            at = self._options_at(state)
+            own, steps = self._options_at(state)
             idle_of = self._idle_of
             i = board.find(WORKER)
             while i >= 0:
-                found = at.get(i)
+                found = own.get(i)
                 if found is None:
-                    found = at[i] = self._space_options(state, i)
+                    found = self._own_options(state, own, i)
+                groups = found[0]
+                step = steps.get(i)
+                if step is not None:
+                    groups += step[0]
                 actions.append(idle_of[i])
-                for cost, _, activations in found[0]:
+                for cost, _, activations in groups:
                     # Affordable: free, or every resource covered (_affords, written out).
                     if not cost or min(map(sub, stock, cost)) >= 0:
                         actions.extend(activations)
@@ -599,7 +607,8 @@ class MaquisRules:
     ) -> list[Option]:
         """:meth:`options` with ``stock`` in the stock (default: the position's)."""
         stock = s.stock if stock is None else stock
-        groups = self._space_options(s, i)[0]
+        own, steps = self._options_at(s)
+        groups = self._own_options(s, own, i)[0] + steps.get(i, NO_OPTIONS)[0]
         # Affordable: free, or every resource covered (_affords, written out).
         return [
             o
@@ -608,63 +617,50 @@ class MaquisRules:
             for o in options
         ]
 
-    def _options_at(self, s: MaquisState) -> dict[int, SpaceOptions]:
-        """The memo of each space's options in this position's context: what they depend
-        on besides the stock (the café, airdrops, tiles, missions and the day), not where
-        the figures stand (one dictionary lookup for all the workers of a position)."""
+    def _option_keyed(self, s: MaquisState, i: int, key: str) -> Option | None:
+        """The option of the worker on ``i`` with this key, affordable or not."""
+        own, steps = self._options_at(s)
+        option = self._own_options(s, own, i)[1].get(key)
+        return option if option is not None else steps.get(i, NO_OPTIONS)[1].get(key)
+
+    def _options_at(self, s: MaquisState) -> tuple[OptionsBySpace, OptionsBySpace]:
+        """The memos of each space's options in this position's context, apart from the
+        stock and where the figures stand: its own action's (they depend on whether anyone
+        waits in the café, the airdrops and the tiles) and its mission steps' (the missions,
+        their boxes and the day), each one dictionary lookup for all the workers."""
         last = self._last_options  # the position asked about last (legal, then apply)
         if s is last[0]:
-            return last[1]
-        key = (s.cafe > 0, s.drops, s.tiles, s.missions, s.boxes, s.day)
-        spaces = self._options_memo.get(key)
-        if spaces is None:
-            if len(self._options_memo) >= MEMO_LIMIT:
-                self._options_memo.clear()
-            spaces = self._options_memo[key] = {}
-        self._last_options = (s, spaces)
-        return spaces
-
-    def _space_options(self, s: MaquisState, i: int) -> SpaceOptions:
-        """The options of the worker on ``i`` in this context, memoised (:meth:`_options_at`):
-        those of the space's own action, then its mission steps."""
-        spaces = self._options_at(s)
-        found = spaces.get(i)
-        if found is None:
-            groups = self._own_groups(s, i) + self._step_groups(s).get(i, ())
-            by_key: dict[str, Option] = {}
-            for _, options, _ in groups:
-                for o in options:
-                    by_key.setdefault(o.key, o)
-            found = spaces[i] = (groups, by_key)
-        return found
-
-    def _own_groups(self, s: MaquisState, i: int) -> tuple[OptionGroup, ...]:
-        """:meth:`_list_own_groups`, memoised on the few parts of a position they depend on
-        (whether anyone waits in the café, whether an airdrop zone is empty, and the tiles
-        for a vacant house or the zone's drop for an airdrop zone)."""
-        kind = self._kind[i]
-        part: object = None
-        if kind is LocationKind.VACANT:
-            part = s.tiles  # the tile laid there, or the tiles left to lay
-        elif kind is LocationKind.AIRDROP:
-            part = any(s.drops[self._zone_of[i]])
-        key = (i, s.cafe > 0, any(not any(d) for d in s.drops), part)
-        groups = self._own_memo.get(key)
-        if groups is None:
+            return last[1], last[2]
+        key = (s.cafe > 0, s.drops, s.tiles)
+        own = self._own_memo.get(key)
+        if own is None:
             if len(self._own_memo) >= MEMO_LIMIT:
                 self._own_memo.clear()
-            groups = self._own_memo[key] = tuple(self._list_own_groups(s, i))
-        return groups
-
-    def _step_groups(self, s: MaquisState) -> dict[int, tuple[OptionGroup, ...]]:
-        """:meth:`_list_step_groups`, memoised on the missions, their boxes and the day."""
-        key = (s.missions, s.boxes, s.day)
-        spaces = self._step_memo.get(key)
-        if spaces is None:
+            own = self._own_memo[key] = {}
+        step_key = (s.missions, s.boxes, s.day)
+        steps = self._step_memo.get(step_key)
+        if steps is None:
             if len(self._step_memo) >= MEMO_LIMIT:
                 self._step_memo.clear()
-            spaces = self._step_memo[key] = self._list_step_groups(s)
-        return spaces
+            found = self._list_step_groups(s)
+            steps = self._step_memo[step_key] = {i: self._keyed(g) for i, g in found.items()}
+        self._last_options = (s, own, steps)
+        return own, steps
+
+    def _own_options(self, s: MaquisState, own: OptionsBySpace, i: int) -> SpaceOptions:
+        """The options of the action on ``i`` (from ``own``, the memo of this context)."""
+        found = own.get(i)
+        if found is None:
+            found = own[i] = self._keyed(tuple(self._list_own_groups(s, i)))
+        return found
+
+    @staticmethod
+    def _keyed(groups: tuple[OptionGroup, ...]) -> SpaceOptions:
+        by_key: dict[str, Option] = {}
+        for _, options, _ in groups:
+            for o in options:
+                by_key.setdefault(o.key, o)
+        return groups, by_key
 
     @staticmethod
     def _affordable(stock: tuple[int, ...], cost: tuple[int, ...]) -> bool:
@@ -783,7 +779,7 @@ class MaquisRules:
             return False
         if action.choice == "-":
             return True
-        option = self._space_options(s, i)[1].get(action.choice)
+        option = self._option_keyed(s, i, action.choice)
         return option is not None and self._affords(s.stock, option.cost)
 
     def _apply_activate(self, state: MaquisState, action: Activate) -> MaquisState:
@@ -791,7 +787,8 @@ class MaquisRules:
         s = _copy(state)
         s.board = _put(state.board, i, ACTIVE)
         if action.choice != "-":  # pay at once
-            option = self._space_options(state, i)[1][action.choice]
+            option = self._option_keyed(state, i, action.choice)
+            assert option is not None  # checked by _may_activate
             s.stock = tuple(map(sub, state.stock, option.cost))
         s.active = i
         s.pending = action.choice
@@ -953,7 +950,7 @@ class MaquisRules:
         key = (i, choice, s.tiles, s.missions)
         option = self._chosen.get(key)
         if option is None:
-            option = self._space_options(s, i)[1].get(choice)
+            option = self._option_keyed(s, i, choice)
             if option is None:
                 raise InvariantViolation(
                     f"pending choice {choice!r} not found in {self.notation(s)}"
