@@ -756,7 +756,9 @@ class MaquisRules:
         return s.phase == "place" and not self._patrol_turn(s) and not self._placeable(s)
 
     def _apply_stay(self, s: MaquisState, action: Stay) -> MaquisState:
-        return self._advance(replace(s, to_place=s.to_place - 1, resistance_next=False))
+        new = replace(s, to_place=s.to_place - 1, resistance_next=False)
+        self._advance(new)
+        return new
 
     def _may_draw(self, s: MaquisState, action: PatrolDraw) -> bool:
         card = self.card_index.get(action.card, -1)
@@ -769,7 +771,10 @@ class MaquisRules:
         )
 
     def _apply_draw(self, s: MaquisState, action: PatrolDraw) -> MaquisState:
-        return self._advance(self._patrol(s, self.card_index[action.card]))
+        new = self._patrol(s, self.card_index[action.card])
+        if not new.patrols_left and not new.to_place:  # the round's last figure is placed
+            self._advance(new)
+        return new
 
     def _may_activate(self, s: MaquisState, action: Activate) -> bool:
         if s.phase != "act" or s.active >= 0:
@@ -798,7 +803,10 @@ class MaquisRules:
         return s.phase == "act" and s.active >= 0
 
     def _apply_return(self, s: MaquisState, action: Return) -> MaquisState:
-        return self._advance(self._walk_home(s))
+        new = self._walk_home(s)
+        if WORKER not in new.board:  # the last worker is home
+            self._advance(new)
+        return new
 
     def _may_kill(self, s: MaquisState, action: Kill) -> bool:
         return self.index.get(action.loc, -1) in self.kill_targets(s)
@@ -824,7 +832,8 @@ class MaquisRules:
             ),
             self.s.kill_morale,
         )
-        return self._advance(s)
+        self._advance(s)
+        return s
 
     def _patrol(self, s: MaquisState, card: int) -> MaquisState:
         draw, discard = (s.draw, s.discard) if s.draw else (s.discard, ())
@@ -1023,28 +1032,30 @@ class MaquisRules:
             new.boxes = tuple(filled)
         new.stock, new.drops = stock, drops
 
-    def _advance(self, s: MaquisState) -> MaquisState:
-        while s.ended is None:
-            if s.phase == "place":
-                if s.to_place == 0 and s.patrols_left == 0:
-                    s = replace(s, phase="act")
-                    continue
-                return s
-            if s.phase == "act":
-                if s.active >= 0 or WORKER in s.board:
-                    return s
-                s = self._upkeep(s)
-                continue
-            return s
-        return s
+    def _advance(self, new: MaquisState) -> None:
+        """Move ``new``, a state this step has just built and no one else holds yet, on
+        through what needs no decision (changed in place): the action phase once every
+        worker and patrol is placed, the upkeep and the next round once every worker is
+        home."""
+        while new.ended is None:
+            if new.phase == "place":
+                if new.to_place or new.patrols_left:
+                    return
+                new.phase = "act"
+            elif new.phase == "act":
+                if new.active >= 0 or WORKER in new.board:
+                    return
+                self._upkeep(new)
+            else:
+                return
 
-    def _upkeep(self, s: MaquisState) -> MaquisState:
+    def _upkeep(self, new: MaquisState) -> None:
+        """The upkeep, on ``new`` (as :meth:`_advance`)."""
         # Upkeep: patrols off the board, the day marker moves on; entering a marked space
         # (orange, or star in the hard levels) costs morale.
-        new = _copy(s)
-        new.board = s.board.replace(POLICE, EMPTY).replace(SOLDIER, EMPTY)
-        new.rounds = s.rounds + 1
-        day = s.day + 1
+        new.board = new.board.replace(POLICE, EMPTY).replace(SOLDIER, EMPTY)
+        new.rounds += 1
+        day = new.day + 1
         days = self.model.days
         time_up = False
         if day > days.days:
@@ -1057,16 +1068,16 @@ class MaquisRules:
         # (decision harder-end-day), and entering the End space costs no morale.
         if self.level.end_day and day >= self.level.end_day:
             time_up = True
-        if not time_up and self.level.morale_drop in days.marks(day) and not s.failed:
+        if not time_up and self.level.morale_drop in days.marks(day) and not new.failed:
             # _morale(s, -1), whose fail space keeps morale where it is.
-            new.morale = max(0, min(self.model.morale.top, s.morale - 1))
+            new.morale = max(0, min(self.model.morale.top, new.morale - 1))
             new.failed = new.morale == 0
         ended = None
         if new.failed:
             ended = Termination.MORALE
-        elif self.missions_done(s) >= self.s.missions_to_win:
+        elif self.missions_done(new) >= self.s.missions_to_win:
             ended = Termination.MISSIONS
-        elif s.home == 0:
+        elif new.home == 0:
             ended = Termination.ARRESTS
         elif time_up:
             ended = Termination.TIME
@@ -1075,7 +1086,6 @@ class MaquisRules:
             new.ended = ended
         else:
             self._begin_round(new)
-        return new
 
     def _start_round(self, s: MaquisState) -> MaquisState:
         new = _copy(s)
