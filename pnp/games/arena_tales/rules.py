@@ -261,7 +261,10 @@ class ArenaTalesRules:
             tuple(s for s in range(players) if self.teams[s] != self.teams[seat])
             for seat in range(players)
         )
-        self._plans: dict[tuple[int, int], tuple[Task, ...]] = {}
+        self._plans: list[list[tuple[Task, ...] | None]] = [
+            [None] * len(self.tokens) for _ in range(players)
+        ]
+        """Per seat and card, the tasks of playing it (``_plan``), as they are first asked."""
         self._members = tuple(
             (team, tuple(i for i in range(players) if self.teams[i] == team))
             for team in sorted(set(self.teams))
@@ -515,7 +518,11 @@ class ArenaTalesRules:
             raise AssertionError(f"task {task!r} waits for nothing")  # pragma: no cover
         hand = state.seats[state.active].hand
         codes = sorted(set(hand)) if len(hand) > 1 else hand  # piles.distinct
-        actions = self._plays(state, codes)
+        actions: list[Action] = []
+        fixed = self._seat_plays[state.active]
+        for code in codes:
+            plays = fixed[code]
+            actions += self._locked_plays(state, code) if plays is None else plays
         steps, moves = self._step_set(state)
         if steps:
             for code in codes:
@@ -733,22 +740,14 @@ class ArenaTalesRules:
 
     # -- legal actions ------------------------------------------------------------------
 
-    def _plays(self, state: ArenaState, codes: Sequence[int]) -> list[Action]:
-        """Every play of the distinct cards ``codes`` of the active player's hand."""
-        actions: list[Action] = []
-        fixed = self._seat_plays[state.active]
-        for code in codes:
-            plays = fixed[code]
-            if plays is None:
-                # 锁定: there must be a character in range to lock; name one.
-                row = self._targeted_plays[code]
-                actions += [row[t] for t, _, _ in self._lock_hits(state, code)]
-            else:
-                actions += plays
-        return actions
+    def _locked_plays(self, state: ArenaState, code: int) -> list[Play]:
+        """锁定: there must be a character in range to lock; name one."""
+        row = self._targeted_plays[code]
+        return [row[t] for t, _, _ in self._lock_hits(state, code)]
 
     def _fixed_plays(self, seat: int, code: int) -> tuple[Play, ...] | None:
-        """The plays of ``code`` by ``seat`` wherever the pieces stand; None for 锁定."""
+        """The plays of ``code`` by ``seat`` wherever the pieces stand; None for 锁定
+        (``_locked_plays``)."""
         kind = self._play_kind[code]
         if kind == PLAIN:
             return (self._play_actions[code],)
@@ -866,9 +865,10 @@ class ArenaTalesRules:
         combo = int(s.played > 0 and colour != "none" and s.last_colour == colour)
         s.play = (code, -1 if action.target is None else action.target, 0, 0, 0, combo)
         s.hits = ()
-        plan = self._plans.get((seat_index, code))
+        plans = self._plans[seat_index]
+        plan = plans[code]
         if plan is None:
-            plan = self._plans[seat_index, code] = self._plan(seat_index, code)
+            plan = plans[code] = self._plan(seat_index, code)
         if plan[0] == ("cost",):
             # No before-play effect: [2] and [3] at once, as the queue would resolve them.
             self._task_cost(s, plan[0])
@@ -894,7 +894,9 @@ class ArenaTalesRules:
 
     def _move(self, s: ArenaState, action: Move | Stall, code: int) -> None:
         seat = s.seats[s.active]  # apply forked ``s`` with this seat copied
-        seat.hand = without(seat.hand, code)
+        hand = list(seat.hand)
+        hand.remove(code)  # piles.without, inline: a move is a step in four
+        seat.hand = tuple(hand)
         if type(action) is Stall:
             # Decided (stuck): with no play and no move, a card goes straight to the exhausted
             # pile; it leaves the cycle of deck and recycle, so standing still runs a player dry.
