@@ -115,6 +115,9 @@ OpenStep = tuple[int, int, MissionStep, tuple[tuple[dict[str, int], tuple[int, .
 """A mission step that may be done now: its index, its space, the step, and each way to pay
 it as a bundle and as a vector."""
 
+Placements = tuple[tuple[int, ...], tuple[Place, ...]]
+"""The spaces a worker may be placed on, and the placements there."""
+
 Check = Callable[[MaquisState, Any], bool]
 """Whether an action of one kind is legal in a position (the state is not over)."""
 
@@ -198,7 +201,7 @@ class MaquisRules:
         self._own_memo: dict[tuple[Any, ...], OptionsBySpace] = {}
         self._step_memo: dict[tuple[Any, ...], OptionsBySpace] = {}
         self._safe_memo: dict[tuple[str, ...], frozenset[int]] = {}
-        self._placeable_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
+        self._placeable_memo: dict[tuple[Any, ...], Placements] = {}
         self._safe_bits: dict[tuple[str, ...], int] = {}
         self._reach_memo: dict[tuple[int, tuple[str, ...]], int] = {}
         # A board as binary digits, space 0 last: 1 for a patrol figure, 0 for anything else.
@@ -208,7 +211,7 @@ class MaquisRules:
         # The last position asked about, with its answer: a policy lists a position's actions
         # and apply then checks one of them (a state is never changed once built, and the
         # reference held here keeps its identity from being reused).
-        self._last_placeable: tuple[MaquisState | None, tuple[int, ...]] = (None, ())
+        self._last_placeable: tuple[MaquisState | None, Placements] = (None, ((), ()))
         self._last_options: LastOptions = (None, {}, {})
         self._chosen: dict[tuple[int, str, tuple[str, ...], tuple[str, ...]], Option] = {}
         # The pay tables of the model's actions (spaces and tiles), by identity: the model
@@ -352,8 +355,8 @@ class MaquisRules:
         if state.phase == "place":
             if self._patrol_turn(state):
                 return [a for a, _ in self.chance_outcomes(state)]
-            spaces = self._placeable(state)
-            return [self._place_of[i] for i in spaces] if spaces else [self._stay]
+            places = self._placements(state)[1]
+            return list(places) if places else [self._stay]
         actions: list[MaquisAction] = []
         if state.active >= 0:
             actions.append(self._return)
@@ -442,17 +445,23 @@ class MaquisRules:
         return list(self._placeable(s))
 
     def _placeable(self, s: MaquisState) -> tuple[int, ...]:
-        """:meth:`placeable`, memoised on the board, the tiles and the airdrops."""
+        return self._placements(s)[0]
+
+    def _placements(self, s: MaquisState) -> Placements:
+        """:meth:`placeable` and the placements there, memoised on the board, the tiles and
+        the airdrops."""
         if s is self._last_placeable[0]:  # the position asked about last (legal, then apply)
             return self._last_placeable[1]
         key = (s.board, s.tiles, s.drops)
-        spaces = self._placeable_memo.get(key)
-        if spaces is None:
+        found = self._placeable_memo.get(key)
+        if found is None:
             if len(self._placeable_memo) >= MEMO_LIMIT:
                 self._placeable_memo.clear()
-            spaces = self._placeable_memo[key] = tuple(self._list_placeable(s))
-        self._last_placeable = (s, spaces)
-        return spaces
+            spaces = tuple(self._list_placeable(s))
+            places = tuple(self._place_of[i] for i in spaces)
+            found = self._placeable_memo[key] = (spaces, places)
+        self._last_placeable = (s, found)
+        return found
 
     def _list_placeable(self, s: MaquisState) -> list[int]:
         safe = self.safe_houses(s.tiles)
