@@ -178,6 +178,8 @@ class MaquisRules:
         self.kill_cost = self._vector(self.s.kill_cost)
         self.build_cost = self._vector(self.s.build_cost)
         self._free = (0,) * len(self.res)
+        self._kill_room = self.model.soldiers.spaces - self.s.kill_soldiers
+        """The soldier track's last space from which a kill still has room to move it on."""
         # Built once and shared: the actions legal_actions hands out, each cost as a vector.
         self._place_of = [Place(loc.id) for loc in self.locs]
         self._kill_of = [Kill(loc.id) for loc in self.locs]
@@ -203,7 +205,7 @@ class MaquisRules:
         self._safe_memo: dict[tuple[str, ...], frozenset[int]] = {}
         self._placeable_memo: dict[tuple[Any, ...], Placements] = {}
         self._safe_bits: dict[tuple[str, ...], int] = {}
-        self._reach_memo: dict[tuple[int, tuple[str, ...]], int] = {}
+        self._reach_memo: dict[tuple[int, tuple[str, ...]], tuple[int, int]] = {}
         # A board as binary digits, space 0 last: 1 for a patrol figure, 0 for anything else.
         self._patrol_digits = str.maketrans(
             {EMPTY: "0", WORKER: "0", ACTIVE: "0", POLICE: "1", SOLDIER: "1"}
@@ -379,7 +381,9 @@ class MaquisRules:
                     if not cost or min(map(sub, stock, cost)) >= 0:
                         actions.extend(activations)
                 i = board.find(WORKER, i + 1)
-        actions.extend(self._kill_of[i] for i in self.kill_targets(state))
+        targets = self.kill_targets(state)
+        if targets:
+            actions.extend([self._kill_of[i] for i in targets])
         return actions
 
     def _activation(self, i: int, key: str) -> Activate:
@@ -480,7 +484,7 @@ class MaquisRules:
         if (
             s.phase != "act"
             or s.killed
-            or s.soldiers + self.s.kill_soldiers > self.model.soldiers.spaces
+            or s.soldiers > self._kill_room
             or POLICE not in s.board  # nobody to kill: what the hand holds does not matter
             or not (
                 # The hand only adds to the stock: asked only when the stock is short and an
@@ -876,20 +880,22 @@ class MaquisRules:
     def has_path_home(self, s: MaquisState, start: int, board: str | None = None) -> bool:
         """A safe path along the thick lines through empty or resistance-held spaces."""
         board = s.board if board is None else board
-        safe = self._safe_bits_of(s.tiles)
+        reach, safe = self._reach(board, s.tiles)
         if safe >> start & 1:  # never on a safe house in play: the spread from it, as asked
             return self._find_path_home(start, board, s.tiles)
         # The path leaves the start for a neighbour from which a safe house is reached.
-        return bool(self.adjacent_bits[start] & self._reach(board, s.tiles, safe))
+        return bool(self.adjacent_bits[start] & reach)
 
-    def _reach(self, board: str, tiles: tuple[str, ...], safe: int) -> int:
-        """The spaces from which a safe house is reached without crossing a patrol, as bits:
-        spread from the safe houses one line at a time, never onto a patrol (memoised on
-        where the patrols stand and the tiles: the same for every walk home of a round)."""
+    def _reach(self, board: str, tiles: tuple[str, ...]) -> tuple[int, int]:
+        """The spaces from which a safe house is reached without crossing a patrol, and the
+        safe houses, as bits: spread from the safe houses one line at a time, never onto a
+        patrol (memoised on where the patrols stand and the tiles: the same for every walk
+        home of a round)."""
         blocked = int(board.translate(self._patrol_digits)[::-1], 2)  # bit i: a patrol on i
         key = (blocked, tiles)
-        reach = self._reach_memo.get(key)
-        if reach is None:
+        found = self._reach_memo.get(key)
+        if found is None:
+            safe = self._safe_bits_of(tiles)
             adjacent = self.adjacent_bits
             reach = frontier = safe & ~blocked
             while frontier:
@@ -902,8 +908,8 @@ class MaquisRules:
                 reach |= frontier
             if len(self._reach_memo) >= MEMO_LIMIT:
                 self._reach_memo.clear()
-            self._reach_memo[key] = reach
-        return reach
+            found = self._reach_memo[key] = (reach, safe)
+        return found
 
     def _safe_bits_of(self, tiles: tuple[str, ...]) -> int:
         """The safe houses with these tiles laid, as bits (memoised)."""
