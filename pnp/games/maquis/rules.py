@@ -101,6 +101,7 @@ SpaceOptions = tuple[tuple[OptionGroup, ...], dict[str, "Option"]]
 the order the activations are listed, and each option by its key."""
 
 OptionsBySpace = dict[int, SpaceOptions]
+"""The options of each space in one context (filled as workers stand there)."""
 
 NO_OPTIONS: SpaceOptions = ((), {})
 """A space with nothing to do (shared: never changed)."""
@@ -178,6 +179,7 @@ class MaquisRules:
         self.kill_cost = self._vector(self.s.kill_cost)
         self.build_cost = self._vector(self.s.build_cost)
         self._free = (0,) * len(self.res)
+        """Nothing of any resource: what a free option costs."""
         self._kill_room = self.model.soldiers.spaces - self.s.kill_soldiers
         """The soldier track's last space from which a kill still has room to move it on."""
         # Built once and shared: the actions legal_actions hands out, each cost as a vector.
@@ -199,9 +201,10 @@ class MaquisRules:
         self._kind = tuple(loc.kind for loc in self.locs)
         self._vacant_slot = {i: k for k, i in enumerate(self.vacant)}
         self._zone_of = {i: k for k, i in enumerate(self.zones)}
-        # Pure functions of a few immutable parts of a state, memoised (see _memo).
+        # Pure functions of a few immutable parts of a state, memoised (each starts afresh
+        # at MEMO_LIMIT entries).
         self._own_memo: dict[tuple[Any, ...], OptionsBySpace] = {}
-        self._step_memo: dict[tuple[Any, ...], OptionsBySpace] = {}
+        self._mission_memo: dict[tuple[Any, ...], OptionsBySpace] = {}
         self._safe_memo: dict[tuple[str, ...], frozenset[int]] = {}
         self._placeable_memo: dict[tuple[Any, ...], Placements] = {}
         self._safe_bits: dict[tuple[str, ...], int] = {}
@@ -651,12 +654,12 @@ class MaquisRules:
                 self._own_memo.clear()
             own = self._own_memo[key] = {}
         step_key = (s.missions, s.boxes, s.day)
-        steps = self._step_memo.get(step_key)
+        steps = self._mission_memo.get(step_key)
         if steps is None:
-            if len(self._step_memo) >= MEMO_LIMIT:
-                self._step_memo.clear()
+            if len(self._mission_memo) >= MEMO_LIMIT:
+                self._mission_memo.clear()
             found = self._list_step_groups(s)
-            steps = self._step_memo[step_key] = {i: self._keyed(g) for i, g in found.items()}
+            steps = self._mission_memo[step_key] = {i: self._keyed(g) for i, g in found.items()}
         self._last_options = (s, own, steps)
         return own, steps
 
@@ -669,6 +672,7 @@ class MaquisRules:
 
     @staticmethod
     def _keyed(groups: tuple[OptionGroup, ...]) -> SpaceOptions:
+        """The groups with their options by key (the first of each key)."""
         by_key: dict[str, Option] = {}
         for _, options, _ in groups:
             for o in options:
