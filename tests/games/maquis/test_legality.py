@@ -80,6 +80,15 @@ def check_position(rules: MaquisRules, state: MaquisState, *, try_apply: bool) -
         if c == WORKER:
             rich = replace(state, stock=rules.limit)
             assert rules._options(state, i, rules.limit) == rules.options(rich, i)
+    if state.active >= 0 and state.pending not in ("", "-"):
+        # The acting worker's option, memoised, is the one listed afresh with every token in
+        # stock; a kill's check asks his hand only when it could pay, and agrees with it.
+        fresh = rules._list_options(state, state.active, rules.limit)
+        chosen = rules._option_for(state, state.active, state.pending)
+        assert chosen == next(o for o in fresh if o.key == state.pending), where
+        if not rules._affords(state.stock, rules.kill_cost):
+            in_full = rules._affords(rules._with_hand(state), rules.kill_cost)
+            assert rules._armed_by_hand(state) is in_full, where
     # apply's check agrees with legal_actions on every action, legal or not.
     legal = rules.legal_actions(state)
     for action in legal:
