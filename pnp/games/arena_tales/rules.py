@@ -41,8 +41,9 @@ import random
 import re
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
+from operator import itemgetter
 from typing import cast
 
 from pnp.engines import hexgrid
@@ -174,8 +175,18 @@ def closer_directions(here: tuple[int, int], enemy: tuple[int, int]) -> int:
     )
 
 
-StepSet = tuple[tuple[int, ...], dict[int, tuple[Move, ...]]]
-"""Discard-move steps (``direction * 6 + facing``) and, by card code, the moves they make."""
+StepSet = tuple[tuple[int, ...], Callable[[tuple[Move, ...]], tuple[Move, ...]]]
+"""Discard-move steps (``direction * 6 + facing``), and what picks their moves out of a card's
+``move_row`` (an ``itemgetter``: the moves of a card at C speed)."""
+
+
+def pick_steps(steps: tuple[int, ...]) -> Callable[[tuple[Move, ...]], tuple[Move, ...]]:
+    """What takes the moves of ``steps`` out of a ``move_row``, as a tuple."""
+    if len(steps) > 1:
+        return itemgetter(*steps)
+    # itemgetter of one index gives the item, not a tuple; of none, it cannot be made.
+    return lambda row: tuple([row[step] for step in steps])
+
 
 SHARED_MODELS = 8
 _SHARED: dict[int, tuple[ArenaTales, dict[str, object]]] = {}
@@ -523,14 +534,11 @@ class ArenaTalesRules:
         for code in codes:
             plays = fixed[code]
             actions += self._locked_plays(state, code) if plays is None else plays
-        steps, moves = self._step_set(state)
+        steps, pick = self._step_set(state)
         if steps:
+            rows = self._move_rows
             for code in codes:
-                row = moves.get(code)
-                if row is None:
-                    every = self._move_rows[code]
-                    row = moves[code] = tuple([every[i] for i in steps])
-                actions += row
+                actions += pick(rows[code])
         if not actions:
             # Decided: with no play and no move possible, discard a card where you stand.
             stalls = self._stall_actions
@@ -803,7 +811,7 @@ class ArenaTalesRules:
         return self._step_set(state)[0]
 
     def _step_set(self, state: ArenaState) -> StepSet:
-        """``_steps``, with the moves they make with each card (filled as cards are asked)."""
+        """``_steps``, with what picks their moves out of a card's ``move_row``."""
         seats = state.seats
         seat = seats[state.active]
         pos = seat.pos
@@ -824,7 +832,8 @@ class ArenaTalesRules:
         slot = seat.facing << 6 | open_
         found = memo[slot]
         if found is None:
-            found = memo[slot] = (self._steps_through(pos, seat.facing, open_), {})
+            steps = self._steps_through(pos, seat.facing, open_)
+            found = memo[slot] = (steps, pick_steps(steps))
         return found
 
     def _steps_through(self, pos: Hex, facing: int, open_: int) -> tuple[int, ...]:
