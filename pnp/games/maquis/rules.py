@@ -106,8 +106,8 @@ OptionsBySpace = dict[int, SpaceOptions]
 NO_OPTIONS: SpaceOptions = ((), {})
 """A space with nothing to do (shared: never changed)."""
 
-LastOptions = tuple["MaquisState | None", OptionsBySpace, OptionsBySpace]
-"""A position, and the memos of its spaces' own options and mission steps."""
+LastOptions = tuple[tuple[Any, ...], OptionsBySpace]
+"""The parts of a position asked about last, and the memo of options they key."""
 
 PayTable = tuple[tuple[tuple[int, ...], tuple[tuple[bool, bool, tuple["Option", ...]], ...]], ...]
 """An action's ways to pay (as vectors), each with its rewards: (recruits, airdrop, options)."""
@@ -182,6 +182,15 @@ class MaquisRules:
         """Nothing of any resource: what a free option costs."""
         self._kill_room = self.model.soldiers.spaces - self.s.kill_soldiers
         """The soldier track's last space from which a kill still has room to move it on."""
+        days = model.days
+        self._drop_days = frozenset(
+            day
+            for day in range(START_DAY, days.days + 1)
+            if self.level.morale_drop in days.marks(day)
+        )
+        """The days whose space costs morale when the marker enters it at this level (the
+        upkeep asks about no other day: past the last one is the End space, or the marker
+        goes back beside day 1 on a level that loops)."""
         # Built once and shared: the actions legal_actions hands out, each cost as a vector.
         self._place_of = [Place(loc.id) for loc in self.locs]
         self._kill_of = [Kill(loc.id) for loc in self.locs]
@@ -217,7 +226,8 @@ class MaquisRules:
         # and apply then checks one of them (a state is never changed once built, and the
         # reference held here keeps its identity from being reused).
         self._last_placeable: tuple[MaquisState | None, Placements] = (None, ((), ()))
-        self._last_options: LastOptions = (None, {}, {})
+        self._last_own: LastOptions = ((), {})
+        self._last_steps: LastOptions = ((), {})
         self._chosen: dict[tuple[int, str, tuple[str, ...], tuple[str, ...]], Option] = {}
         # The pay tables of the model's actions (spaces and tiles), by identity: the model
         # lives as long as the rules, and each entry keeps its action to check it is the one.
@@ -644,24 +654,27 @@ class MaquisRules:
         stock and where the figures stand: its own action's (they depend on whether anyone
         waits in the café, the airdrops and the tiles) and its mission steps' (the missions,
         their boxes and the day), each one dictionary lookup for all the workers."""
-        last = self._last_options  # the position asked about last (legal, then apply)
-        if s is last[0]:
-            return last[1], last[2]
+        # The parts asked about last first: a step shares the parts it leaves alone with
+        # the next position, and comparing a tuple of the same objects costs no hashing.
         key = (s.cafe > 0, s.drops, s.tiles)
-        own = self._own_memo.get(key)
-        if own is None:
-            if len(self._own_memo) >= MEMO_LIMIT:
-                self._own_memo.clear()
-            own = self._own_memo[key] = {}
+        if key != self._last_own[0]:
+            own = self._own_memo.get(key)
+            if own is None:
+                if len(self._own_memo) >= MEMO_LIMIT:
+                    self._own_memo.clear()
+                own = self._own_memo[key] = {}
+            self._last_own = (key, own)
         step_key = (s.missions, s.boxes, s.day)
-        steps = self._mission_memo.get(step_key)
-        if steps is None:
-            if len(self._mission_memo) >= MEMO_LIMIT:
-                self._mission_memo.clear()
-            found = self._list_step_groups(s)
-            steps = self._mission_memo[step_key] = {i: self._keyed(g) for i, g in found.items()}
-        self._last_options = (s, own, steps)
-        return own, steps
+        if step_key != self._last_steps[0]:
+            steps = self._mission_memo.get(step_key)
+            if steps is None:
+                if len(self._mission_memo) >= MEMO_LIMIT:
+                    self._mission_memo.clear()
+                groups = self._list_step_groups(s)
+                steps = {i: self._keyed(g) for i, g in groups.items()}
+                self._mission_memo[step_key] = steps
+            self._last_steps = (step_key, steps)
+        return self._last_own[1], self._last_steps[1]
 
     def _own_options(self, s: MaquisState, own: OptionsBySpace, i: int) -> SpaceOptions:
         """The options of the action on ``i`` (from ``own``, the memo of this context)."""
@@ -1087,7 +1100,7 @@ class MaquisRules:
         # (decision harder-end-day), and entering the End space costs no morale.
         if self.level.end_day and day >= self.level.end_day:
             time_up = True
-        if not time_up and self.level.morale_drop in days.marks(day) and not new.failed:
+        if not time_up and day in self._drop_days and not new.failed:
             # _morale(s, -1), whose fail space keeps morale where it is.
             new.morale = max(0, min(self.model.morale.top, new.morale - 1))
             new.failed = new.morale == 0
