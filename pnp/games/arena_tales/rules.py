@@ -44,7 +44,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import cache
 from operator import itemgetter
-from typing import cast
 
 from pnp.engines import hexgrid
 from pnp.engines.base import Declaration, InvariantViolation, Outcome
@@ -142,6 +141,8 @@ NO_CARD = -1
 TURNS = tuple(tuple(range(d * 6, d * 6 + 6)) for d in range(6))
 """The steps (``direction * 6 + facing``) of a move in ``direction`` that may turn."""
 MAINTAIN_KEEP, MAINTAIN_DROP = Maintain(True), Maintain(False)
+END: Task = ("end",)
+END_TURN: Task = ("endturn",)
 ACTION_TYPES = (Play, Move, Stall, Discard, Absorb, Maintain, Dash, Draw)
 
 
@@ -952,7 +953,8 @@ class ArenaTalesRules:
         """A chance outcome: the head task takes ``code`` from its pile. True when the task
         goes on taking from a pile that is not empty (``_settle`` would stop there at once)."""
         task, rest = s.queue[0], s.queue[1:]
-        name, index, count, where = cast(ChanceTask, task)
+        assert len(task) == 4  # a ChanceTask (this narrows the type, where cast() is a call)
+        name, index, count, where = task
         seat = s.seats[index]  # apply forked ``s`` with this seat copied
         if name == "lose":
             up, down = count, where
@@ -1016,7 +1018,7 @@ class ArenaTalesRules:
                             return
                         break
                 if not s.seats[s.active].hand:
-                    s.queue = (("end",),)  # an empty hand ends the turn
+                    self._task_end(s, END)  # an empty hand ends the turn
                     continue
                 return
             task = queue[0]
@@ -1026,7 +1028,8 @@ class ArenaTalesRules:
                 s.queue = queue[1:]
                 handler(s, task)
             elif name in CHANCE_TASKS:
-                _, index, count, where = cast(ChanceTask, task)
+                assert len(task) == 4  # a ChanceTask
+                _, index, count, where = task
                 seat = s.seats[index]
                 if name == "lose":
                     empty = count + where <= 0 or not seat.life  # face up + face down
@@ -1238,7 +1241,7 @@ class ArenaTalesRules:
         s.play = ()
         s.hits = ()
         if s.forced or not s.seats[s.active].hand:
-            self._task_end(s, ("end",))
+            self._task_end(s, END)
 
     def _task_end(self, s: ArenaState, task: Task) -> None:
         # End step: drop until-end-of-turn effects (none outlive the card here), discard down
@@ -1247,7 +1250,7 @@ class ArenaTalesRules:
         if over > 0:
             s.queue = (("discard", s.active, over), ("endturn",), *s.queue)
         else:
-            self._task_endturn(s, ("endturn",))
+            self._task_endturn(s, END_TURN)
 
     def _task_endturn(self, s: ArenaState, task: Task) -> None:
         seat = writable(s, s.active)
