@@ -1,5 +1,6 @@
-"""MAQUIS as one package: model, rules, policies, checks, examples, and the hooks of the
-shared play checks (tables, factors, coverage, scores, search settings)."""
+"""MAQUIS as one package: model, state, rules (with ``options``, what a worker may do on a
+space; ``paths``, the way home; ``notation``), policies, checks, examples, and the hooks of
+the shared play checks (tables, factors, coverage, scores, search settings)."""
 
 from __future__ import annotations
 

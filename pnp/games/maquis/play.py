@@ -26,8 +26,9 @@ from pnp.engines.base import Rules, Table
 from pnp.errors import Location
 from pnp.games.maquis.checks import used_effects
 from pnp.games.maquis.model import EffectKind, LocationKind, Maquis
+from pnp.games.maquis.options import Option
 from pnp.games.maquis.policies import GreedyPolicy
-from pnp.games.maquis.rules import MaquisRules, Option
+from pnp.games.maquis.rules import MaquisRules
 from pnp.games.maquis.simulation import ROUND_CAP
 from pnp.games.maquis.state import (
     ACTIVE,

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from pnp.engines.base import Policy, RandomPolicy, Rules
-from pnp.games.maquis.rules import MaquisRules, Option
+from pnp.games.maquis.options import Option
+from pnp.games.maquis.rules import MaquisRules
 from pnp.games.maquis.state import (
     EMPTY,
     POLICE,

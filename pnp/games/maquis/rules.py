@@ -16,14 +16,18 @@ where the post is open (the `decisions:` of content/maquis/game.yaml, cited wher
 
 Actions: ``place:<loc>``, ``stay``, ``patrol:<card>`` (chance), ``act:<loc>:<choice>``,
 ``home`` (walk home after acting) and ``kill:<loc>``.
+
+This module holds the protocol, what may be placed and killed, the steps and the round; its
+parts live beside it: ``options`` (what a worker may do on a space, and the supply),
+``paths`` (safe houses and the way home), ``notation`` (a position and an action as text)
+and ``state`` (the position and the moves).
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from operator import sub
 from typing import Any
 
@@ -37,12 +41,21 @@ from pnp.games.maquis.model import (
     EffectKind,
     LocationKind,
     Maquis,
-    MissionStep,
-    Reward,
 )
+from pnp.games.maquis.notation import format_position, parse_action, parse_position
+from pnp.games.maquis.options import (
+    LastOptions,
+    OpenStep,
+    Option,
+    OptionsBySpace,
+    PayTable,
+    WorkerOptions,
+)
+from pnp.games.maquis.paths import WayHome
 from pnp.games.maquis.state import (
     ACTIVE,
     EMPTY,
+    MEMO_LIMIT,
     POLICE,
     SLUG,
     SOLDIER,
@@ -77,45 +90,6 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Option:
-    """One thing a worker on a space may do: what it pays and what it brings."""
-
-    key: str
-    pay: dict[str, int]
-    reward: Reward | None = None
-    airdrop: dict[str, int] | None = None
-    build: str = ""
-    collect: int = -1
-    mission: tuple[int, int] | None = None
-    cost: tuple[int, ...] = ()
-    """``pay`` as a vector in the order of the resources (what an activation takes)."""
-
-
-OptionGroup = tuple[tuple[int, ...], tuple["Option", ...], tuple[Activate, ...]]
-"""Options on a space that cost the same: the cost as a vector (``()`` when free), the
-options, and the activations that choose them."""
-
-SpaceOptions = tuple[tuple[OptionGroup, ...], dict[str, "Option"]]
-"""What a worker on a space could do with enough in stock: its options grouped by cost, in
-the order the activations are listed, and each option by its key."""
-
-OptionsBySpace = dict[int, SpaceOptions]
-"""The options of each space in one context (filled as workers stand there)."""
-
-NO_OPTIONS: SpaceOptions = ((), {})
-"""A space with nothing to do (shared: never changed)."""
-
-LastOptions = tuple[tuple[Any, ...], OptionsBySpace]
-"""The parts of a position asked about last, and the memo of options they key."""
-
-PayTable = tuple[tuple[tuple[int, ...], tuple[tuple[bool, bool, tuple["Option", ...]], ...]], ...]
-"""An action's ways to pay (as vectors), each with its rewards: (recruits, airdrop, options)."""
-
-OpenStep = tuple[int, int, MissionStep, tuple[tuple[dict[str, int], tuple[int, ...]], ...]]
-"""A mission step that may be done now: its index, its space, the step, and each way to pay
-it as a bundle and as a vector."""
-
 Placements = tuple[tuple[int, ...], tuple[Place, ...]]
 """The spaces a worker may be placed on, and the placements there."""
 
@@ -125,15 +99,11 @@ Check = Callable[[MaquisState, Any], bool]
 Step = Callable[[MaquisState, Any], MaquisState]
 """The position after a legal action of one kind."""
 
-MEMO_LIMIT = 1 << 12
-"""Entries a memo of the rules holds before it starts afresh (memory stays bounded)."""
-
-
 START_DAY = 0
 """The day marker's place at the start: beside day 1, before the track (the post's setup)."""
 
 
-class MaquisRules:
+class MaquisRules(WorkerOptions, WayHome):
     """The rules of Maquis at one difficulty level: ``Rules[MaquisState, MaquisAction]``."""
 
     slug = SLUG
@@ -237,30 +207,6 @@ class MaquisRules:
             if action is not None:
                 self._pays[id(action)] = (action, self._pay_table(action))
         self._steps_memo: dict[tuple[Any, ...], tuple[OpenStep, ...]] = {}
-
-    def _vector(self, bundle: dict[str, int]) -> tuple[int, ...]:
-        return tuple(bundle.get(r, 0) for r in self.res)
-
-    def _pay_table(self, action: Action) -> PayTable:
-        """Each way to pay ``action`` as a vector, with what each of its rewards offers:
-        whether it recruits (a worker must wait in the café), whether it is an airdrop (an
-        airdrop zone must be empty), and the options it gives (built once, shared)."""
-        table = []
-        for i, pay in list(enumerate(action.pay)) or [(-1, {})]:
-            rewards = []
-            cost = self._vector(pay)
-            for j, reward in enumerate(action.gain):
-                key = f"{'' if i < 0 else f'p{i}'}g{j}"
-                if reward.airdrop:
-                    found = tuple(
-                        Option(f"{key}d{k}", pay, reward, airdrop=bundle, cost=cost)
-                        for k, bundle in enumerate(self.level.airdrop)
-                    )
-                else:
-                    found = (Option(key, pay, reward, cost=cost),)
-                rewards.append((bool(reward.recruit), bool(reward.airdrop), found))
-            table.append((cost, tuple(rewards)))
-        return tuple(table)
 
     # -- protocol -------------------------------------------------------------------------
 
@@ -399,12 +345,6 @@ class MaquisRules:
             actions.extend([self._kill_of[i] for i in targets])
         return actions
 
-    def _activation(self, i: int, key: str) -> Activate:
-        action = self._activate_of.get((i, key))
-        if action is None:
-            action = self._activate_of[(i, key)] = Activate(self.locs[i].id, key)
-        return action
-
     def chance_outcomes(self, state: MaquisState) -> list[tuple[MaquisAction, float]]:
         if not self.is_chance(state) or state.ended is not None:
             return []
@@ -441,21 +381,6 @@ class MaquisRules:
         return Outcome(winners, state.ended)
 
     # -- what may be done -------------------------------------------------------------------
-
-    def is_safe_house(self, s: MaquisState, i: int) -> bool:
-        return i in self.safe_houses(s.tiles)
-
-    def safe_houses(self, tiles: tuple[str, ...]) -> frozenset[int]:
-        """The safe houses with these vacant-house tiles laid: the printed ones, and each
-        vacant house whose tile is a safe house (memoised: few tile layouts happen)."""
-        safe = self._safe_memo.get(tiles)
-        if safe is None:
-            houses = set(self.safe)
-            for k, i in enumerate(self.vacant):
-                if tiles[k] and self.tiles[tiles[k]].safe_house:
-                    houses.add(i)
-            self._safe_memo[tiles] = safe = frozenset(houses)
-        return safe
 
     def placeable(self, s: MaquisState) -> list[int]:
         """Spaces a worker may go to: empty, no safe house, no airdrop zone without resources."""
@@ -550,207 +475,6 @@ class MaquisRules:
 
     def _with_hand(self, s: MaquisState) -> tuple[int, ...]:
         return tuple(a + b for a, b in zip(s.stock, self.in_hand(s), strict=True))
-
-    @staticmethod
-    def _affords(stock: Sequence[int], cost: Sequence[int]) -> bool:
-        # Every resource covered: the smallest margin is not negative (computed in C).
-        margin: int = min(map(sub, stock, cost))
-        return margin >= 0
-
-    def _action_groups(self, s: MaquisState, i: int, action: Action) -> list[OptionGroup]:
-        table = self._pays.get(id(action))
-        if table is None or table[0] is not action:
-            table = (action, self._pay_table(action))
-        groups = []
-        for cost, rewards in table[1]:
-            options: list[Option] = []
-            for recruit, airdrop, found in rewards:
-                if recruit and s.cafe <= 0:
-                    continue
-                # Airdrop: only onto an empty zone (decision airdrop-zone).
-                if airdrop and not any(not any(d) for d in s.drops):
-                    continue
-                options.extend(found)
-            if options:
-                groups.append(self._group(i, cost, options))
-        return groups
-
-    def available_steps(self, s: MaquisState, slot: int) -> list[int]:
-        """Steps of the mission in ``slot`` that may be done now: the lowest unfilled order."""
-        return self._available_steps(s.missions[slot], s.boxes[slot], s.day)
-
-    def _available_steps(self, mission_id: str, boxes: tuple[bool, ...], day: int) -> list[int]:
-        mission = self.missions[mission_id]
-        open_steps = [k for k, filled in enumerate(boxes) if not filled]
-        if not open_steps:
-            return []
-        # Numbered boxes are filled in order: every lower number first.
-        low = min(mission.steps[k].order for k in open_steps)
-        seen: set[tuple[Any, ...]] = set()
-        steps = []
-        for k in open_steps:
-            step = mission.steps[k]
-            if step.order != low:
-                continue
-            signature = (step.name, tuple(tuple(sorted(p.items())) for p in step.pay), step.at)
-            if signature in seen:  # a second identical box: the same choice
-                continue
-            seen.add(signature)
-            if step.days is not None and day not in step.days:
-                continue
-            steps.append(k)
-        return steps
-
-    def _step_at(self, slot: int, step: MissionStep) -> int:
-        return self.index[step.at] if step.at else self.slots[slot]
-
-    def _steps_open(
-        self, slot: int, mission_id: str, boxes: tuple[bool, ...], day: int
-    ) -> tuple[OpenStep, ...]:
-        """Each step of the mission in ``slot`` that may be done now (:meth:`available_steps`)
-        with the space it is done on and each way to pay it, as a bundle and as a vector
-        (memoised: they depend on the mission, its boxes and the day alone)."""
-        key = (slot, mission_id, boxes, day)
-        steps = self._steps_memo.get(key)
-        if steps is None:
-            if len(self._steps_memo) >= MEMO_LIMIT:
-                self._steps_memo.clear()
-            mission = self.missions[mission_id]
-            found = []
-            for k in self._available_steps(mission_id, boxes, day):
-                step = mission.steps[k]
-                pays = tuple((pay, self._vector(pay)) for pay in step.pay or ({},))
-                found.append((k, self._step_at(slot, step), step, pays))
-            steps = self._steps_memo[key] = tuple(found)
-        return steps
-
-    def options(self, s: MaquisState, i: int) -> list[Option]:
-        """Everything the worker on space ``i`` may do (besides nothing)."""
-        return self._options(s, i)
-
-    def _options(
-        self, s: MaquisState, i: int, stock: tuple[int, ...] | None = None
-    ) -> list[Option]:
-        """:meth:`options` with ``stock`` in the stock (default: the position's)."""
-        stock = s.stock if stock is None else stock
-        own, steps = self._options_at(s)
-        groups = self._own_options(s, own, i)[0] + steps.get(i, NO_OPTIONS)[0]
-        # Affordable: free, or every resource covered (_affords, written out).
-        return [
-            o
-            for cost, options, _ in groups
-            if not cost or min(map(sub, stock, cost)) >= 0
-            for o in options
-        ]
-
-    def _option_keyed(self, s: MaquisState, i: int, key: str) -> Option | None:
-        """The option of the worker on ``i`` with this key, affordable or not."""
-        own, steps = self._options_at(s)
-        option = self._own_options(s, own, i)[1].get(key)
-        return option if option is not None else steps.get(i, NO_OPTIONS)[1].get(key)
-
-    def _options_at(self, s: MaquisState) -> tuple[OptionsBySpace, OptionsBySpace]:
-        """The memos of each space's options in this position's context, apart from the
-        stock and where the figures stand: its own action's (they depend on whether anyone
-        waits in the café, the airdrops and the tiles) and its mission steps' (the missions,
-        their boxes and the day), each one dictionary lookup for all the workers."""
-        # The parts asked about last first: a step shares the parts it leaves alone with
-        # the next position, and comparing a tuple of the same objects costs no hashing.
-        key = (s.cafe > 0, s.drops, s.tiles)
-        if key != self._last_own[0]:
-            own = self._own_memo.get(key)
-            if own is None:
-                if len(self._own_memo) >= MEMO_LIMIT:
-                    self._own_memo.clear()
-                own = self._own_memo[key] = {}
-            self._last_own = (key, own)
-        step_key = (s.missions, s.boxes, s.day)
-        if step_key != self._last_steps[0]:
-            steps = self._mission_memo.get(step_key)
-            if steps is None:
-                if len(self._mission_memo) >= MEMO_LIMIT:
-                    self._mission_memo.clear()
-                groups = self._list_step_groups(s)
-                steps = {i: self._keyed(g) for i, g in groups.items()}
-                self._mission_memo[step_key] = steps
-            self._last_steps = (step_key, steps)
-        return self._last_own[1], self._last_steps[1]
-
-    def _own_options(self, s: MaquisState, own: OptionsBySpace, i: int) -> SpaceOptions:
-        """The options of the action on ``i`` (from ``own``, the memo of this context)."""
-        found = own.get(i)
-        if found is None:
-            found = own[i] = self._keyed(tuple(self._list_own_groups(s, i)))
-        return found
-
-    @staticmethod
-    def _keyed(groups: tuple[OptionGroup, ...]) -> SpaceOptions:
-        """The groups with their options by key (the first of each key)."""
-        by_key: dict[str, Option] = {}
-        for _, options, _ in groups:
-            for o in options:
-                by_key.setdefault(o.key, o)
-        return groups, by_key
-
-    @staticmethod
-    def _affordable(stock: tuple[int, ...], cost: tuple[int, ...]) -> bool:
-        """Whether ``stock`` pays a group's ``cost`` (``()``: free)."""
-        return not cost or min(map(sub, stock, cost)) >= 0
-
-    def _group(self, i: int, cost: tuple[int, ...], options: list[Option]) -> OptionGroup:
-        activations = tuple(self._activation(i, o.key) for o in options)
-        return (cost if any(cost) else (), tuple(options), activations)
-
-    def _list_options(self, s: MaquisState, i: int, stock: tuple[int, ...]) -> list[Option]:
-        """:meth:`_options`, computed afresh."""
-        groups = self._list_groups(s, i)
-        return [o for cost, options, _ in groups if self._affordable(stock, cost) for o in options]
-
-    def _list_groups(self, s: MaquisState, i: int) -> list[OptionGroup]:
-        """The options of a worker on ``i``, grouped by cost (computed afresh)."""
-        return [*self._list_own_groups(s, i), *self._list_step_groups(s).get(i, ())]
-
-    def _list_own_groups(self, s: MaquisState, i: int) -> list[OptionGroup]:
-        """The options of the space's own action: its printed one, its tile's, laying a tile
-        on a vacant house or collecting an airdrop."""
-        loc = self.locs[i]
-        groups: list[OptionGroup] = []
-        if loc.kind is LocationKind.ACTION and loc.action is not None:
-            groups.extend(self._action_groups(s, i, loc.action))
-        elif loc.kind is LocationKind.VACANT:
-            tile = s.tiles[self.vacant.index(i)]
-            if tile:
-                action = self.tiles[tile].action
-                if action is not None:
-                    groups.extend(self._action_groups(s, i, action))
-            else:
-                used = Counter(t for t in s.tiles if t)
-                builds = [
-                    Option(f"b={t.id}", self.s.build_cost, build=t.id, cost=self.build_cost)
-                    for t in self.model.vacant_tiles
-                    if used[t.id] < t.copies
-                ]
-                if builds:
-                    groups.append(self._group(i, self.build_cost, builds))
-        elif loc.kind is LocationKind.AIRDROP:
-            zone = self.zones.index(i)
-            if any(s.drops[zone]):
-                collect = Option("c", {}, collect=zone, cost=self._free)
-                groups.append(self._group(i, self._free, [collect]))
-        return groups
-
-    def _list_step_groups(self, s: MaquisState) -> dict[int, tuple[OptionGroup, ...]]:
-        """The mission steps that may be done now, by the space they are done on: one group
-        for each way to pay a step."""
-        spaces: dict[int, list[OptionGroup]] = {}
-        for slot, mission_id in enumerate(s.missions):
-            for k, at, step, pays in self._steps_open(slot, mission_id, s.boxes[slot], s.day):
-                for p, (pay, cost) in enumerate(pays):
-                    option = Option(
-                        f"m{slot}.{k}p{p}", pay, step.gain, mission=(slot, k), cost=cost
-                    )
-                    spaces.setdefault(at, []).append(self._group(at, cost, [option]))
-        return {i: tuple(groups) for i, groups in spaces.items()}
 
     # -- apply ----------------------------------------------------------------------------
 
@@ -894,70 +618,6 @@ class MaquisRules:
             new.failed = new.morale == 0
         return new
 
-    def has_path_home(self, s: MaquisState, start: int, board: str | None = None) -> bool:
-        """A safe path along the thick lines through empty or resistance-held spaces."""
-        board = s.board if board is None else board
-        reach, safe = self._reach(board, s.tiles)
-        if safe >> start & 1:  # never on a safe house in play: the spread from it, as asked
-            return self._find_path_home(start, board, s.tiles)
-        # The path leaves the start for a neighbour from which a safe house is reached.
-        return bool(self.adjacent_bits[start] & reach)
-
-    def _reach(self, board: str, tiles: tuple[str, ...]) -> tuple[int, int]:
-        """The spaces from which a safe house is reached without crossing a patrol, and the
-        safe houses, as bits: spread from the safe houses one line at a time, never onto a
-        patrol (memoised on where the patrols stand and the tiles: the same for every walk
-        home of a round)."""
-        blocked = int(board.translate(self._patrol_digits)[::-1], 2)  # bit i: a patrol on i
-        key = (blocked, tiles)
-        found = self._reach_memo.get(key)
-        if found is None:
-            safe = self._safe_bits_of(tiles)
-            adjacent = self.adjacent_bits
-            reach = frontier = safe & ~blocked
-            while frontier:
-                ahead = 0
-                while frontier:
-                    low = frontier & -frontier
-                    ahead |= adjacent[low.bit_length() - 1]
-                    frontier ^= low
-                frontier = ahead & ~reach & ~blocked
-                reach |= frontier
-            if len(self._reach_memo) >= MEMO_LIMIT:
-                self._reach_memo.clear()
-            found = self._reach_memo[key] = (reach, safe)
-        return found
-
-    def _safe_bits_of(self, tiles: tuple[str, ...]) -> int:
-        """The safe houses with these tiles laid, as bits (memoised)."""
-        safe = self._safe_bits.get(tiles)
-        if safe is None:
-            safe = self._safe_bits[tiles] = sum(1 << i for i in self.safe_houses(tiles))
-        return safe
-
-    def _find_path_home(self, start: int, board: str, tiles: tuple[str, ...]) -> bool:
-        # Spaces as bits: spread from the start one line at a time, never onto a patrol.
-        safe = self._safe_bits_of(tiles)
-        blocked = 0
-        for figure in (POLICE, SOLDIER):
-            j = board.find(figure)
-            while j >= 0:
-                blocked |= 1 << j
-                j = board.find(figure, j + 1)
-        adjacent = self.adjacent_bits
-        seen = frontier = 1 << start
-        while frontier:
-            ahead = 0
-            while frontier:
-                low = frontier & -frontier
-                ahead |= adjacent[low.bit_length() - 1]
-                frontier ^= low
-            frontier = ahead & ~seen & ~blocked
-            if frontier & safe:
-                return True
-            seen |= frontier
-        return False
-
     def _walk_home(self, s: MaquisState) -> MaquisState:
         i, choice = s.active, s.pending
         option = None
@@ -981,35 +641,6 @@ class MaquisRules:
             # what he spent on a kill on the way is not in it any more.
             self._take_reward(new, option, i, s.spent)
         return new
-
-    def _option_for(self, s: MaquisState, i: int, choice: str) -> Option:
-        """The option ``choice`` of the worker on ``i``, once paid for (a reward in his hand,
-        a walk home). What it does depends on the space, its tile and the missions in play
-        alone, so it is memoised on them; it is first looked up among the options of the
-        space, paid or not (they do not depend on the board, so the worker need not be put
-        back on it)."""
-        key = (i, choice, s.tiles, s.missions)
-        option = self._chosen.get(key)
-        if option is None:
-            option = self._option_keyed(s, i, choice)
-            if option is None:
-                raise InvariantViolation(
-                    f"pending choice {choice!r} not found in {self.notation(s)}"
-                )
-            if len(self._chosen) >= MEMO_LIMIT:
-                self._chosen.clear()
-            self._chosen[key] = option
-        return option
-
-    def supply(self, s: MaquisState) -> list[int]:
-        """Tokens of each resource left in the supply (the limit minus stock and airdrops)."""
-        return self._supply(s.stock, s.drops)
-
-    def _supply(self, stock: tuple[int, ...], drops: tuple[tuple[int, ...], ...]) -> list[int]:
-        if not drops:
-            return [limit - held for limit, held in zip(self.limit, stock, strict=True)]
-        dropped = map(sum, zip(*drops, strict=True))  # each resource summed over the zones
-        return [a - b - c for a, b, c in zip(self.limit, stock, dropped, strict=True)]
 
     def _take_reward(
         self, new: MaquisState, o: Option, i: int, spent: tuple[int, ...] = ()
@@ -1148,138 +779,14 @@ class MaquisRules:
     # -- notation ---------------------------------------------------------------------------
 
     def notation(self, s: MaquisState) -> str:
-        def vec(v: Sequence[int]) -> str:
-            return ",".join(map(str, v))
-
-        def cards(pile: Sequence[int]) -> str:
-            return ",".join(self.cards[c].id for c in pile) or "-"
-
-        return " ".join(
-            (
-                s.phase,
-                str(s.day),
-                str(s.morale),
-                str(s.soldiers),
-                str(s.home),
-                str(s.cafe),
-                s.board,
-                vec(s.stock),
-                "/".join(vec(d) for d in s.drops) or "-",
-                "/".join(t or "-" for t in s.tiles) or "-",
-                "/".join(
-                    f"{m}:{''.join('1' if b else '0' for b in box)}"
-                    for m, box in zip(s.missions, s.boxes, strict=True)
-                )
-                or "-",
-                cards(s.draw),
-                cards(s.discard),
-                f"{s.to_place},{s.patrols_left},{s.patrols},{s.round_soldiers},"
-                f"{'r' if s.resistance_next else 'p'}",
-                f"{'k' if s.killed else '-'},"
-                f"{self.locs[s.active].id if s.active >= 0 else '-'},{s.pending or '.'}"
-                + (f",{'.'.join(map(str, s.spent))}" if s.spent else ""),
-                str(s.rounds),
-                "F" if s.failed else "-",
-                s.ended.value if s.ended else "-",
-            )
-        )
+        """The whole position as one line of text (see :mod:`pnp.games.maquis.notation`)."""
+        return format_position(self, s)
 
     def from_notation(self, text: str) -> MaquisState:
-        def fail(why: str) -> ValueError:
-            return ValueError(f"invalid {SLUG} notation {text!r}: {why}")
-
-        parts = text.split(" ")
-        if len(parts) != 18:
-            raise fail(f"expected 18 fields, got {len(parts)}")
-        try:
-            (phase, day, morale, soldiers, home, cafe, board, stock, drops, tiles, missions) = (
-                parts[:11]
-            )
-            draw, discard, place, act, rounds, failed, ended = parts[11:]
-            if phase not in ("place", "act", "over") or len(board) != len(self.locs):
-                raise fail("bad phase or board")
-            if set(board) - {EMPTY, WORKER, ACTIVE, POLICE, SOLDIER}:
-                raise fail("bad board")
-
-            def vec(t: str) -> tuple[int, ...]:
-                v = tuple(int(x) for x in t.split(","))
-                if len(v) != len(self.res):
-                    raise fail(f"expected {len(self.res)} resources in {t!r}")
-                return v
-
-            def pile(t: str) -> tuple[int, ...]:
-                return () if t == "-" else tuple(self.card_index[c] for c in t.split(","))
-
-            mission_ids: list[str] = []
-            boxes: list[tuple[bool, ...]] = []
-            for item in [] if missions == "-" else missions.split("/"):
-                mid, _, marks = item.partition(":")
-                if mid not in self.missions or len(marks) != len(self.missions[mid].steps):
-                    raise fail(f"bad mission {item!r}")
-                mission_ids.append(mid)
-                boxes.append(tuple(c == "1" for c in marks))
-            tile_list = tuple("" if t == "-" else t for t in tiles.split("/")) if tiles else ()
-            if len(tile_list) != len(self.vacant) or any(
-                t and t not in self.tiles for t in tile_list
-            ):
-                raise fail("bad tiles")
-            to_place, left, patrols, rsold, nxt = place.split(",")
-            # A fourth item, when present, is what the acting worker spent from his hand.
-            killed, active, pending, *spent = act.split(",")
-            if len(spent) > 1:
-                raise fail(f"bad action field {act!r}")
-            spent_hand = tuple(int(x) for x in spent[0].split(".")) if spent else ()
-            if spent_hand and (len(spent_hand) != len(self.res) or not any(spent_hand)):
-                raise fail(f"bad spent resources {spent[0]!r}")
-            return MaquisState(
-                phase=phase,
-                day=int(day),
-                morale=int(morale),
-                soldiers=int(soldiers),
-                home=int(home),
-                cafe=int(cafe),
-                board=board,
-                stock=vec(stock),
-                drops=tuple(vec(d) for d in drops.split("/")) if self.zones else (),
-                tiles=tile_list,
-                missions=tuple(mission_ids),
-                boxes=tuple(boxes),
-                draw=pile(draw),
-                discard=pile(discard),
-                to_place=int(to_place),
-                patrols_left=int(left),
-                patrols=int(patrols),
-                round_soldiers=int(rsold),
-                resistance_next=nxt == "r",
-                killed=killed == "k",
-                active=-1 if active == "-" else self.index[active],
-                pending="" if pending == "." else pending,
-                rounds=int(rounds),
-                failed=failed == "F",
-                ended=None if ended == "-" else Termination(ended),
-                spent=spent_hand,
-            )
-        except (KeyError, ValueError) as error:
-            if isinstance(error, ValueError) and str(error).startswith("invalid"):
-                raise
-            raise fail(str(error)) from None
+        return parse_position(self, text)
 
     def parse_action(self, text: str) -> MaquisAction:
-        kind, _, rest = text.partition(":")
-        if kind == "place" and rest:
-            return Place(rest)
-        if kind == "patrol" and rest:
-            return PatrolDraw(rest)
-        if kind == "kill" and rest:
-            return Kill(rest)
-        if kind == "act" and ":" in rest:
-            loc, _, choice = rest.partition(":")
-            return Activate(loc, choice)
-        if text == "stay":
-            return Stay()
-        if text == "home":
-            return Return()
-        raise ValueError(f"invalid maquis action: {text!r}")
+        return parse_action(text)
 
     # -- invariants ---------------------------------------------------------------------------
 

@@ -16,6 +16,9 @@ from typing import Any
 
 SLUG = "maquis"
 
+MEMO_LIMIT = 1 << 12
+"""Entries a memo of the rules holds before it starts afresh (memory stays bounded)."""
+
 
 class Termination(enum.Enum):
     """Why a game of Maquis ended (the first that applies, in this order)."""
