@@ -544,6 +544,7 @@ class ArenaTalesRules:
             # Decided: with no play and no move possible, discard a card where you stand.
             stalls = self._stall_actions
             actions = [stalls[c] for c in codes]
+        state.vetted = tuple(actions)  # apply need not check one of these again
         return actions
 
     def is_legal(self, state: ArenaState, action: object) -> bool:
@@ -633,24 +634,38 @@ class ArenaTalesRules:
             task = state.queue[0]
             seat = state.seats[arg(task, 1)]
             pile = seat.life if task[0] == "lose" else seat.deck or seat.life  # _source
-            return self._draw_actions[pile[int(rng.random() * len(pile))]]
+            action = self._draw_actions[pile[int(rng.random() * len(pile))]]
+            state.vetted = (action,)  # apply need not check it again
+            return action
         raise ValueError(f"no chance step is due in {self.notation(state)}")
 
     def apply(self, state: ArenaState, action: Action) -> ArenaState:
+        # The very object legal_actions listed (or sample_chance drew) for this state is legal
+        # (found by identity: == would call a dataclass __eq__ per action listed before it).
+        listed = False
+        if state.vetted is not None:
+            for known in state.vetted:
+                if known is action:
+                    listed = True
+                    break
+        if listed:
+            if isinstance(action, (Move, Play, Stall, Discard, Draw)):
+                code = self._by_token[action.card]
+            else:
+                code = NO_CARD
+        else:
+            checked = self._check(state, action)
+            if checked is None:
+                raise self._refusal(state, action)
+            code = checked
         # The seat the action writes to is copied with the state; the others are shared.
         # Exactly one of the action types (``_check`` saw to it): no subclass to allow for.
         if type(action) is Draw:
-            # Half the steps of a game: checked and taken without the dispatch below.
-            code = self._drawn(state, action)
-            if code is None:
-                raise self._refusal(state, action)
+            # Half the steps of a game.
             s = fork(state, arg(state.queue[0], 1))
             if not self._take(s, code):
                 self._settle(s)
             return s  # else the same task takes its next card: nothing to resolve
-        code = self._check(state, action)
-        if code is None:
-            raise self._refusal(state, action)
         if type(action) is Move or type(action) is Stall:
             s = fork(state, state.active)
             self._move(s, action, code)

@@ -206,6 +206,10 @@ class ArenaState:
     owned: int = field(default=0, init=False, repr=False, compare=False)
     """Bookkeeping, not position: a bit per seat this state's own step copied (``writable``);
     the other seats are shared with the state it was made from and are never written."""
+    vetted: tuple[Action, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    """Bookkeeping, not position: the legal actions last listed for this state (or the chance
+    outcome last drawn for it), which ``apply`` then need not check again (it asks for the
+    very same object). Never shared: a state forked from this one starts with None."""
 
 
 PLAY_CARD, PLAY_TARGET, PLAY_DAMAGE, PLAY_RANGE, PLAY_COST, PLAY_COMBO = range(6)
@@ -218,6 +222,7 @@ def fork(s: ArenaState, index: int | None = None) -> ArenaState:
     or two) but seat ``index``, copied for the step to write; ``writable`` copies any other
     seat the first time the step writes to it."""
     t = _new(ArenaState)
+    t.vetted = None
     if index is None:
         t.seats = s.seats
         t.owned = 0
