@@ -2,7 +2,8 @@
 
 - ``model``: the content's dataclasses and the speed-marker arithmetic;
 - ``state``, ``actions``, ``notation``: a position, the moves, and their text;
-- ``rules`` (with ``board``, the effects on the map): the rules engine;
+- ``rules`` (with ``round``, the round after preparation, and ``board``, the effects on the
+  map): the rules engine;
 - ``policies``: the hand-written players; ``simulation`` and ``match``: seeded play and
   multi-game matches; ``examples``: the contract tables and the rulebook's worked examples;
 - ``checks``: the content validator; ``physical``: the public state the kit must show;

@@ -115,6 +115,9 @@ Action = (
 )
 _GIVE_UP, _DONE, _REVEAL, _WAIT, _STOP = GiveUp(), Done(), Reveal(), Wait(), Stop()
 
+Listed = tuple[tuple[Action, ...], frozenset[int]]
+"""Legal actions, and the identities of those objects."""
+
 _ACTION_TYPES = frozenset(
     {Heirloom, UseTreasure, PrepCard, GiveUp, Done, Place, Reveal, Wait, Stop, Walk}
 )

@@ -67,6 +67,7 @@ class BoardEffects:
     _area_cache: dict[tuple[int, int, Cell], frozenset[Cell]]
     _hand_cache: dict[tuple[int, tuple[int, ...]], tuple[int, ...]]
     _landing_cache: dict[tuple[Cell, Cell, int, int], Cell]
+    _reach_cache: dict[tuple[Cell, Cell, int, bool], tuple[int, ...]]
     _floor_key: tuple[tuple[int, int, int], ...] | None
     _floor_set: frozenset[Cell]
     _clockwise_from: list[tuple[int, ...]]
@@ -148,6 +149,20 @@ class BoardEffects:
             if pos in self.exits and self._may_leave(state, seat):
                 break
         return cells
+
+    def _reaches(self, state: DragonHoardState, seat: int, steps: int) -> tuple[int, ...]:
+        """How many cells a move of at most `steps` may go in each of `_DIRECTIONS` (the length
+        of :meth:`_path`), memoised on what it depends on: the pawn, the dragon, whether the
+        seat may leave by an exit."""
+        pos = state.pawns[seat]
+        if pos is None:
+            return (0,) * len(_DIRECTIONS)
+        key = (pos, state.dragon, steps, self._may_leave(state, seat))
+        reaches = self._reach_cache.get(key)
+        if reaches is None:
+            reaches = tuple(len(self._path(state, seat, d, steps)) for d in _DIRECTIONS)
+            self._reach_cache[key] = reaches
+        return reaches
 
     def _move(self, new: DragonHoardState, seat: int, direction: Direction, steps: int) -> None:
         # Movement (decision `movement`): cell by cell, stopped by the map's edge and the
