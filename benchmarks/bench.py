@@ -787,7 +787,7 @@ def main(argv: list[str]) -> int:
         return 0
     runs = 1 if args.quick else max(1, args.runs)
     engine_seconds = 0.5 if args.quick else 3.0
-    from pnp.content.loader import discover_games
+    from pnp.paths import discover_games
 
     slugs = discover_games(CONTENT)
     rows: list[Row] = []

@@ -18,14 +18,22 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from pnp.content.loader import LoadedGame, content_size, discover_games, load_game
 from pnp.errors import ContentError, PnpError, Problem
 from pnp.output import atomic_output
-from pnp.paths import default_content_root, default_output_root, templates_root_for
+from pnp.paths import (
+    content_size,
+    default_content_root,
+    default_output_root,
+    discover_games,
+    templates_root_for,
+)
+
+if TYPE_CHECKING:
+    from pnp.content.loader import LoadedGame
 
 
 class Context:
@@ -60,6 +68,8 @@ class Context:
 
     def load(self, slug: str) -> LoadedGame:
         """The game's content, loaded but not checked (``list``, ``validate``)."""
+        from pnp.content.loader import load_game
+
         return load_game(self.content_root, slug)
 
     def checked(self, slug: str) -> LoadedGame:
@@ -310,8 +320,9 @@ def build(
 
     A kit whose content, templates, options and pnp are what its last build used is left as
     it is; otherwise only the products whose drawing changed are rendered again."""
-    from pnp.kit import BuildOptions
     from pnp.layout.sheets import Flip
+    from pnp.options import BuildOptions
+    from pnp.output import kit_up_to_date
 
     try:
         offset_x, offset_y = (float(part) for part in back_offset.split(","))
@@ -339,6 +350,27 @@ def build(
             _build_one(
                 obj, slug, root / slug, options, only=only, force=force or clean, exports=exports
             )
+
+    if not (force or clean or only or exports):
+        # Every kit up to date: said after a few hashes, without loading the PDF machinery
+        # or forking a process a game.
+        started = time.perf_counter()
+        said = []
+        for slug in slugs:
+            if not kit_up_to_date(
+                obj.content_root / slug, root / slug, obj.templates_root, options
+            ):
+                break
+            said.append(
+                f"{slug}: up to date -> {root / slug} ({time.perf_counter() - started:.2f} s)"
+            )
+            started = time.perf_counter()
+        else:
+            for line in said:
+                obj.say(line)
+            if watch:
+                _watch(obj, slugs, root, options, only=only, exports=exports)
+            return
 
     # Imported before the games fork, so every process starts with reportlab and the
     # layout machinery loaded instead of importing them again.
@@ -403,7 +435,7 @@ def _build_one(
     force: bool,
     exports: bool,
 ) -> None:
-    from pnp.rulebook.build import build_game, kit_up_to_date
+    from pnp.output import kit_up_to_date
 
     started = time.perf_counter()
     if (
@@ -414,6 +446,8 @@ def _build_one(
     ):
         obj.say(f"{slug}: up to date -> {out_dir} ({time.perf_counter() - started:.2f} s)")
         return
+    from pnp.rulebook.build import build_game
+
     game = obj.checked(slug)
     if force:
         from pnp.output import MANIFEST

@@ -12,21 +12,12 @@ from pnp.content.loader import LoadedGame
 from pnp.content.prose import render_prose
 from pnp.errors import ContentError, Problem
 from pnp.layout.products import LaidOutProduct, layout_product, text_of
-from pnp.layout.sheets import Flip, plan_card_grid, plan_sheet
+from pnp.layout.sheets import plan_card_grid, plan_sheet
 from pnp.layout.sizes import item_size
 from pnp.model.common import Product, ProductKind
+from pnp.options import BuildOptions
 from pnp.output import code_fingerprint, sha256_of
 from pnp.units import PAPER_SIZES_MM, mm
-
-
-@dataclass(frozen=True)
-class BuildOptions:
-    paper: str = "a4"
-    bleed_mm: float = 3.0
-    crop_marks: bool = True
-    duplex: bool = True
-    flip: Flip = Flip.LONG_EDGE
-    back_offset_mm: tuple[float, float] = (0.0, 0.0)
 
 
 @dataclass(frozen=True)

@@ -201,6 +201,20 @@ def _inside(name: str) -> bool:
     """A recorded name that stays in its folder: relative, with "/" between its parts, none of
     them "..". A record is a file in the output folder, not a licence to read elsewhere."""
     parts = name.split("/")
-    return bool(name) and "\\" not in name and ":" not in name and all(
-        part not in ("", ".", "..") for part in parts
+    return (
+        bool(name)
+        and "\\" not in name
+        and ":" not in name
+        and all(part not in ("", ".", "..") for part in parts)
     )
+
+
+def kit_up_to_date(
+    content_folder: Path, out_dir: Path, templates_root: Path, options: object
+) -> bool:
+    """Whether the kit in `out_dir` was built from exactly these inputs and is untouched since:
+    checked before the content is even loaded, so a no-op rebuild costs a few hashes."""
+    record = read_manifest(out_dir)
+    return record.get("inputs") == input_digest(
+        content_folder, templates_root, options
+    ) and files_unchanged(out_dir, record)

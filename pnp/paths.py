@@ -25,3 +25,21 @@ def templates_root_for(content_root: Path) -> Path:
 def default_output_root() -> Path:
     local = Path.cwd() / "output"
     return local if (Path.cwd() / "content").is_dir() else REPOSITORY / "output"
+
+
+def discover_games(content_root: Path) -> list[str]:
+    """Slugs of the game folders in a content tree, in a stable order."""
+    if not content_root.is_dir():
+        return []
+    return sorted(
+        entry.name
+        for entry in content_root.iterdir()
+        if entry.is_dir() and not entry.name.startswith((".", "_"))
+    )
+
+
+def content_size(content_root: Path, slug: str) -> int:
+    """Bytes of a game's content folder: a rough, cheap guess of how much work its kit and its
+    validation are, so commands running games side by side can start the dearest first."""
+    folder = content_root / slug
+    return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())

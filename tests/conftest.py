@@ -28,7 +28,8 @@ def content_copy(tmp_path: Path) -> Path:
 
 
 def build(game: LoadedGame, out: Path, **options: object) -> Path:
-    from pnp.kit import BuildOptions, build_kit
+    from pnp.kit import build_kit
+    from pnp.options import BuildOptions
 
     build_kit(game, out, TEMPLATES, BuildOptions(**options))  # type: ignore[arg-type]
     return out

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "pnp"
-BASE = {"errors", "units", "registry", "output"}  # leaf modules every stage may use
+BASE = {"errors", "units", "registry", "output", "paths"}  # leaf modules every stage may use
 
 # stage -> the stages it may import (besides itself and BASE)
 ALLOWED: dict[str, set[str]] = {
@@ -20,10 +20,10 @@ ALLOWED: dict[str, set[str]] = {
     "layout": {"model", "content"},
     "render": {"model", "content", "layout"},
     "engines": {"model"},
-    "validate": {"model", "content", "layout", "engines", "paths", "rulebook"},
-    "rulebook": {"model", "content", "layout", "render", "engines", "paths", "kit"},
+    "validate": {"model", "content", "layout", "engines", "rulebook"},
+    "rulebook": {"model", "content", "layout", "render", "engines", "kit", "options"},
     "export": {"model", "content", "layout", "render", "kit", "validate"},
-    "games": {"model", "content", "engines", "validate", "paths"},
+    "games": {"model", "content", "engines", "validate"},
 }
 GAMES = sorted(
     path.name for path in (PACKAGE / "games").iterdir() if (path / "__init__.py").is_file()

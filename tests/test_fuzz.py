@@ -4,7 +4,7 @@ through every command (benchmarks/fuzz.py runs thousands; see its figures in the
 from __future__ import annotations
 
 from benchmarks.fuzz import COMMANDS, fuzz
-from pnp.content.loader import discover_games
+from pnp.paths import discover_games
 from tests.conftest import CONTENT
 
 CASES = 15

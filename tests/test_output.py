@@ -151,7 +151,7 @@ def test_watch_rebuilds_a_game_when_its_content_is_saved(
     import time
 
     from pnp.cli import Context, _watch
-    from pnp.kit import BuildOptions
+    from pnp.options import BuildOptions
 
     out = tmp_path / "deadline-99"
     build(content_copy, out)

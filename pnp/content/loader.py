@@ -11,6 +11,7 @@ from pnp.content.schema import convert, merge_files
 from pnp.content.yamlsource import load_yaml
 from pnp.errors import ContentError, Location, PnpError, Problem, UnknownGameError
 from pnp.model.generic import GenericGame
+from pnp.paths import discover_games
 from pnp.registry import find_game
 
 
@@ -25,29 +26,11 @@ class LoadedGame:
     files: tuple[str, ...]  # display paths of the YAML files read
 
 
-def discover_games(content_root: Path) -> list[str]:
-    """Slugs of the game folders in a content tree, in a stable order."""
-    if not content_root.is_dir():
-        return []
-    return sorted(
-        entry.name
-        for entry in content_root.iterdir()
-        if entry.is_dir() and not entry.name.startswith((".", "_"))
-    )
-
-
 def _display_root(content_root: Path) -> str:
     try:
         return str(content_root.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(content_root)
-
-
-def content_size(content_root: Path, slug: str) -> int:
-    """Bytes of a game's content folder: a rough, cheap guess of how much work its kit and its
-    validation are, so commands running games side by side can start the dearest first."""
-    folder = content_root / slug
-    return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
 
 
 def load_game(content_root: Path, slug: str) -> LoadedGame:

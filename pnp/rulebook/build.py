@@ -9,9 +9,9 @@ from pathlib import Path
 
 from pnp.content.loader import LoadedGame
 from pnp.errors import PnpError
-from pnp.kit import BuildOptions, BuiltFile, KitReport, add_cover, build_kit
+from pnp.kit import BuiltFile, KitReport, add_cover, build_kit
+from pnp.options import BuildOptions
 from pnp.output import (
-    files_unchanged,
     input_digest,
     read_manifest,
     remove_leftovers,
@@ -48,17 +48,6 @@ def build_rulebook(game: LoadedGame, out_dir: Path, templates_root: Path) -> Rul
 
 RULEBOOK = "rulebook"
 """The name ``only`` takes for the two rulebook editions."""
-
-
-def kit_up_to_date(
-    content_folder: Path, out_dir: Path, templates_root: Path, options: object
-) -> bool:
-    """Whether the kit in `out_dir` was built from exactly these inputs and is untouched since:
-    checked before the content is even loaded, so a no-op rebuild costs a few hashes."""
-    record = read_manifest(out_dir)
-    return record.get("inputs") == input_digest(
-        content_folder, templates_root, options
-    ) and files_unchanged(out_dir, record)
 
 
 def build_game(

@@ -12,10 +12,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pnp.content.loader import LoadedGame, content_size, load_game
+from pnp.content.loader import LoadedGame, load_game
 from pnp.engines.batch import default_workers, run_seeds
 from pnp.errors import ContentError, Location, Problem
 from pnp.model.common import Balance
+from pnp.paths import content_size
 from pnp.registry import find_game
 from pnp.validate.checks import Findings, check_common
 from pnp.validate.fit import check_fit, check_observed

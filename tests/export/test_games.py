@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from pnp.content.loader import discover_games, load_game
+from pnp.content.loader import load_game
 from pnp.errors import PnpError
 from pnp.export import export_game
+from pnp.paths import discover_games
 
 from ..conftest import CONTENT, TEMPLATES
 

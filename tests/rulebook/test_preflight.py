@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pnp.content.loader import load_game
-from pnp.kit import BuildOptions
+from pnp.options import BuildOptions
 from pnp.registry import games
 from pnp.rulebook.build import build_game
 from tests.conftest import CONTENT, TEMPLATES
