@@ -630,13 +630,16 @@ class ArenaTalesRules:
         return [(self._draw_actions[c], k / total) for c, k in sorted(Counter(pile).items())]
 
     def sample_chance(self, state: ArenaState, rng: random.Random) -> Action:
-        if state.ended is None and state.queue and state.queue[0][0] in CHANCE_TASKS:
-            task = state.queue[0]
-            seat = state.seats[arg(task, 1)]
-            pile = seat.life if task[0] == "lose" else seat.deck or seat.life  # _source
-            action = self._draw_actions[pile[int(rng.random() * len(pile))]]
-            state.vetted = (action,)  # apply need not check it again
-            return action
+        queue = state.queue
+        if queue and state.ended is None:
+            task = queue[0]
+            name = task[0]
+            if name in CHANCE_TASKS:
+                seat = state.seats[arg(task, 1)]
+                pile = seat.life if name == "lose" else seat.deck or seat.life  # _source
+                action = self._draw_actions[pile[int(rng.random() * len(pile))]]
+                state.vetted = (action,)  # apply need not check it again
+                return action
         raise ValueError(f"no chance step is due in {self.notation(state)}")
 
     def apply(self, state: ArenaState, action: Action) -> ArenaState:
@@ -930,7 +933,7 @@ class ArenaTalesRules:
         # 弃牌: the card goes face down to the display, then the piece steps one hex.
         seat.display = (*seat.display, (code, DOWN))
         if type(action) is Move:
-            seat.pos = hexgrid.neighbour(seat.pos, action.direction)
+            seat.pos = self._around[seat.pos][action.direction][1]  # hexgrid.neighbour
             seat.facing = action.facing
         # Decided (empty-hand-end): an empty hand ends the turn after a discard-move; _settle
         # sees it once nothing is left to resolve.
