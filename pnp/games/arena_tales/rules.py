@@ -95,6 +95,7 @@ from pnp.games.arena_tales.state import (
     fork,
     redeal_hidden,
     refill_deck,
+    task_seat,
     writable,
 )
 
@@ -496,7 +497,7 @@ class ArenaTalesRules:
         if not state.queue:
             return state.active
         task = state.queue[0]
-        return None if task[0] in CHANCE_TASKS else arg(task, 1)
+        return None if task[0] in CHANCE_TASKS else task_seat(task)
 
     def is_chance(self, state: ArenaState) -> bool:
         return state.ended is None and bool(state.queue) and state.queue[0][0] in CHANCE_TASKS
@@ -516,7 +517,7 @@ class ArenaTalesRules:
             if name in CHANCE_TASKS:
                 draws = self._draw_actions
                 return [draws[c] for c in distinct(self._source(state, task))]
-            seat = state.seats[arg(task, 1)]
+            seat = state.seats[task_seat(task)]
             if name == "absorb":
                 return self._absorbs(min(arg(task, 2) // 2, len(seat.life)))
             if name == "discard":
@@ -526,7 +527,7 @@ class ArenaTalesRules:
                 need = self._maintain_need[seat.display[arg(task, 2)][0]]
                 return [MAINTAIN_KEEP, MAINTAIN_DROP] if len(seat.hand) >= need else []
             if name == "dash":
-                return self._dashes(self._dash_reach(state, arg(task, 1), arg(task, 2)))
+                return self._dashes(self._dash_reach(state, task_seat(task), arg(task, 2)))
             raise AssertionError(f"task {task!r} waits for nothing")  # pragma: no cover
         hand = state.seats[state.active].hand
         codes = sorted(set(hand)) if len(hand) > 1 else hand  # piles.distinct
@@ -560,7 +561,7 @@ class ArenaTalesRules:
         if state.queue:
             task = state.queue[0]
             name = task[0]
-            seat = state.seats[arg(task, 1)]
+            seat = state.seats[task_seat(task)]
             if name in CHANCE_TASKS:
                 return self._drawn(state, action) if type(action) is Draw else None
             if name == "absorb":
@@ -582,7 +583,7 @@ class ArenaTalesRules:
             if name == "dash":
                 if type(action) is not Dash:
                     return None
-                reach = self._dash_reach(state, arg(task, 1), arg(task, 2))
+                reach = self._dash_reach(state, task_seat(task), arg(task, 2))
                 return NO_CARD if action.steps in range(reach + 1) else None
             raise AssertionError(f"task {task!r} waits for nothing")  # pragma: no cover
         if type(action) is not Move and type(action) is not Play and type(action) is not Stall:
@@ -614,7 +615,7 @@ class ArenaTalesRules:
         if state.ended is not None or not queue or queue[0][0] not in CHANCE_TASKS:
             return None
         task = queue[0]
-        seat = state.seats[arg(task, 1)]
+        seat = state.seats[task_seat(task)]
         try:
             code = self._by_token.get(action.card)
         except TypeError:  # not even a string
@@ -635,7 +636,7 @@ class ArenaTalesRules:
             task = queue[0]
             name = task[0]
             if name in CHANCE_TASKS:
-                seat = state.seats[arg(task, 1)]
+                seat = state.seats[task_seat(task)]
                 pile = seat.life if name == "lose" else seat.deck or seat.life  # _source
                 action = self._draw_actions[pile[int(rng.random() * len(pile))]]
                 state.vetted = (action,)  # apply need not check it again
@@ -665,7 +666,7 @@ class ArenaTalesRules:
         # Exactly one of the action types (``_check`` saw to it): no subclass to allow for.
         if type(action) is Draw:
             # Half the steps of a game.
-            s = fork(state, arg(state.queue[0], 1))
+            s = fork(state, task_seat(state.queue[0]))
             if not self._take(s, code):
                 self._settle(s)
             return s  # else the same task takes its next card: nothing to resolve
@@ -676,7 +677,7 @@ class ArenaTalesRules:
             s = fork(state, state.active)
             self._play(s, action, code)
         else:
-            s = fork(state, arg(state.queue[0], 1))
+            s = fork(state, task_seat(state.queue[0]))
             self._decide(s, action)
         self._settle(s)
         return s
@@ -760,7 +761,7 @@ class ArenaTalesRules:
 
     def _source(self, state: ArenaState, task: Task) -> tuple[int, ...]:
         """The pile a chance task takes from (see ``_settle`` for the order of piles)."""
-        seat = state.seats[arg(task, 1)]
+        seat = state.seats[task_seat(task)]
         if task[0] == "lose":
             return seat.life
         return seat.deck or seat.life
@@ -940,18 +941,20 @@ class ArenaTalesRules:
 
     def _decide(self, s: ArenaState, action: Action) -> None:
         task, rest = s.queue[0], s.queue[1:]
-        seat = writable(s, arg(task, 1))
+        seat = writable(s, task_seat(task))
         if type(action) is Discard:
             code = self._by_token[action.card]
             seat.hand = without(seat.hand, code)
             seat.display = (*seat.display, (code, DOWN))
             s.queue = (
-                rest if arg(task, 2) <= 1 else (("discard", arg(task, 1), arg(task, 2) - 1), *rest)
+                rest
+                if arg(task, 2) <= 1
+                else (("discard", task_seat(task), arg(task, 2) - 1), *rest)
             )
         elif type(action) is Absorb:
             up = min(action.face_up, len(seat.life))
             down = min(arg(task, 2) - 2 * action.face_up, len(seat.life) - up)
-            s.queue = (("lose", arg(task, 1), up, down), *rest)
+            s.queue = (("lose", task_seat(task), up, down), *rest)
         elif type(action) is Dash:
             # A card's "move at most X straight ahead": the player chose how far.
             s.queue = rest
@@ -965,7 +968,7 @@ class ArenaTalesRules:
                 seat.display = tuple(display)
                 need = self._amount(display[arg(task, 2)][0], EffectKind.MAINTAIN)
                 if need:
-                    s.queue = (("discard", arg(task, 1), need), *rest)
+                    s.queue = (("discard", task_seat(task), need), *rest)
 
     def _take(self, s: ArenaState, code: int) -> bool:
         """A chance outcome: the head task takes ``code`` from its pile. True when the task
@@ -1065,14 +1068,14 @@ class ArenaTalesRules:
 
     def _automatic(self, s: ArenaState, task: Task) -> bool:
         """Resolve a decision task that has one choice or none; True if it was resolved."""
-        seat = s.seats[arg(task, 1)]
+        seat = s.seats[task_seat(task)]
         name = task[0]
         if name == "discard":
             if arg(task, 2) <= 0 or not seat.hand:
                 s.queue = s.queue[1:]
                 return True
             if len(seat.hand) <= arg(task, 2):
-                own = writable(s, arg(task, 1))
+                own = writable(s, task_seat(task))
                 own.display = (*own.display, *((c, DOWN) for c in own.hand))
                 own.hand = ()
                 s.queue = s.queue[1:]
@@ -1088,7 +1091,7 @@ class ArenaTalesRules:
                 return True
             return False
         if name == "dash":
-            if self._dash_reach(s, arg(task, 1), arg(task, 2)) == 0:
+            if self._dash_reach(s, task_seat(task), arg(task, 2)) == 0:
                 s.queue = s.queue[1:]  # blocked straight ahead: nothing to choose
                 return True
             return False
@@ -1101,12 +1104,12 @@ class ArenaTalesRules:
         return False  # pragma: no cover
 
     def _decide_first(self, s: ArenaState) -> bool:
-        seat = s.seats[arg(s.queue[0], 1)]
+        seat = s.seats[task_seat(s.queue[0])]
         self._decide(s, Discard(self.tokens[seat.hand[0]]))
         return True
 
     def _task_start(self, s: ArenaState, task: Task) -> None:
-        seat_index = arg(task, 1)
+        seat_index = task_seat(task)
         seat = writable(s, seat_index)
         seat.dead_start = not seat.life
         tasks: list[Task] = []
@@ -1130,7 +1133,7 @@ class ArenaTalesRules:
     def _task_clean(self, s: ArenaState, task: Task) -> None:
         # Start: face-down cards to the recycle pile, face-up ones to the exhausted pile, except
         # the talent, 永久展示中, 元素结晶 and maintained cards.
-        seat = writable(s, arg(task, 1))
+        seat = writable(s, task_seat(task))
         keep: list[tuple[int, int]] = []
         recycle = list(seat.recycle)
         exhausted = list(seat.exhausted)
@@ -1148,16 +1151,16 @@ class ArenaTalesRules:
 
     def _task_pending(self, s: ArenaState, task: Task) -> None:
         # Decided: first the pending draw from the previous player's costs, all of it...
-        seat = writable(s, arg(task, 1))
+        seat = writable(s, task_seat(task))
         count, seat.pending = seat.pending, 0
         if count:
-            s.queue = (("draw", arg(task, 1), count, TO_HAND), *s.queue)
+            s.queue = (("draw", task_seat(task), count, TO_HAND), *s.queue)
 
     def _task_refill(self, s: ArenaState, task: Task) -> None:
         # ...then refill the hand to settings.hand_refill (no draw at or above it).
-        missing = self.refill - len(s.seats[arg(task, 1)].hand)
+        missing = self.refill - len(s.seats[task_seat(task)].hand)
         if missing > 0:
-            s.queue = (("draw", arg(task, 1), missing, TO_HAND), *s.queue)
+            s.queue = (("draw", task_seat(task), missing, TO_HAND), *s.queue)
 
     def _task_cost(self, s: ArenaState, task: Task) -> None:
         # [2] The next player will draw the cost; at settings.forced_end the turn will end
@@ -1182,7 +1185,7 @@ class ArenaTalesRules:
         s.last_colour = self._colour[code]
 
     def _task_effect(self, s: ArenaState, task: Task) -> None:
-        seat_index, code, index = arg(task, 1), arg(task, 2), arg(task, 3)
+        seat_index, code, index = task_seat(task), arg(task, 2), arg(task, 3)
         handler, amount, timing = self._effect_calls[code][index]
         if handler is not None:
             handler(self, s, seat_index, code, amount, timing)
@@ -1231,7 +1234,7 @@ class ArenaTalesRules:
 
     def _task_push(self, s: ArenaState, task: Task) -> None:
         # 击退 X: back along the attack direction; stop at an obstacle, a character, the edge.
-        target, direction, steps = arg(task, 1), arg(task, 2), arg(task, 3)
+        target, direction, steps = task_seat(task), arg(task, 2), arg(task, 3)
         seat = writable(s, target)
         for _ in range(steps):
             ahead = hexgrid.neighbour(seat.pos, direction)

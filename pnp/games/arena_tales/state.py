@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import enum
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 SLUG = "arena-tales"
 
@@ -171,6 +173,11 @@ class Seat:
 
 Task = tuple[str, *tuple[int, ...]]
 """(name, *ints): a step still to resolve; see ``ArenaTalesRules._settle``."""
+
+
+task_seat: Callable[[Task], int] = itemgetter(1)
+"""``arg(task, 1)``, the seat a task concerns, read several times a step: an itemgetter is
+called without a Python frame."""
 
 
 def arg(task: Task, index: int) -> int:
