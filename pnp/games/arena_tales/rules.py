@@ -288,10 +288,13 @@ class ArenaTalesRules:
             if name.startswith("_task_")
         }
         self._targeted_plays = [targeted_plays(token, players) for token in self.tokens]
-        self._seat_plays = [
-            [self._fixed_plays(seat, code) for code in range(len(self.tokens))]
-            for seat in range(players)
-        ]
+        seat_plays = self._seat_plays_by_teams.get(self.teams)
+        if seat_plays is None:  # the same for every table of these teams (a drafted cast)
+            seat_plays = self._seat_plays_by_teams[self.teams] = [
+                [self._fixed_plays(seat, code) for code in range(len(self.tokens))]
+                for seat in range(players)
+            ]
+        self._seat_plays = seat_plays
         """Per seat, each card's plays when they do not depend on the position (None: 锁定,
         whose targets are the characters in range)."""
 
@@ -423,6 +426,9 @@ class ArenaTalesRules:
             for h, exits in self._exits.items()
         }
         self._boosts = {boost.element: boost for boost in model.elements}
+        self._seat_plays_by_teams: dict[tuple[int, ...], list[list[tuple[Play, ...] | None]]]
+        self._seat_plays_by_teams = {}
+        """``_seat_plays`` of every table of the model, by its teams."""
         self._rays = {
             h: tuple(combat.edge_ray(h, d, self.radius) for d in range(6))
             for h in hexgrid.cells(self.radius)
