@@ -396,7 +396,8 @@ def _side_by_side(
     game), printing each game's output in the order of ``slugs``; the failure codes of the
     games run elsewhere (this process's ``failures`` records its own). Games start dearest
     first by ``cost`` (so the last one to start is short and the cores finish together)."""
-    from pnp.engines.batch import default_workers, run_seeds
+    from pnp.cores import default_workers
+    from pnp.engines.batch import run_seeds
 
     if len(slugs) < 2 or default_workers() < 2:
         for slug in slugs:

@@ -11,7 +11,14 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "pnp"
-BASE = {"errors", "units", "registry", "output", "paths"}  # leaf modules every stage may use
+BASE = {
+    "errors",
+    "units",
+    "registry",
+    "output",
+    "paths",
+    "cores",
+}  # leaf modules every stage may use
 
 # stage -> the stages it may import (besides itself and BASE)
 ALLOWED: dict[str, set[str]] = {

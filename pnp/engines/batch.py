@@ -13,10 +13,11 @@ process. Large sweeps can run on a Ray cluster instead (:func:`run_on_ray`).
 from __future__ import annotations
 
 import multiprocessing
-import os
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
+
+from pnp.cores import default_workers
 
 T = TypeVar("T")
 
@@ -32,20 +33,6 @@ def game_seeds(seed: int, games: int) -> list[int]:
     ``random.Random(game_seeds(seed, n)[i])``. Every simulation in pnp uses this one scheme."""
     source = random.Random(seed)
     return [source.getrandbits(63) for _ in range(games)]
-
-
-def default_workers() -> int:
-    """Processes to use: ``$PNP_WORKERS``, else every core this process may run on."""
-    configured = os.environ.get("PNP_WORKERS", "").strip()
-    if configured:
-        try:
-            return max(1, int(configured))
-        except ValueError:
-            pass
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def _play_chunk(seeds: Sequence[int]) -> list[Any]:

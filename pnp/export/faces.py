@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import multiprocessing
 import struct
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +23,7 @@ from typing import Any
 from PIL import Image
 
 from pnp.content.loader import LoadedGame
+from pnp.cores import default_workers
 from pnp.layout.primitives import Face
 from pnp.layout.products import layout_product, text_of
 from pnp.layout.sizes import item_size
@@ -125,6 +129,48 @@ class Rasteriser:
         finally:
             document.close()
 
+    def pngs(
+        self,
+        faces: Sequence[Face],
+        dpi: float,
+        size: tuple[int, int] | None,
+        order: Sequence[int],
+    ) -> Generator[bytes, None, None]:
+        """PNG bytes (see :func:`png_bytes`) of ``faces[i]`` for each ``i`` of ``order``, in
+        that order, each made when the one before it is taken, so memory stays flat in the
+        card count. Rasterising and encoding are most of an export: they run in forked
+        worker processes, one document each (pdfium is not thread-safe), on every core; where
+        processes cannot fork, in this process with the encoding on threads."""
+        workers = min(default_workers(), _MAX_WORKERS, max(1, len(order) // _PAGES_PER_WORKER))
+        if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+            yield from self._pngs_forked(faces, dpi, size, order, workers)
+            return
+        with (
+            self.pages(faces, dpi, size) as image_of,
+            ThreadPoolExecutor(max_workers=2) as pool,
+        ):
+            # zlib releases the GIL: the next page rasterises while this one is encoded.
+            waiting: deque[Future[bytes]] = deque()
+            for index in order:
+                waiting.append(pool.submit(png_bytes, image_of(index), dpi))
+                if len(waiting) > 2:
+                    yield waiting.popleft().result()
+            while waiting:
+                yield waiting.popleft().result()
+
+    def _pngs_forked(
+        self,
+        faces: Sequence[Face],
+        dpi: float,
+        size: tuple[int, int] | None,
+        order: Sequence[int],
+        workers: int,
+    ) -> Generator[bytes, None, None]:
+        document = self._document(faces, dpi, size)
+        context = multiprocessing.get_context("fork")
+        with context.Pool(workers, initializer=_open_document, initargs=(document, dpi)) as pool:
+            yield from pool.imap(_page_png, order, chunksize=2)
+
     def _document(self, faces: Sequence[Face], dpi: float, size: tuple[int, int] | None) -> bytes:
         from pnp.render.draw import DrawReport, draw_face
         from pnp.render.pdf import new_canvas
@@ -155,6 +201,36 @@ class Rasteriser:
             self.warnings.add(f"{origin}: no glyph for {''.join(sorted(chars))!r}")
         data: bytes = canvas.getpdfdata()
         return data
+
+
+_MAX_WORKERS = 4
+_PAGES_PER_WORKER = 8
+"""Below this many pages a process, forking costs more than it saves."""
+
+_WORKER: list[Any] = []
+"""In a forked worker: its own pdfium document of the faces, and the resolution."""
+
+
+def _open_document(data: bytes, dpi: float) -> None:
+    import pypdfium2
+
+    _WORKER[:] = [pypdfium2.PdfDocument(data), dpi]
+
+
+def _page_png(index: int) -> bytes:
+    document, dpi = _WORKER
+    page = document[index]
+    try:
+        bitmap = page.render(scale=dpi / POINTS_PER_INCH, rev_byteorder=True)
+        try:
+            image = bitmap.to_pil()  # a view of pdfium's buffer, encoded before it is freed
+            if image.mode != "RGB":
+                raise ValueError(f"pdfium rendered {image.mode}, expected RGB")
+            return png_bytes(image, dpi)
+        finally:
+            bitmap.close()
+    finally:
+        page.close()
 
 
 def pixel_size(points: float, dpi: float) -> int:

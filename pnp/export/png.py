@@ -12,9 +12,8 @@ import csv
 import io
 import os
 import zipfile
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,6 @@ from pnp.export.faces import (
     ExportProduct,
     collect,
     face_key,
-    png_bytes,
 )
 from pnp.export.files import ZIP_EPOCH, json_text, write_json
 from pnp.export.profiles import ShopProfile, UnsupportedSizeError
@@ -148,30 +146,26 @@ def export_png(
         # so memory stays flat however many cards a deck has. Only an image more names
         # show (a back shared by many cards) is kept, encoded, until its last use.
         uses = Counter(images.values())
-        kept: dict[tuple[object, ...], Future[bytes]] = {}
-        # PNG compression is most of the time and runs outside the GIL: images are encoded
-        # on every core while the next ones rasterise, at most `window` of them at a time.
-        written: deque[tuple[str, Future[bytes] | bytes]] = deque()
-        window = 2 * _WORKERS
-        with (
-            rasteriser.pages(faces, profile.dpi, (size.width_px, size.height_px)) as image_of,
-            zip_writer(path) as add,
-            ThreadPoolExecutor(max_workers=_WORKERS) as pool,
-        ):
-            for name in sorted([*images, *texts]):
+        names = sorted([*images, *texts])
+        # Each distinct image is made once, in the order the zip needs it; an image more
+        # names show (a back shared by many cards) is kept, encoded, until its last use.
+        order = list(dict.fromkeys(page_of[images[name]] for name in names if name in images))
+        made = rasteriser.pngs(faces, profile.dpi, (size.width_px, size.height_px), order)
+        kept: dict[tuple[object, ...], bytes] = {}
+        with zip_writer(path) as add:
+            for name in names:
                 if name in texts:
-                    written.append((name, texts[name]))
+                    add(name, texts[name])
                     continue
                 key = images[name]
-                future = kept.pop(key, None)
-                if future is None:
-                    future = pool.submit(png_bytes, image_of(page_of[key]), profile.dpi)
+                data = kept.pop(key, None)
+                if data is None:
+                    data = next(made)
                 uses[key] -= 1
                 if uses[key]:
-                    kept[key] = future
-                written.append((name, future))
-                _flush(written, add, window)
-            _flush(written, add, 0)
+                    kept[key] = data
+                add(name, data)
+            made.close()
         report.files.append(path)
         decks.append(deck)
     manifest = out_dir / "manifest.json"
@@ -179,17 +173,6 @@ def export_png(
     report.files.append(manifest)
     report.warnings.extend(sorted(rasteriser.warnings))
     return report
-
-
-def _flush(
-    written: deque[tuple[str, Future[bytes] | bytes]],
-    add: Callable[[str, bytes], None],
-    keep: int,
-) -> None:
-    """Write the oldest entries into the zip, in order, until `keep` are left in flight."""
-    while len(written) > keep:
-        name, data = written.popleft()
-        add(name, data if isinstance(data, bytes) else data.result())
 
 
 def _header(game: LoadedGame, profile: ShopProfile) -> dict[str, Any]:

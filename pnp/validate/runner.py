@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from pnp.content.loader import LoadedGame, load_game
-from pnp.engines.batch import default_workers, run_seeds
+from pnp.cores import default_workers
+from pnp.engines.batch import run_seeds
 from pnp.errors import ContentError, Location, Problem
 from pnp.model.common import Balance
 from pnp.paths import content_size

@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from pnp.engines.batch import default_workers, game_seeds, run_seeds
+from pnp.cores import default_workers
+from pnp.engines.batch import game_seeds, run_seeds
 
 
 def _play(seed: int) -> tuple[int, int, float]:

@@ -6,6 +6,7 @@ import io
 import json
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -180,13 +181,16 @@ def test_each_card_image_is_released_once_written(
 ) -> None:
     # Streaming: memory stays flat in the card count because a rasterised card lives only
     # until it is encoded (a back many cards share is kept encoded, as bytes, not as an image).
+    # In one process, where the images are this process's to hold (forked workers encode each
+    # image before they take the next).
     import gc
     import weakref
 
-    from pnp.export import png
+    from pnp.export import faces
 
+    monkeypatch.setenv("PNP_WORKERS", "1")
     encoded: list[weakref.ref[Image.Image]] = []
-    original = png.png_bytes
+    original = faces.png_bytes
 
     alive: list[int] = []
 
@@ -196,15 +200,38 @@ def test_each_card_image_is_released_once_written(
         encoded.append(weakref.ref(image))
         return original(image, dpi)
 
-    monkeypatch.setattr(png, "png_bytes", encode)
+    monkeypatch.setattr(faces, "png_bytes", encode)
     export_game(deadline_99, "png", tmp_path, TEMPLATES, products=["playing-cards"])
     path = tmp_path / "export" / "png" / "default" / "deadline-99-playing-cards.zip"
     with zipfile.ZipFile(path) as archive:
         names = archive.namelist()
     # 48 distinct fronts and one shared back, each encoded once for 96 image names; no more
-    # images alive at once than the encoders have in flight, however many cards there are.
+    # images alive at once than are in flight, however many cards there are.
     assert len(encoded) == 49 and len([n for n in names if n.endswith(".png")]) == 96
-    assert max(alive) <= 3 * png._WORKERS < 48
+    assert max(alive) <= 4 < 48
+
+
+def test_worker_processes_write_the_same_zip_as_one_process(
+    deadline_99: LoadedGame, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pnp.export.faces import Rasteriser
+
+    forked: list[int] = []
+    original = Rasteriser._pngs_forked
+
+    def spy(self: Rasteriser, *args: Any) -> Any:
+        forked.append(args[-1])
+        return original(self, *args)
+
+    monkeypatch.setattr(Rasteriser, "_pngs_forked", spy)
+    zips = []
+    for workers in ("1", "2"):
+        monkeypatch.setenv("PNP_WORKERS", workers)
+        out = tmp_path / workers
+        export_game(deadline_99, "png", out, TEMPLATES, products=["playing-cards"])
+        zips.append(out / "export" / "png" / "default" / "deadline-99-playing-cards.zip")
+    assert forked == [2]  # one process, then two workers
+    assert zips[0].read_bytes() == zips[1].read_bytes()
 
 
 def test_a_png_decodes_to_the_same_pixels_with_its_profile_and_resolution() -> None:
