@@ -32,7 +32,10 @@ them all; the next state shares every seat the step leaves alone (``state.fork``
 seat the action writes, ``state.writable`` any other on its first write), so ``apply`` stays
 pure for callers; actions are shared objects built once; what the hot paths ask of a card or a
 hex is a table built once per model and shared by every table of it; the queue's tasks between
-two decisions are resolved at once where no decision or draw can come between.
+two decisions are resolved at once where no decision or draw can come between. A step's copies
+are made field by field (``state.fork``); a state remembers the actions listed (or the chance
+outcome drawn) for it, so ``apply`` of that very object skips the check (``ArenaState.vetted``);
+the moves of a set of steps are picked out of a card's row by an ``itemgetter``.
 """
 
 from __future__ import annotations
