@@ -437,6 +437,21 @@ class ArenaTalesRules:
             for h in hexgrid.cells(self.radius)
         }
         """Per hex of the map, the hexes in a straight line each way (``combat.edge_ray``)."""
+        self._lines = {
+            h: {c: d for d, ray in enumerate(rays) for c in ray} for h, rays in self._rays.items()
+        }
+        """Per hex of the map, each hex on its six lines -> the direction of that line."""
+        self._covers = [
+            [sum({1 << (facing + side) % 6 for side, _, _ in sides}) for facing in range(6)]
+            for sides in self._sides
+        ]
+        """Per card and facing, a bit per direction a side of its range points in."""
+        self._lines_exact = all(
+            spec.reach >= 0 for ranges in self._ranges for spec in ranges
+        ) and all(bonus >= 0 for table in self._reach_bonus for bonus in table)
+        """Whether a card reaches only along the lines ``_covers`` names (no reach that a
+        negative bonus could turn round), so ``_lock_hits`` may skip a board with no one on
+        them."""
 
     def _kit(self, character: Character) -> tuple[tuple[int, ...], int | None]:
         """A character's deck (card codes, sorted) and talent."""
@@ -812,6 +827,17 @@ class ArenaTalesRules:
     def _lock_hits(self, state: ArenaState, code: int) -> list[tuple[int, int, int | None]]:
         seat_index = state.active
         seat = state.seats[seat_index]
+        if self._lines_exact:
+            # Every range runs along a line the card covers: with no one on such a line (most
+            # of the time), nothing is in range, without the bonuses and the rays.
+            covered = self._covers[code][seat.facing]
+            lines = self._lines[seat.pos]
+            for other in state.seats:
+                direction = lines.get(other.pos)
+                if direction is not None and covered >> direction & 1:
+                    break
+            else:
+                return []
         return combat.hits(self, state, seat_index, code, combat.range_bonus(self, seat, None))
 
     def _step_ok(self, state: ArenaState, direction: int, facing: int) -> bool:
