@@ -13,6 +13,7 @@ import pytest
 from pnp.content.loader import load_game
 from pnp.engines.base import Policy, RandomPolicy
 from pnp.errors import IllegalActionError
+from pnp.games.arena_tales import combat
 from pnp.games.arena_tales.policies import PassivePolicy, SensiblePolicy
 from pnp.games.arena_tales.rules import ArenaTalesRules
 from pnp.games.arena_tales.state import (
@@ -129,3 +130,43 @@ def test_a_stall_is_legal_only_with_no_play_and_no_move() -> None:
     mover.sane = True
     assert Stall(token) not in rules.legal_actions(state)
     assert not rules.is_legal(state, Stall(token))
+
+
+def test_the_lock_shortcut_finds_the_same_targets() -> None:
+    # 锁定 targets are looked for only when someone stands on a line the card covers: the
+    # shortcut must agree with working out every hit, in every position of seeded games.
+    rules = TABLES["4p"]
+    locked = [c for c in range(len(rules.tokens)) if rules._locks[c]]
+    assert rules._lines_exact and locked
+    checked = 0
+    for seed in range(6):
+        for state in positions(rules, RandomPolicy(), seed):
+            if state.queue or state.ended is not None:
+                continue
+            seat = state.seats[state.active]
+            bonus = combat.range_bonus(rules, seat, None)
+            for code in locked:
+                full = combat.hits(rules, state, state.active, code, bonus)
+                assert rules._lock_hits(state, code) == full, rules.notation(state)
+                checked += 1
+    assert checked > 1000
+
+
+def test_apply_of_a_listed_action_is_apply_of_an_equal_one() -> None:
+    # apply skips the check for the very objects legal_actions listed (or sample_chance drew):
+    # the state it makes must be the one an equal, freshly made action makes.
+    rules = TABLES["4p"]
+    rng = random.Random(5)
+    for number, state in enumerate(positions(rules, RandomPolicy(), seed=5)):
+        if state.ended is not None or number % 3:
+            continue
+        if rules.current_player(state) is None:
+            action: Action = rules.sample_chance(state, rng)
+        else:
+            action = rng.choice(rules.legal_actions(state))
+        fresh = rules.parse_action(str(action))
+        assert fresh is not action and fresh == action
+        before = rules.notation(state)
+        after = rules.notation(rules.apply(state, action))
+        assert rules.notation(rules.apply(state, fresh)) == after
+        assert rules.notation(state) == before  # apply stays pure
