@@ -9,6 +9,7 @@ what the printed PDF shows.
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import multiprocessing
 import struct
@@ -168,7 +169,14 @@ class Rasteriser:
     ) -> Generator[bytes, None, None]:
         document = self._document(faces, dpi, size)
         context = multiprocessing.get_context("fork")
-        with context.Pool(workers, initializer=_open_document, initargs=(document, dpi)) as pool:
+        # The workers share this process's memory copy-on-write: frozen while they fork, a
+        # collection in a worker does not touch (and so copy) every object this one holds.
+        gc.freeze()
+        try:
+            pool = context.Pool(workers, initializer=_open_document, initargs=(document, dpi))
+        finally:
+            gc.unfreeze()
+        with pool:
             yield from pool.imap(_page_png, order, chunksize=2)
 
     def _document(self, faces: Sequence[Face], dpi: float, size: tuple[int, int] | None) -> bytes:
