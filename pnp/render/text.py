@@ -247,7 +247,7 @@ def paragraph_style(
         fontSize=size,
         leading=leading,
         alignment=_ALIGNMENTS[align],
-        textColor=color,
+        textColor=HexColor(color),  # a colour object: a string is parsed again at every draw
         wordWrap="CJK",
         splitLongWords=False,
     )
