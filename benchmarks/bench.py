@@ -209,6 +209,7 @@ def pnp_card_sheets(game: Any, products: list[Any], out: Path, fonts: Any) -> No
     # (compiled templates are kept: a build compiles each once too).
     for memo in (
         getattr(template, "_FACES", None),
+        getattr(template, "_SHAPES", None),
         getattr(template, "_LENGTHS", None),
         getattr(laid_out, "_RECENT", None),
         getattr(text, "_FITTED", None),

@@ -27,7 +27,7 @@ from typing import Any
 
 import jinja2
 import yaml
-from jinja2 import nodes
+from jinja2 import meta, nodes
 
 from pnp.content.expressions import Compiled, compile_expression, with_fallback
 from pnp.content.sandbox import (
@@ -118,6 +118,15 @@ class Template:
     macros: str
     boxes: list[BoxSpec]
     _compiled: dict[str, Callable[[dict[str, Any]], Any]] = field(default_factory=dict)
+    _reads: list[frozenset[str] | None] = field(default_factory=list)
+
+    def names_read(self) -> frozenset[str] | None:
+        """Every name the template's values and macros may read from a face's context, or
+        None when that cannot be told (a value that does not parse, or a filter such as
+        ``prose`` that renders with the whole context)."""
+        if not self._reads:
+            self._reads.append(_names_read(self))
+        return self._reads[0]
 
     def evaluate(self, value: Any, context: dict[str, Any], where: str) -> Any:
         """The value with its jinja evaluated; plain values pass through untouched."""
@@ -181,6 +190,39 @@ class Template:
             return lambda context: prefix + rendered(context)
         except jinja2.TemplateSyntaxError as error:
             raise TemplateError(f"{where}: jinja syntax error: {error.message}") from None
+
+
+def _names_read(template: Template) -> frozenset[str] | None:
+    sources = [template.macros, *_strings(list(template.variables.values()))]
+    for box in template.boxes:
+        sources += _strings(list(box.props.values()))
+    names: set[str] = set()
+    for source in sources:
+        if "{{" not in source and "{%" not in source:
+            continue
+        try:
+            tree = _ENV.parse(source)
+        except jinja2.TemplateSyntaxError:
+            return None
+        for node in tree.find_all((nodes.Filter, nodes.Test)):
+            table = _ENV.filters if isinstance(node, nodes.Filter) else _ENV.tests
+            function = table.get(node.name)
+            if function is None or getattr(function, "jinja_pass_arg", None) is not None:
+                return None
+        names |= meta.find_undeclared_variables(tree)
+    return frozenset(names)
+
+
+def _strings(values: list[Any]) -> list[str]:
+    found: list[str] = []
+    for value in values:
+        if isinstance(value, str):
+            found.append(value)
+        elif isinstance(value, list | tuple):
+            found += _strings(list(value))
+        elif isinstance(value, dict):
+            found += _strings(list(value.values()))
+    return found
 
 
 # Compiled once per process, shared by every template (a face and its back extend the same
@@ -454,7 +496,27 @@ def layout_face(
     remembered = _FACES.get(memo_key)
     if remembered is not None:
         return remembered[0]
-    face = _layout_face(template, context, width=width, height=height, bleed=bleed, key=key)
+    # Faces that read the same data look the same: a deck's back that never names its item
+    # is laid out once for the deck, not once per card.
+    reads = template.names_read()
+    drawn_key = (
+        id(template),
+        width,
+        height,
+        bleed,
+        tuple(
+            (name, id(value)) for name, value in context.items() if reads is None or name in reads
+        ),
+    )
+    shapes = _SHAPES.get(drawn_key)
+    if shapes is None:
+        face = _layout_face(template, context, width=width, height=height, bleed=bleed, key=key)
+        shapes = face.shapes
+        if len(_SHAPES) >= _MAX_FACES:
+            _SHAPES.clear()
+        _SHAPES[drawn_key] = shapes
+    else:
+        face = Face(key=key, width=width, height=height, bleed=bleed, shapes=shapes)
     if len(_FACES) >= _MAX_FACES:
         _FACES.clear()
     _FACES[memo_key] = (face, template, tuple(context.values()))
@@ -462,6 +524,8 @@ def layout_face(
 
 
 _FACES: dict[tuple[Any, ...], tuple[Face, Template, tuple[Any, ...]]] = {}
+_SHAPES: dict[tuple[Any, ...], tuple[Shape, ...]] = {}
+"""Keyed by ids of values _FACES keeps alive (it holds every context it was given)."""
 _MAX_FACES = 50_000
 
 

@@ -190,3 +190,31 @@ def test_a_face_is_laid_out_once_for_the_same_data(tmp_path: Path) -> None:
     first = face(tmp_path, "f.yaml", context)
     assert face(tmp_path, "f.yaml", context) is first
     assert face(tmp_path, "f.yaml", {"n": 4}).shapes != first.shapes
+
+
+def test_a_face_that_never_names_its_item_is_laid_out_once_for_the_deck(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "back.yaml",
+        'boxes:\n  - {type: text, x: 0, y: 0, w: 9mm, h: 9mm, text: "{{ game }}"}\n',
+    )
+    write(
+        tmp_path,
+        "front.yaml",
+        'boxes:\n  - {type: text, x: 0, y: 0, w: 9mm, h: 9mm, text: "{{ item }}"}\n',
+    )
+    backs = [face(tmp_path, "back.yaml", {"item": n, "game": "死线"}) for n in range(3)]
+    assert all(back.shapes is backs[0].shapes for back in backs)
+    fronts = [face(tmp_path, "front.yaml", {"item": n, "game": "死线"}) for n in range(3)]
+    assert [f.shapes[0].text for f in fronts] == ["0", "1", "2"]  # type: ignore[union-attr]
+
+
+def test_a_face_whose_prose_reads_any_name_is_laid_out_per_item(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "p.yaml",
+        'boxes:\n  - {type: text, x: 0, y: 0, w: 9mm, h: 9mm, text: "{{ game | prose }}"}\n',
+    )
+    game = "第 {{ item }} 张"
+    texts = [face(tmp_path, "p.yaml", {"item": n, "game": game}).shapes[0] for n in range(2)]
+    assert [t.text for t in texts] == ["第 0 张", "第 1 张"]  # type: ignore[union-attr]
