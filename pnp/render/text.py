@@ -398,6 +398,11 @@ def draw_fitted(
 _PLAIN_LINE = re.compile(r"^[^\n*<>&]*$")
 
 
+@lru_cache(maxsize=256)
+def _colour(text: str) -> HexColor:
+    return HexColor(text)
+
+
 def draw_line_if_fits(
     canvas: Canvas,
     text: str,
@@ -433,7 +438,7 @@ def draw_line_if_fits(
     baseline = top - ((leading - size) / 2 + _EM_ASCENT * size)
     canvas.saveState()
     canvas.setFont(font, size)
-    canvas.setFillColor(HexColor(color))
+    canvas.setFillColor(_colour(color))
     if align == "center":
         canvas.drawCentredString(x + width / 2, baseline, text)
     elif align == "right":
