@@ -63,6 +63,8 @@ class _Fx(NamedTuple):
     regeneration: int
     poison: int
     stride: int
+    daily_heal: int
+    """What the seat heals when a day begins: 0 when starving, else the day's heal and nursing."""
 
 
 _Pattern = tuple[
@@ -320,11 +322,24 @@ class Board:
         self._weapon_kind = [
             c.weapon_kind if isinstance(c, Equipment) else None for c in self.cards
         ]
+        self._play_acts: dict[tuple[int, str], Act] = {}
+        """(card, argument) -> the action playing it, one object for every position."""
+        # Per hand card code: its decision-phase plays when they depend on the card alone
+        # (food, and items with no map icon, enchant, repair or target), else None.
+        self._fixed_plays: list[tuple[Act, ...] | None] = [
+            None
+            if rule is None or rule[2] or rule[3] is not None or rule[4] or rule[5]
+            else ()
+            if rule[0] is Timing.IN_HAND
+            else (self.play_act("play", code, ""),)
+            for code, rule in enumerate(self._hand_rules)
+        ]
         self._icons = {cell: terrain.icon for cell, terrain in self.terrain.items()}
         # Per card code: a field card (equipment, partner, event; it goes back to its deck's
         # bottom) or a hand card (item, food).
         self._field = [isinstance(c, (Equipment, Partner, Event)) for c in self.cards]
         self._in_hand = [isinstance(c, (Item, Food)) for c in self.cards]
+        self._final_day = s.final_day
         self._overworld_cells = {cell: bool(t.overworld) for cell, t in self.terrain.items()}
         # The most a seat can glow: its character's, a partner's and a buff in every slot.
         glows = [
@@ -343,8 +358,6 @@ class Board:
         """(main, sub, their books) -> the attack range before glowing (see attack_range)."""
         """While `_decisions` lists a position: (it, the seat, the seats it can attack)."""
         self._fx_memo: dict[tuple[int, int, tuple[tuple[int, int, int] | None, ...]], _Fx] = {}
-        self._play_acts: dict[tuple[int, str], Act] = {}
-        """(card, argument) -> the action playing it, one object for every position."""
         self._seat_args = [str(seat) for seat in range(players)]
         self._end_act = Act("end")
         self._keep_act, self._return_act = Act("keep"), Act("return")
@@ -413,6 +426,9 @@ class Board:
                 bonus.get(EffectKind.REGENERATION, 0),
                 bonus.get(EffectKind.POISON, 0),
                 bonus.get(EffectKind.STRIDE, 0),
+                0
+                if EffectKind.STARVE in first
+                else self.settings.daily_heal + bonus.get(EffectKind.NURSE, 0),
             )
             self._fx_memo[key] = found
         return found
@@ -616,7 +632,9 @@ class Board:
     def _heal(self, new: MineventureState, seat: int, amount: int) -> None:
         p = new.players[seat]
         if p.alive:
-            self._own(new, seat).hp = min(self.settings.max_hp, p.hp + amount)
+            hp = min(self.settings.max_hp, p.hp + amount)
+            if hp != p.hp:  # a seat at full health is left as it is
+                self._own(new, seat).hp = hp
 
     def _true_damage(self, new: MineventureState, seat: int, amount: int) -> None:
         """True damage has no source: never reduced or blocked."""
@@ -801,9 +819,15 @@ class Board:
     def _check_end(self, new: MineventureState) -> bool:
         if new.ended:
             return True
+        if new.dragon_hp > 0 and new.day < self._final_day:
+            # The usual case, asked after every turn: two players alive are enough to go on.
+            alive = 0
+            for p in new.players:
+                if p.alive:
+                    if alive:
+                        return False
+                    alive = 1
         living = self.living(new)
-        if len(living) > 1 and new.dragon_hp > 0 and new.day < self.settings.final_day:
-            return False  # the usual case, asked after every turn
         if new.dragon_hp <= 0:
             new.ended = Termination.DRAGON_SLAIN.value
             new.winners = tuple(s for s in living if new.players[s].hit_dragon)

@@ -189,12 +189,19 @@ class MineventureRules(CombatRules):
         return actions
 
     def _legal_actions(self, state: MineventureState) -> list[Act]:
+        phase = state.phase
+        if not state.queue and not state.ended:
+            # The most frequent phases first: with no draws due, none of them is chance.
+            if phase == "decision":
+                return self._decisions(state)
+            if phase == "action":
+                return [self._skip_act, self._roll_act]
+            if phase == "move":
+                return self._moves(state)
         if state.ended:
             return []
         if self.is_chance(state):
             return [action for action, _ in self.chance_outcomes(state)]
-        phase = state.phase
-        # The most frequent phases first.
         if phase == "decision":
             return self._decisions(state)
         if phase == "action":
@@ -675,7 +682,12 @@ class MineventureRules(CombatRules):
         if me.hand:
             # Cards aimed at another player reach the same seats (decision potion-targets).
             self._in_reach_hint = (state, seat, targets)
+            fixed = self._fixed_plays
             for code in sorted(set(me.hand)):
+                plays = fixed[code]
+                if plays is not None:
+                    out += plays
+                    continue
                 for arg in self.playable(state, seat, code, in_combat=False):
                     out.append(self.play_act("play", code, arg))
             self._in_reach_hint = None
@@ -781,16 +793,12 @@ class MineventureRules(CombatRules):
                 self._own(new, seat).hp -= fx.poison
             p = new.players[seat]
             if any(p.buffs):
-                buffs = tuple(
-                    None
-                    if e is not None and e[1] == 1
-                    else (e if e is None or e[1] == 0 else (e[0], e[1] - 1, e[2]))
-                    for e in p.buffs
-                )
+                buffs = self._ticked(p.buffs)
                 if buffs != p.buffs:
                     self._own(new, seat).buffs = buffs
             if p.killed or p.fled or p.skip:
-                self._set(new, seat, killed=False, fled=False, skip=False)
+                p = self._own(new, seat)
+                p.killed = p.fled = p.skip = False
         self._deaths(new, killer=None)
         new.round += 1
         # Time moves on: a day is `rounds_per_day` rounds (day, then night); after the night
@@ -799,14 +807,27 @@ class MineventureRules(CombatRules):
         if new.round % s.rounds_per_day == 0:
             new.day += 1
             for seat in self.living(new):
-                fx = self._fx(new.players[seat])
-                if EffectKind.STARVE not in fx.first:
-                    self._heal(new, seat, s.daily_heal + fx.bonus.get(EffectKind.NURSE, 0))
+                heal = self._fx(new.players[seat]).daily_heal
+                if heal:
+                    self._heal(new, seat, heal)
             if new.day >= s.story_day and new.story < 0:
                 self._force_story(new)
         if self._check_end(new):
             return
         self._start_turn(new, self.living(new)[0])
+
+    @staticmethod
+    def _ticked(
+        buffs: tuple[tuple[int, int, int] | None, ...],
+    ) -> tuple[tuple[int, int, int] | None, ...]:
+        """Buff slots after a round: a buff with one round left goes, a lasting one (0) stays,
+        the others run down by one."""
+        return tuple(
+            None
+            if e is not None and e[1] == 1
+            else (e if e is None or e[1] == 0 else (e[0], e[1] - 1, e[2]))
+            for e in buffs
+        )
 
     def _force_story(self, new: MineventureState) -> None:
         """From day `story_day` a story event is put in play (decision story-damage)."""
