@@ -22,12 +22,13 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import jinja2
 import yaml
-from jinja2 import meta, nodes
+from jinja2 import nodes
 
 from pnp.content.expressions import Compiled, compile_expression, with_fallback
 from pnp.content.sandbox import (
@@ -200,17 +201,27 @@ def _names_read(template: Template) -> frozenset[str] | None:
     for source in sources:
         if "{{" not in source and "{%" not in source:
             continue
-        try:
-            tree = _ENV.parse(source)
-        except jinja2.TemplateSyntaxError:
+        found = _names_in(source)
+        if found is None:
             return None
-        for node in tree.find_all((nodes.Filter, nodes.Test)):
-            table = _ENV.filters if isinstance(node, nodes.Filter) else _ENV.tests
-            function = table.get(node.name)
-            if function is None or getattr(function, "jinja_pass_arg", None) is not None:
-                return None
-        names |= meta.find_undeclared_variables(tree)
+        names |= found
     return frozenset(names)
+
+
+@lru_cache(maxsize=4096)
+def _names_in(source: str) -> frozenset[str] | None:
+    """Every name ``source`` mentions (a superset of what it reads: names it sets count too),
+    or None when that cannot be told."""
+    try:
+        tree = _ENV.parse(source)
+    except jinja2.TemplateSyntaxError:
+        return None
+    for node in tree.find_all((nodes.Filter, nodes.Test)):
+        table = _ENV.filters if isinstance(node, nodes.Filter) else _ENV.tests
+        function = table.get(node.name)
+        if function is None or getattr(function, "jinja_pass_arg", None) is not None:
+            return None
+    return frozenset(node.name for node in tree.find_all(nodes.Name))
 
 
 def _strings(values: list[Any]) -> list[str]:
