@@ -324,16 +324,36 @@ class Board:
         ]
         self._play_acts: dict[tuple[int, str], Act] = {}
         """(card, argument) -> the action playing it, one object for every position."""
-        # Per hand card code: its decision-phase plays when they depend on the card alone
-        # (food, and items with no map icon, enchant, repair or target), else None.
-        self._fixed_plays: list[tuple[Act, ...] | None] = [
-            None
-            if rule is None or rule[2] or rule[3] is not None or rule[4] or rule[5]
-            else ()
-            if rule[0] is Timing.IN_HAND
-            else (self.play_act("play", code, ""),)
-            for code, rule in enumerate(self._hand_rules)
-        ]
+        self._seat_args = [str(seat) for seat in range(players)]
+        # What `playable` answers in the decision phase, as per-card tables `_decisions` reads
+        # (None where a card is not of that sort; a card of none of them asks `playable`):
+        # the plays of a card that depend on the card alone (food, plain items, in-hand cards);
+        self._fixed_plays: list[tuple[Act, ...] | None] = []
+        # a card aimed at another player: its play per target seat;
+        self._aimed_plays: list[list[Act] | None] = []
+        # an enchant book: its weapon kind and its plays under the main and the sub weapon;
+        self._book_plays: list[tuple[str, Act, Act] | None] = []
+        # a card played on a map icon: the icon and its play.
+        self._icon_plays: list[tuple[str, Act] | None] = []
+        for code, rule in enumerate(self._hand_rules):
+            fixed = aimed = book = icon = None
+            if rule is not None:
+                timing, food, on_icon, weapon_kind, repair, other = rule
+                if timing is Timing.IN_HAND:
+                    fixed = ()
+                elif food or not (on_icon or weapon_kind is not None or repair or other):
+                    fixed = (self.play_act("play", code, ""),)
+                elif other and not (on_icon or weapon_kind is not None or repair):
+                    aimed = [self.play_act("play", code, arg) for arg in self._seat_args]
+                elif weapon_kind is not None and not (on_icon or repair or other):
+                    main, sub = (self.play_act("play", code, slot) for slot in ("main", "sub"))
+                    book = (weapon_kind, main, sub)
+                elif on_icon and not (weapon_kind is not None or repair or other):
+                    icon = (on_icon, self.play_act("play", code, ""))
+            self._fixed_plays.append(fixed)
+            self._aimed_plays.append(aimed)
+            self._book_plays.append(book)
+            self._icon_plays.append(icon)
         self._icons = {cell: terrain.icon for cell, terrain in self.terrain.items()}
         # Per card code: a field card (equipment, partner, event; it goes back to its deck's
         # bottom) or a hand card (item, food).
@@ -358,7 +378,6 @@ class Board:
         """(main, sub, their books) -> the attack range before glowing (see attack_range)."""
         """While `_decisions` lists a position: (it, the seat, the seats it can attack)."""
         self._fx_memo: dict[tuple[int, int, tuple[tuple[int, int, int] | None, ...]], _Fx] = {}
-        self._seat_args = [str(seat) for seat in range(players)]
         self._end_act = Act("end")
         self._keep_act, self._return_act = Act("keep"), Act("return")
         self._skip_act, self._roll_act = Act("skip"), Act("roll")

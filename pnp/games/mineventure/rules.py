@@ -681,12 +681,38 @@ class MineventureRules(CombatRules):
         out = [self._end_act]
         if me.hand:
             # Cards aimed at another player reach the same seats (decision potion-targets).
+            # What `playable` answers, read from per-card tables for the usual sorts of card.
+            fixed, aimed, books, icons = (
+                self._fixed_plays,
+                self._aimed_plays,
+                self._book_plays,
+                self._icon_plays,
+            )
+            kinds = self._weapon_kind
             self._in_reach_hint = (state, seat, targets)
-            fixed = self._fixed_plays
             for code in sorted(set(me.hand)):
                 plays = fixed[code]
                 if plays is not None:
                     out += plays
+                    continue
+                by_seat = aimed[code]
+                if by_seat is not None:
+                    out += [by_seat[target] for target in targets]
+                    continue
+                book = books[code]
+                if book is not None:
+                    # Under a weapon of its kind that does not hold it yet.
+                    kind, on_main, on_sub = book
+                    if me.main >= 0 and kinds[me.main] == kind and code not in me.main_ench:
+                        out.append(on_main)
+                    if me.sub >= 0 and kinds[me.sub] == kind and code not in me.sub_ench:
+                        out.append(on_sub)
+                    continue
+                icon = icons[code]
+                if icon is not None:
+                    # Only on a cell bearing the same icon (decision map-icons).
+                    if self._icons[(me.x, me.y)] == icon[0]:
+                        out.append(icon[1])
                     continue
                 for arg in self.playable(state, seat, code, in_combat=False):
                     out.append(self.play_act("play", code, arg))

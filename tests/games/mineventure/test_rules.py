@@ -937,3 +937,32 @@ def test_apply_takes_exactly_the_listed_actions_and_leaves_its_position_alone(
         state = after
         steps += 1
     assert steps > 100
+
+
+@pytest.mark.parametrize("players,mode", [(3, Mode.MAP_24), (5, Mode.MAP_32)])
+def test_decision_plays_read_from_card_tables_are_what_playable_answers(
+    model: Mineventure, players: int, mode: Mode
+) -> None:
+    # The decision phase lists the usual sorts of hand card from per-card tables: the same
+    # plays, in the same order, as asking `playable` card by card (decision hand-card-timing,
+    # map-icons, potion-targets).
+    rules = MineventureRules(model, players, mode)
+    checked = 0
+    for seed in range(40):
+        record = play_game(
+            rules, [RandomPolicy()] * players, random.Random(seed), 10**6, record_actions=True
+        )
+        state = rules.initial_state(random.Random(seed))
+        for action in record.actions:
+            if state.phase == "decision" and rules.current_player(state) is not None:
+                seat = state.seat
+                expected = [
+                    rules.play_act("play", code, arg)
+                    for code in sorted(set(state.players[seat].hand))
+                    for arg in rules.playable(state, seat, code, in_combat=False)
+                ]
+                listed = rules.legal_actions(state)
+                assert [a for a in listed if a.kind == "play"] == expected
+                checked += bool(expected)
+            state = rules.apply(state, action)
+    assert checked > 1000
