@@ -336,7 +336,10 @@ class Board:
         # a card played on a map icon: the icon and its play.
         self._icon_plays: list[tuple[str, Act] | None] = []
         for code, rule in enumerate(self._hand_rules):
-            fixed = aimed = book = icon = None
+            fixed: tuple[Act, ...] | None = None
+            aimed: list[Act] | None = None
+            book: tuple[str, Act, Act] | None = None
+            icon: tuple[str, Act] | None = None
             if rule is not None:
                 timing, food, on_icon, weapon_kind, repair, other = rule
                 if timing is Timing.IN_HAND:
