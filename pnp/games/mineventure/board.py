@@ -363,6 +363,7 @@ class Board:
         self._field = [isinstance(c, (Equipment, Partner, Event)) for c in self.cards]
         self._in_hand = [isinstance(c, (Item, Food)) for c in self.cards]
         self._final_day = s.final_day
+        self._hand_limit = s.hand_limit
         self._overworld_cells = {cell: bool(t.overworld) for cell, t in self.terrain.items()}
         # The most a seat can glow: its character's, a partner's and a buff in every slot.
         glows = [

@@ -385,17 +385,16 @@ class MineventureRules(CombatRules):
         x, y, steps = me.x, me.y, state.roll
         moves = self._map_moves
         acts = moves.plain_moves(x, y, steps)
-        others = {
-            (p.x, p.y): seat
-            for seat, p in enumerate(state.players)
-            if p.alive and seat != state.seat
-        }
-        # A move passes cells 1..steps away (Manhattan distance); a battle needs someone there.
-        near = [
-            (cx - x, cy - y, 0, self._seat_args[seat])
-            for (cx, cy), seat in others.items()
-            if 0 < abs(cx - x) + abs(cy - y) <= steps
-        ]
+        # A move passes cells 1..steps away (Manhattan distance); a battle needs someone there
+        # (on a cell two players share, the later seat).
+        others: dict[tuple[int, int], int] = {}
+        for seat, p in enumerate(state.players):
+            if p.alive and seat != state.seat:
+                ox, oy = p.x - x, p.y - y
+                if 0 < abs(ox) + abs(oy) <= steps:
+                    others[(ox, oy)] = seat
+        seat_args = self._seat_args
+        near = [(ox, oy, 0, seat_args[seat]) for (ox, oy), seat in others.items()]
         if state.dragon_hp > 0:
             dx, dy = self.dragon_at
             if 0 < abs(dx - x) + abs(dy - y) <= steps:
@@ -504,10 +503,12 @@ class MineventureRules(CombatRules):
             # Decision battle-on-path: the mover stops there, no tile reward, then fights.
             self._start_combat(new, new.seat, target, on_path=True)
             return
-        x, y = self.landing(me.x, me.y, action.a)
-        occupied = any(
-            p.alive and p.x == x and p.y == y for s, p in enumerate(new.players) if s != new.seat
-        )
+        x, y = self._map_moves.landing(me.x, me.y, action.a)
+        occupied = False
+        for s, p in enumerate(new.players):
+            if p.alive and p.x == x and p.y == y and s != new.seat:
+                occupied = True
+                break
         me = self._own(new, new.seat)
         me.x, me.y = x, y
         terrain = self.terrain[(x, y)]
@@ -527,10 +528,9 @@ class MineventureRules(CombatRules):
     def _die(self, new: MineventureState, value: int) -> None:
         if new.phase == "rolling":
             # Movement: the roll plus stride bonuses, at least 1 (decision movement).
-            bonus = self._fx(new.players[new.seat]).stride
-            new.roll = max(1, value + bonus)
-            new.phase = "move"
             me = new.players[new.seat]
+            new.roll = max(1, value + self._fx(me).stride)
+            new.phase = "move"
             if not self._map_moves.plain_moves(me.x, me.y, new.roll):
                 new.phase = "decision"
             return
@@ -767,7 +767,8 @@ class MineventureRules(CombatRules):
         reaches it (ending the decision phase, after a fight, after fleeing as a defender), a
         seat within its limit has nothing to choose and passes at once."""
         new.phase = "end"
-        if len(new.players[new.seat].hand) <= self.hand_limit(new, new.seat):
+        p = new.players[new.seat]
+        if len(p.hand) <= self._hand_limit + self._fx(p).pack:  # see hand_limit
             self._end_turn(new)
 
     def _discard_card(self, new: MineventureState, seat: int, code: int) -> None:
