@@ -65,6 +65,16 @@ class ExportProduct:
         return self.product.kind is ProductKind.CARDS
 
 
+Sizes = tuple[int, int] | None | list[tuple[int, int] | None]
+"""Pixels wide and high of every face, or of each face in turn; None: from trim, bleed and
+the resolution."""
+
+
+Deck = tuple[Sequence[Face], Sizes, Sequence[int]]
+"""A deck's distinct faces (its document's pages), their sizes, and the pages in the order
+they are wanted."""
+
+
 @dataclass
 class Rasteriser:
     """Draws faces with the kit's renderer and rasterises them with pdfium, each distinct
@@ -99,7 +109,7 @@ class Rasteriser:
 
     @contextlib.contextmanager
     def pages(
-        self, faces: Sequence[Face], dpi: float, size: tuple[int, int] | None = None
+        self, faces: Sequence[Face], dpi: float, size: Sizes = None
     ) -> Iterator[Callable[[int], Image.Image]]:
         """A function that rasterises the index-th of `faces` when asked, and keeps nothing:
         an exporter writes each image and lets it go, so memory stays flat in the card count.
@@ -130,56 +140,51 @@ class Rasteriser:
         finally:
             document.close()
 
-    def pngs(
-        self,
-        faces: Sequence[Face],
-        dpi: float,
-        size: tuple[int, int] | None,
-        order: Sequence[int],
-    ) -> Generator[bytes, None, None]:
-        """PNG bytes (see :func:`png_bytes`) of ``faces[i]`` for each ``i`` of ``order``, in
-        that order, each made when the one before it is taken, so memory stays flat in the
-        card count. Rasterising and encoding are most of an export: they run in forked
-        worker processes, one document each (pdfium is not thread-safe), on every core; where
-        processes cannot fork, in this process with the encoding on threads."""
-        workers = min(default_workers(), _MAX_WORKERS, max(1, len(order) // _PAGES_PER_WORKER))
+    def pngs(self, decks: Sequence[Deck], dpi: float) -> Generator[bytes, None, None]:
+        """PNG bytes (see :func:`png_bytes`) of each deck's faces in the deck's order, deck by
+        deck, each made when the one before it is taken, so memory stays flat in the card
+        count. Each deck is drawn into a document of its own (its faces in the order given),
+        so its images depend on its faces alone.
+        Rasterising and encoding are most of an export: they run in forked worker processes
+        on every core (pdfium is not thread-safe: each worker opens the documents itself);
+        where processes cannot fork, or there are few pages, in this process with the
+        encoding on threads."""
+        pages = sum(len(order) for _, _, order in decks)
+        workers = min(default_workers(), _MAX_WORKERS, max(1, pages // _PAGES_PER_WORKER))
         if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
-            yield from self._pngs_forked(faces, dpi, size, order, workers)
+            yield from self._pngs_forked(decks, dpi, workers)
             return
-        with (
-            self.pages(faces, dpi, size) as image_of,
-            ThreadPoolExecutor(max_workers=2) as pool,
-        ):
-            # zlib releases the GIL: the next page rasterises while this one is encoded.
-            waiting: deque[Future[bytes]] = deque()
-            for index in order:
-                waiting.append(pool.submit(png_bytes, image_of(index), dpi))
-                if len(waiting) > 2:
+        for faces, size, order in decks:
+            with (
+                self.pages(faces, dpi, size) as image_of,
+                ThreadPoolExecutor(max_workers=2) as pool,
+            ):
+                # zlib releases the GIL: the next page rasterises while this one is encoded.
+                waiting: deque[Future[bytes]] = deque()
+                for index in order:
+                    waiting.append(pool.submit(png_bytes, image_of(index), dpi))
+                    if len(waiting) > 2:
+                        yield waiting.popleft().result()
+                while waiting:
                     yield waiting.popleft().result()
-            while waiting:
-                yield waiting.popleft().result()
 
     def _pngs_forked(
-        self,
-        faces: Sequence[Face],
-        dpi: float,
-        size: tuple[int, int] | None,
-        order: Sequence[int],
-        workers: int,
+        self, decks: Sequence[Deck], dpi: float, workers: int
     ) -> Generator[bytes, None, None]:
-        document = self._document(faces, dpi, size)
+        documents = [self._document(faces, dpi, size) for faces, size, _ in decks]
         context = multiprocessing.get_context("fork")
         # The workers share this process's memory copy-on-write: frozen while they fork, a
         # collection in a worker does not touch (and so copy) every object this one holds.
         gc.freeze()
         try:
-            pool = context.Pool(workers, initializer=_open_document, initargs=(document, dpi))
+            pool = context.Pool(workers, initializer=_open_documents, initargs=(documents, dpi))
         finally:
             gc.unfreeze()
+        tasks = [(deck, page) for deck, (_, _, order) in enumerate(decks) for page in order]
         with pool:
-            yield from pool.imap(_page_png, order, chunksize=2)
+            yield from pool.imap(_page_png, tasks, chunksize=2)
 
-    def _document(self, faces: Sequence[Face], dpi: float, size: tuple[int, int] | None) -> bytes:
+    def _document(self, faces: Sequence[Face], dpi: float, size: Sizes) -> bytes:
         from pnp.render.draw import DrawReport, draw_face
         from pnp.render.pdf import new_canvas
 
@@ -190,9 +195,10 @@ class Rasteriser:
             Path("faces.pdf"), (72.0, 72.0), title=self.game.slug, font=self.fonts.regular
         )
         scale = dpi / POINTS_PER_INCH
-        for face in faces:
+        sizes = size if isinstance(size, list) else [size] * len(faces)
+        for face, wanted in zip(faces, sizes, strict=True):
             full_w, full_h = face.width + 2 * face.bleed, face.height + 2 * face.bleed
-            px_w, px_h = size or (pixel_size(full_w, dpi), pixel_size(full_h, dpi))
+            px_w, px_h = wanted or (pixel_size(full_w, dpi), pixel_size(full_h, dpi))
             # pdfium makes ceil(page size x scale) pixels. A page a hair under the wanted
             # pixel count gives exactly round(), and the face is stretched by at most half
             # a pixel so its bleed still reaches every edge.
@@ -216,18 +222,23 @@ _PAGES_PER_WORKER = 8
 """Below this many pages a process, forking costs more than it saves."""
 
 _WORKER: list[Any] = []
-"""In a forked worker: its own pdfium document of the faces, and the resolution."""
+"""In a forked worker: the decks' documents (as bytes, each opened at its first page), the
+documents opened, and the resolution."""
 
 
-def _open_document(data: bytes, dpi: float) -> None:
+def _open_documents(documents: list[bytes], dpi: float) -> None:
+    _WORKER[:] = [documents, {}, dpi]
+
+
+def _page_png(task: tuple[int, int]) -> bytes:
     import pypdfium2
 
-    _WORKER[:] = [pypdfium2.PdfDocument(data), dpi]
-
-
-def _page_png(index: int) -> bytes:
-    document, dpi = _WORKER
-    page = document[index]
+    documents, opened, dpi = _WORKER
+    deck, index = task
+    if deck not in opened:
+        opened.clear()  # decks come in order: the one before is done
+        opened[deck] = pypdfium2.PdfDocument(documents[deck])
+    page = opened[deck][index]
     try:
         bitmap = page.render(scale=dpi / POINTS_PER_INCH, rev_byteorder=True)
         try:

@@ -74,6 +74,20 @@ def pair_cards(product: ExportProduct) -> list[CardPair]:
     ]
 
 
+@dataclass
+class _DeckPlan:
+    """One deck's zip before any image is made: its manifest, its texts, which face each
+    image name shows, and its distinct faces in the order the zip needs them."""
+
+    path: Path
+    deck: dict[str, Any]
+    texts: dict[str, bytes]
+    images: dict[str, tuple[object, ...]]  # image name -> the face it shows
+    faces: list[Face]  # distinct: fronts first, then backs, as pairs come
+    order: list[int]  # the faces in the order the zip first names them
+    size: tuple[int, int]
+
+
 def export_png(
     game: LoadedGame,
     out_dir: Path,
@@ -87,92 +101,109 @@ def export_png(
         game, templates_root, bleed_mm=profile.bleed_mm, products=products
     )
     report = ExportReport(game.slug, out_dir)
-    decks: list[dict[str, Any]] = []
+    plans: list[_DeckPlan] = []
     for product in laid_out:
         if not product.is_cards:
             continue  # boards and aids print as PDFs at true size; shops take cards here
         try:
-            size = profile.image_size(to_mm(product.width), to_mm(product.height))
+            plans.append(_plan_deck(game, product, profile, out_dir))
         except UnsupportedSizeError as error:
             report.warnings.append(f"{product.product.id}: not exported: {error}")
-            continue
-        pairs = pair_cards(product)
-        # Each distinct face is drawn once (fronts first, then backs, as pairs come) ...
-        faces: list[Face] = []
-        page_of: dict[tuple[object, ...], int] = {}
-        for face in [pair.front for pair in pairs] + [pair.back for pair in pairs if pair.back]:
-            page_of.setdefault(face_key(face), len(faces))
-            if len(faces) < len(page_of):
-                faces.append(face)
-        images: dict[str, tuple[object, ...]] = {}  # image name -> the face it shows
-        cards: list[dict[str, Any]] = []
-        for pair in pairs:
-            front_name = f"{pair.stem}-front.png"
-            images[front_name] = face_key(pair.front)
-            back_name = ""
-            if pair.back is not None:
-                back_name = f"{pair.stem}-back.png"
-                images[back_name] = face_key(pair.back)
-            for item in pair.items:
-                cards.append(
-                    {
-                        "number": pair.stem,
-                        "id": item.id,
-                        "name": item.name,
-                        "copies": item.copies,
-                        "front": front_name,
-                        "back": back_name,
-                    }
-                )
-        deck = {
-            "product": product.product.id,
-            "title": product.product.title,
-            "zip": f"{game.slug}-{product.product.id}.zip",
-            "trim_mm": [round(to_mm(product.width), 3), round(to_mm(product.height), 3)],
-            "bleed_mm": round(profile.bleed_mm, 3),
-            "pixels": [size.width_px, size.height_px],
-            "shop_product": str(size.product) if size.product else None,
-            "images": len(images),
-            "cards_total": sum(card["copies"] for card in cards),
-            "shared_back": len({face_key(p.back) for p in pairs if p.back}) == 1 and len(pairs) > 1,
-            "cards": cards,
-        }
-        texts = {
-            "manifest.csv": _manifest_csv(pairs).encode("utf-8"),
-            "manifest.json": json_text({**_header(game, profile), **deck}).encode("utf-8"),
-        }
-        path = out_dir / deck["zip"]
-        # ... and each image is rasterised, encoded and written into the zip, then let go,
-        # so memory stays flat however many cards a deck has. Only an image more names
-        # show (a back shared by many cards) is kept, encoded, until its last use.
-        uses = Counter(images.values())
-        names = sorted([*images, *texts])
-        # Each distinct image is made once, in the order the zip needs it; an image more
-        # names show (a back shared by many cards) is kept, encoded, until its last use.
-        order = list(dict.fromkeys(page_of[images[name]] for name in names if name in images))
-        made = rasteriser.pngs(faces, profile.dpi, (size.width_px, size.height_px), order)
-        kept: dict[tuple[object, ...], bytes] = {}
-        with zip_writer(path) as add:
-            for name in names:
-                if name in texts:
-                    add(name, texts[name])
-                    continue
-                key = images[name]
-                data = kept.pop(key, None)
-                if data is None:
-                    data = next(made)
-                uses[key] -= 1
-                if uses[key]:
-                    kept[key] = data
-                add(name, data)
-            made.close()
-        report.files.append(path)
-        decks.append(deck)
+    # Every deck's images are made in one stream (one set of workers), each distinct image
+    # once, in the order the zips need them.
+    made = rasteriser.pngs([(plan.faces, plan.size, plan.order) for plan in plans], profile.dpi)
+    try:
+        for plan in plans:
+            _write_deck(plan, made)
+            report.files.append(plan.path)
+    finally:
+        made.close()
     manifest = out_dir / "manifest.json"
-    write_json(manifest, {**_header(game, profile), "decks": decks})
+    write_json(manifest, {**_header(game, profile), "decks": [plan.deck for plan in plans]})
     report.files.append(manifest)
     report.warnings.extend(sorted(rasteriser.warnings))
     return report
+
+
+def _plan_deck(
+    game: LoadedGame, product: ExportProduct, profile: ShopProfile, out_dir: Path
+) -> _DeckPlan:
+    size = profile.image_size(to_mm(product.width), to_mm(product.height))
+    pairs = pair_cards(product)
+    images: dict[str, tuple[object, ...]] = {}
+    cards: list[dict[str, Any]] = []
+    for pair in pairs:
+        front_name = f"{pair.stem}-front.png"
+        images[front_name] = face_key(pair.front)
+        back_name = ""
+        if pair.back is not None:
+            back_name = f"{pair.stem}-back.png"
+            images[back_name] = face_key(pair.back)
+        for item in pair.items:
+            cards.append(
+                {
+                    "number": pair.stem,
+                    "id": item.id,
+                    "name": item.name,
+                    "copies": item.copies,
+                    "front": front_name,
+                    "back": back_name,
+                }
+            )
+    deck = {
+        "product": product.product.id,
+        "title": product.product.title,
+        "zip": f"{game.slug}-{product.product.id}.zip",
+        "trim_mm": [round(to_mm(product.width), 3), round(to_mm(product.height), 3)],
+        "bleed_mm": round(profile.bleed_mm, 3),
+        "pixels": [size.width_px, size.height_px],
+        "shop_product": str(size.product) if size.product else None,
+        "images": len(images),
+        "cards_total": sum(card["copies"] for card in cards),
+        "shared_back": len({face_key(p.back) for p in pairs if p.back}) == 1 and len(pairs) > 1,
+        "cards": cards,
+    }
+    texts = {
+        "manifest.csv": _manifest_csv(pairs).encode("utf-8"),
+        "manifest.json": json_text({**_header(game, profile), **deck}).encode("utf-8"),
+    }
+    faces: list[Face] = []
+    page_of: dict[tuple[object, ...], int] = {}
+    for face in [pair.front for pair in pairs] + [pair.back for pair in pairs if pair.back]:
+        page_of.setdefault(face_key(face), len(faces))
+        if len(faces) < len(page_of):
+            faces.append(face)
+    return _DeckPlan(
+        path=out_dir / str(deck["zip"]),
+        deck=deck,
+        texts=texts,
+        images=images,
+        faces=faces,
+        order=list(dict.fromkeys(page_of[images[name]] for name in sorted(images))),
+        size=(size.width_px, size.height_px),
+    )
+
+
+def _write_deck(plan: _DeckPlan, made: Iterator[bytes]) -> None:
+    """Write the deck's zip, taking its images from ``made`` as the zip first names them:
+    each is written and let go, so memory stays flat however many cards a deck has; only an
+    image more names show (a back shared by many cards) is kept, encoded, until its last
+    use."""
+    uses = Counter(plan.images.values())
+    kept: dict[tuple[object, ...], bytes] = {}
+    with zip_writer(plan.path) as add:
+        for name in sorted([*plan.images, *plan.texts]):
+            if name in plan.texts:
+                add(name, plan.texts[name])
+                continue
+            key = plan.images[name]
+            data = kept.pop(key, None)
+            if data is None:
+                data = next(made)
+            uses[key] -= 1
+            if uses[key]:
+                kept[key] = data
+            add(name, data)
 
 
 def _header(game: LoadedGame, profile: ShopProfile) -> dict[str, Any]:
