@@ -10,8 +10,28 @@ in its ``__init__``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pnp.games.maquis.model import VacantTile
 from pnp.games.maquis.state import MEMO_LIMIT, POLICE, SOLDIER, MaquisState
+
+
+def spread(seed: int, adjacent: Sequence[int], closed: int, goal: int = 0) -> int:
+    """The spaces (as bits) reached from ``seed`` one line at a time, never entering
+    ``closed``; ``adjacent[i]`` is space ``i``'s neighbours as bits. It stops as soon as it
+    reaches a space of ``goal``."""
+    seen = frontier = seed
+    while frontier:
+        ahead = 0
+        while frontier:
+            low = frontier & -frontier
+            ahead |= adjacent[low.bit_length() - 1]
+            frontier ^= low
+        frontier = ahead & ~seen & ~closed
+        seen |= frontier
+        if frontier & goal:
+            break
+    return seen
 
 
 class WayHome:
@@ -61,16 +81,7 @@ class WayHome:
         found = self._reach_memo.get(key)
         if found is None:
             safe = self._safe_bits_of(tiles)
-            adjacent = self.adjacent_bits
-            reach = frontier = safe & ~blocked
-            while frontier:
-                ahead = 0
-                while frontier:
-                    low = frontier & -frontier
-                    ahead |= adjacent[low.bit_length() - 1]
-                    frontier ^= low
-                frontier = ahead & ~reach & ~blocked
-                reach |= frontier
+            reach = spread(safe & ~blocked, self.adjacent_bits, blocked)
             if len(self._reach_memo) >= MEMO_LIMIT:
                 self._reach_memo.clear()
             found = self._reach_memo[key] = (reach, safe)
@@ -92,16 +103,5 @@ class WayHome:
             while j >= 0:
                 blocked |= 1 << j
                 j = board.find(figure, j + 1)
-        adjacent = self.adjacent_bits
-        seen = frontier = 1 << start
-        while frontier:
-            ahead = 0
-            while frontier:
-                low = frontier & -frontier
-                ahead |= adjacent[low.bit_length() - 1]
-                frontier ^= low
-            frontier = ahead & ~seen & ~blocked
-            if frontier & safe:
-                return True
-            seen |= frontier
-        return False
+        seed = 1 << start
+        return bool(spread(seed, self.adjacent_bits, blocked, goal=safe) & safe & ~seed)

@@ -14,6 +14,7 @@ from typing import Any
 
 from pnp.engines.base import Policy, RandomPolicy, Rules
 from pnp.games.maquis.options import Option
+from pnp.games.maquis.paths import spread
 from pnp.games.maquis.rules import MaquisRules
 from pnp.games.maquis.state import (
     EMPTY,
@@ -173,15 +174,7 @@ class GreedyPolicy:
                 seen = memo.get(key)
                 if seen is None:
                     closed = figures | (1 << blocked if blocked >= 0 else 0)
-                    seen = frontier = houses
-                    while frontier:
-                        ahead = 0
-                        while frontier:
-                            low = frontier & -frontier
-                            ahead |= adjacent[low.bit_length() - 1]
-                            frontier ^= low
-                        frontier = ahead & ~seen & ~closed
-                        seen |= frontier
+                    seen = spread(houses, adjacent, closed)
                     if len(memo) > MEMO_LIMIT:
                         memo.clear()
                     memo[key] = seen
