@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from isal import isal_zlib
 from PIL import Image
 
 from pnp.content.loader import LoadedGame
@@ -305,8 +306,9 @@ def png_bytes(image: Image.Image, dpi: float) -> bytes:
 
     Written here rather than by Pillow: Pillow tries all five PNG row filters on every row,
     which for flat card art buys 15 % smaller files at twice the time, and encoding is most
-    of an export. Rows go unfiltered into zlib at level 3, which finds the repeats of a flat
-    colour three bytes apart itself (the whole file in C, outside the GIL)."""
+    of an export. Rows go unfiltered into ISA-L's deflate at level 1, which finds the repeats
+    of a flat colour three bytes apart itself: a zlib stream as small as zlib's level 3, in
+    a ninth of the time."""
     if image.mode != "RGB":
         image = image.convert("RGB")
     width, height = image.size
@@ -322,7 +324,7 @@ def png_bytes(image: Image.Image, dpi: float) -> bytes:
             _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)),
             _chunk(b"iCCP", b"ICC Profile\0\0" + zlib.compress(srgb_profile(), 9)),
             _chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)),
-            _chunk(b"IDAT", zlib.compress(rows, 3)),
+            _chunk(b"IDAT", isal_zlib.compress(rows, 1)),
             _chunk(b"IEND", b""),
         ]
     )
