@@ -382,6 +382,8 @@ class Board:
         """(main, sub, their books) -> the attack range before glowing (see attack_range)."""
         """While `_decisions` lists a position: (it, the seat, the seats it can attack)."""
         self._fx_memo: dict[tuple[int, int, tuple[tuple[int, int, int] | None, ...]], _Fx] = {}
+        self._fx_kinds: dict[tuple[int, int, tuple[int, ...]], _Fx] = {}
+        """(character, partner, buff per slot) -> `_fx` (see `_fx_of`)."""
         self._end_act = Act("end")
         self._keep_act, self._return_act = Act("keep"), Act("return")
         self._skip_act, self._roll_act = Act("skip"), Act("roll")
@@ -425,22 +427,35 @@ class Board:
         the bonuses read on every step.
 
         They depend on the character, partner and buff slots alone, so they are memoised on
-        those values (the memo is emptied when it grows large: buff stamps vary without end).
+        those values (the memo is emptied when it grows large: buff stamps vary without end),
+        and behind that on the buffs without their rounds and stamps (which they ignore).
         """
         key = (p.character, p.partner, p.buffs)
         found = self._fx_memo.get(key)
         if found is None:
+            if len(self._fx_memo) >= _MEMO_SIZE:
+                self._fx_memo.clear()
+            found = self._fx_memo[key] = self._fx_of(
+                p.character, p.partner, tuple(-1 if e is None else e[0] for e in p.buffs)
+            )
+        return found
+
+    def _fx_of(self, character: int, partner: int, buffs: tuple[int, ...]) -> _Fx:
+        """`_fx` of a character, a partner (or -1) and the buff in each slot (or -1)."""
+        key = (character, partner, buffs)
+        found = self._fx_kinds.get(key)
+        if found is None:
             bonus: dict[EffectKind, int] = {}
             first: dict[EffectKind, Effect] = {}
-            effects = [self.model.characters[p.character].ability]
-            if p.partner >= 0:
-                effects.append(self.card_effect(p.partner))
-            effects.extend(self.buffs[e[0]].effect for e in p.buffs if e is not None)
+            effects = [self.model.characters[character].ability]
+            if partner >= 0:
+                effects.append(self.card_effect(partner))
+            effects.extend(self.buffs[buff].effect for buff in buffs if buff >= 0)
             for effect in effects:
                 bonus[effect.kind] = bonus.get(effect.kind, 0) + effect.amount
                 first.setdefault(effect.kind, effect)
-            if len(self._fx_memo) >= _MEMO_SIZE:
-                self._fx_memo.clear()
+            if len(self._fx_kinds) >= _MEMO_SIZE:
+                self._fx_kinds.clear()
             found = _Fx(
                 bonus,
                 first,
@@ -453,7 +468,7 @@ class Board:
                 if EffectKind.STARVE in first
                 else self.settings.daily_heal + bonus.get(EffectKind.NURSE, 0),
             )
-            self._fx_memo[key] = found
+            self._fx_kinds[key] = found
         return found
 
     def _bonus(self, state: MineventureState, seat: int, kind: EffectKind) -> int:

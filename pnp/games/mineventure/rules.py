@@ -76,6 +76,9 @@ from pnp.games.mineventure.state import (
     shell,
 )
 
+_TURN_PHASES = frozenset({"action", "move", "decision", "end"})
+"""Phases in which the seat whose turn it is acts (unless draws are due or the game is over)."""
+
 
 class MineventureRules(CombatRules):
     """The rules of MineVenture for one table: ``Rules[MineventureState, Act]``."""
@@ -110,8 +113,10 @@ class MineventureRules(CombatRules):
         )
 
     def current_player(self, state: MineventureState) -> int | None:
-        # is_chance written out (asked on every step).
+        # is_chance written out (asked on every step), a seat's own phases first.
         phase = state.phase
+        if phase in _TURN_PHASES and not state.queue and not state.ended:
+            return state.seat
         if state.ended or phase == "rolling":
             return None
         if state.queue and state.drawn < 0 and phase != "loot":
@@ -248,13 +253,18 @@ class MineventureRules(CombatRules):
         if not isinstance(action, Act) or state.ended:
             return False
         if self.is_chance(state):
+            # sample_chance hands back the shared objects: found by identity first.
             if state.phase in ("rolling", "combat"):
-                return action == self._die_by_text.get(action.a)
+                die = self._die_by_text.get(action.a)
+                return action is die or action == die
             _, deck, _ = state.queue[0]
             pile, bottom, discard = state.piles[deck]
             source = pile or (() if bottom else discard)
             code = self.by_token.get(action.a, -1) if source else bottom[0]
-            return (code in source or not source) and action == self._draw_acts[code]
+            if source and code not in source:
+                return False
+            draw = self._draw_acts[code]
+            return action is draw or action == draw
         actions = self.legal_actions(state)
         # A policy hands back one of the listed objects: found by identity first.
         for listed in actions:
