@@ -805,30 +805,25 @@ class MineventureRules(CombatRules):
         s = self.settings
         living = self.living(new)  # nobody dies before the deaths below
         # Story damage: overworld players who did not kill this round take dead + story_base.
-        if new.story >= 0:
-            damage = len(new.players) - len(living) + s.story_base
-            overworld = self._overworld_cells
-            for seat in living:
-                p = new.players[seat]
-                if overworld[(p.x, p.y)] and not p.killed:
-                    self._own(new, seat).hp -= damage
+        story = len(new.players) - len(living) + s.story_base if new.story >= 0 else 0
+        overworld = self._overworld_cells
         # The dragon breathes on every player within its range (decision dragon).
-        if new.dragon_hp > 0:
-            d = self.model.dragon
-            dx, dy = self.dragon_at
-            for seat in living:
-                p = new.players[seat]
-                if abs(p.x - dx) + abs(p.y - dy) <= d.range:
-                    self._hit(new, seat, d.damage, d.types, blocking=False)
-        # Buffs tick: regeneration and poison, then their rounds run down. (A seat whose
-        # numbers do not change is left as it is.)
+        dragon = self.model.dragon if new.dragon_hp > 0 else None
+        dx, dy = self.dragon_at
+        # Then buffs tick: regeneration and poison, and their rounds run down. Each changes a
+        # seat's own numbers alone, so a seat takes them all in turn; a seat whose numbers do
+        # not change is left as it is.
         for seat in living:
-            fx = self._fx(new.players[seat])
+            p = new.players[seat]
+            if story and overworld[(p.x, p.y)] and not p.killed:
+                self._own(new, seat).hp -= story
+            if dragon is not None and abs(p.x - dx) + abs(p.y - dy) <= dragon.range:
+                self._hit(new, seat, dragon.damage, dragon.types, blocking=False)
+            fx = self._fx(p)
             if fx.regeneration:
                 self._heal(new, seat, fx.regeneration)
             if fx.poison:
                 self._own(new, seat).hp -= fx.poison
-            p = new.players[seat]
             if any(p.buffs):
                 buffs = self._ticked(p.buffs)
                 if buffs != p.buffs:
@@ -843,15 +838,17 @@ class MineventureRules(CombatRules):
         new.night = (new.round % s.rounds_per_day) * 2 >= s.rounds_per_day
         if new.round % s.rounds_per_day == 0:
             new.day += 1
-            for seat in self.living(new):
-                heal = self._fx(new.players[seat]).daily_heal
-                if heal:
-                    self._heal(new, seat, heal)
+            for seat in living:
+                p = new.players[seat]
+                if p.alive:
+                    heal = self._fx(p).daily_heal
+                    if heal:
+                        self._heal(new, seat, heal)
             if new.day >= s.story_day and new.story < 0:
                 self._force_story(new)
         if self._check_end(new):
             return
-        self._start_turn(new, self.living(new)[0])
+        self._start_turn(new, next(seat for seat in living if new.players[seat].alive))
 
     @staticmethod
     def _ticked(
