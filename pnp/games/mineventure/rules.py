@@ -690,7 +690,6 @@ class MineventureRules(CombatRules):
         targets = self._in_reach(state, seat, attack)
         out = [self._end_act]
         if me.hand:
-            # Cards aimed at another player reach the same seats (decision potion-targets).
             # What `playable` answers, read from per-card tables for the usual sorts of card.
             fixed, aimed, books, icons = (
                 self._fixed_plays,
@@ -699,6 +698,7 @@ class MineventureRules(CombatRules):
                 self._icon_plays,
             )
             kinds = self._weapon_kind
+            # Cards aimed at another player reach the same seats (decision potion-targets).
             self._in_reach_hint = (state, seat, targets)
             for code in sorted(set(me.hand)):
                 plays = fixed[code]
@@ -728,7 +728,7 @@ class MineventureRules(CombatRules):
                     out.append(self.play_act("play", code, arg))
             self._in_reach_hint = None
         fights = self._fight_acts
-        out.extend(fights[target] for target in targets)
+        out += [fights[target] for target in targets]
         if state.dragon_hp > 0:
             dx, dy = self.dragon_at
             if abs(me.x - dx) + abs(me.y - dy) <= attack:
