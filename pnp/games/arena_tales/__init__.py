@@ -1,6 +1,7 @@
-"""Arena Tales (斗擂奇谭) as one package: model, state, rules, combat, effects, notation,
-policies, examples, simulation and checks; ``play`` holds the hooks of the shared play checks
-(every table, seat factors, coverage items, the search player's evaluation and settings)."""
+"""Arena Tales (斗擂奇谭) as one package: model, state, rules (with its mixins movement and
+turn), combat, effects, notation, policies, examples, simulation and checks; ``play`` holds
+the hooks of the shared play checks (every table, seat factors, coverage items, the search
+player's evaluation and settings)."""
 
 from __future__ import annotations
 

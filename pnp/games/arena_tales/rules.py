@@ -18,9 +18,10 @@ content/arena-tales/game.yaml (cited as "decided" where the code encodes them):
   responses, then the end check. Decisions inside (how much damage to take face up, what to
   discard, whether to maintain) belong to the player concerned; draws and life cards are chance.
 
-The package: ``state`` (actions and the position), ``rules`` (this module: set-up, legal
-actions, transitions), ``combat``, ``effects`` (one handler per effect kind), ``notation``,
-``policies``, ``examples`` (rulebook examples and example tables) and ``simulation``.
+The package: ``state`` (actions and the position), ``rules`` (this module: set-up, the protocol,
+legal actions and the legality check), its mixins ``movement`` (the arena's hexes, the steps
+over them) and ``turn`` (the task queue of a turn, victory), ``combat``, ``effects`` (one
+handler per effect kind), ``notation``, ``policies``, ``examples`` and ``simulation``.
 
 Chance is explicit (``pnp.engines.base``): deck, recycle and life are multisets and each card
 taken from them is a chance outcome ``Draw(card)``, which is exactly drawing from the top of a
@@ -42,16 +43,13 @@ from __future__ import annotations
 
 import random
 import re
-from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache
-from operator import itemgetter
 
 from pnp.engines import hexgrid
 from pnp.engines.base import Declaration, InvariantViolation, Outcome
-from pnp.engines.hexgrid import Hex
-from pnp.engines.piles import distinct, without
+from pnp.engines.piles import distinct
 from pnp.errors import IllegalActionError
 from pnp.games.arena_tales import combat
 from pnp.games.arena_tales.effects import EFFECTS
@@ -65,19 +63,14 @@ from pnp.games.arena_tales.model import (
     RangeSpec,
     Timing,
 )
+from pnp.games.arena_tales.movement import SIX, move_row
 from pnp.games.arena_tales.notation import format_state, parse_action, parse_state
 from pnp.games.arena_tales.state import (
     CHANCE_TASKS,
-    DECISION_TASKS,
-    DOWN,
-    KEPT,
     PLAY_CARD,
-    PLAY_COST,
     PLAY_DAMAGE,
     PLAY_TARGET,
     SLUG,
-    TO_DISPLAY,
-    TO_HAND,
     UP,
     Absorb,
     Action,
@@ -92,15 +85,12 @@ from pnp.games.arena_tales.state import (
     Seat,
     Stall,
     Task,
-    Termination,
     arg,
-    bump,
     fork,
     redeal_hidden,
-    refill_deck,
     task_seat,
-    writable,
 )
+from pnp.games.arena_tales.turn import TurnFlow
 
 RULE_PLAYERS = (2, 4, 6)
 """The player counts of the post (teams in 4 and 6), for the validator."""
@@ -131,29 +121,14 @@ SETTINGS_READ = frozenset(
 
 _TOKEN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
-ChanceTask = tuple[str, int, int, int]
-"""``("draw", seat, count, TO_HAND/TO_DISPLAY)`` or ``("lose", seat, face up, face down)``."""
-
 # How a card in hand is played (``ArenaTalesRules._play_kind``).
 PLAIN, LOCKED, TARGETED, TALENT = range(4)
 ANY_TARGET = object()
 """Asked of ``_playable``: whether a card can be played naming any target at all."""
-SIX = range(6)
-ALL_DIRECTIONS = 0b111111
 NO_CARD = -1
 """``ArenaTalesRules._check`` of a legal action that names no card."""
-TURNS = tuple(tuple(range(d * 6, d * 6 + 6)) for d in range(6))
-"""The steps (``direction * 6 + facing``) of a move in ``direction`` that may turn."""
 MAINTAIN_KEEP, MAINTAIN_DROP = Maintain(True), Maintain(False)
-END: Task = ("end",)
-END_TURN: Task = ("endturn",)
 ACTION_TYPES = (Play, Move, Stall, Discard, Absorb, Maintain, Dash, Draw)
-
-
-@cache
-def move_row(token: str) -> tuple[Move, ...]:
-    """Every discard-move with the card ``token``, at ``direction * 6 + facing``."""
-    return tuple(Move(token, d, f) for d in range(6) for f in range(6))
 
 
 @cache
@@ -167,38 +142,12 @@ def absorb_options(most: int) -> tuple[Absorb, ...]:
     return tuple(Absorb(k) for k in range(most + 1))
 
 
-@cache
-def dash_options(most: int) -> tuple[Dash, ...]:
-    return tuple(Dash(k) for k in range(most + 1))
-
-
-def closer_directions(here: tuple[int, int], enemy: tuple[int, int]) -> int:
-    """A bit per direction whose step from ``here`` ends closer to ``enemy``."""
-    near = hexgrid.distance(here, enemy)
-    return sum(
-        1 << d for d in range(6) if hexgrid.distance(hexgrid.neighbour(here, d), enemy) < near
-    )
-
-
-StepSet = tuple[tuple[int, ...], Callable[[tuple[Move, ...]], tuple[Move, ...]]]
-"""Discard-move steps (``direction * 6 + facing``), and what picks their moves out of a card's
-``move_row`` (an ``itemgetter``: the moves of a card at C speed)."""
-
-
-def pick_steps(steps: tuple[int, ...]) -> Callable[[tuple[Move, ...]], tuple[Move, ...]]:
-    """What takes the moves of ``steps`` out of a ``move_row``, as a tuple."""
-    if len(steps) > 1:
-        return itemgetter(*steps)
-    # itemgetter of one index gives the item, not a tuple; of none, it cannot be made.
-    return lambda row: tuple([row[step] for step in steps])
-
-
 SHARED_MODELS = 8
 _SHARED: dict[int, tuple[ArenaTales, dict[str, object]]] = {}
 """``id(model)`` -> (the model, the attributes ``ArenaTalesRules._build_tables`` set for it)."""
 
 
-class ArenaTalesRules:
+class ArenaTalesRules(TurnFlow):
     """The rules of Arena Tales for one table: ``Rules[ArenaState, Action]``."""
 
     slug = SLUG
@@ -304,10 +253,7 @@ class ArenaTalesRules:
     def _build_tables(self, model: ArenaTales) -> None:
         """The tables of the cards and the arena (the same for every table of ``model``)."""
         settings = model.settings
-        self._floor = frozenset(hexgrid.cells(self.radius)) - self.obstacles
-        self._around = {
-            h: tuple((d, hexgrid.neighbour(h, d)) for d in range(6)) for h in self._floor
-        }
+        self._build_hex_tables()  # the arena's (movement.py); then the cards'
         # The card table: every card name of the game.
         self.cards: tuple[Card, ...] = model.cards
         self.tokens = [card.id for card in model.cards]
@@ -399,48 +345,10 @@ class ArenaTalesRules:
         self._move_rows = [move_row(token) for token in self.tokens]
         self._stall_actions = [Stall(token) for token in self.tokens]
         self._discard_actions = [Discard(token) for token in self.tokens]
-        self._exits = {
-            h: tuple(
-                (d, ahead, h in self.points or ahead in self.points)
-                for d, ahead in self._around[h]
-                if ahead in self._floor
-            )
-            for h in self._floor
-        }
-        self._closer = {h: {e: closer_directions(h, e) for e in self._floor} for h in self._floor}
-        """Per hex, each hex of the floor -> the directions whose step ends closer to it (失控)."""
-        self._from_hex: dict[Hex, tuple[dict[Hex, int], dict[Hex, int], list[StepSet | None]]]
-        self._from_hex = {
-            h: (
-                {
-                    e: ALL_DIRECTIONS & ~sum(1 << d for d, ahead in self._around[h] if ahead == e)
-                    for e in self._floor
-                },
-                self._closer[h],
-                [None] * (6 << 6),
-            )
-            for h in self._floor
-        }
-        """Per hex, what ``_step_set`` reads in one look-up: each hex of the floor -> the
-        directions left open when a piece stands there; ``_closer``; the memo of step sets by
-        facing and open directions (``facing << 6 | open``, a bit per direction)."""
-        self._exit_towards = {
-            h: tuple(next((e for e in exits if e[0] == d), None) for d in range(6))
-            for h, exits in self._exits.items()
-        }
         self._boosts = {boost.element: boost for boost in model.elements}
         self._seat_plays_by_teams: dict[tuple[int, ...], list[list[tuple[Play, ...] | None]]]
         self._seat_plays_by_teams = {}
         """``_seat_plays`` of every table of the model, by its teams."""
-        self._rays = {
-            h: tuple(combat.edge_ray(h, d, self.radius) for d in range(6))
-            for h in hexgrid.cells(self.radius)
-        }
-        """Per hex of the map, the hexes in a straight line each way (``combat.edge_ray``)."""
-        self._lines = {
-            h: {c: d for d, ray in enumerate(rays) for c in ray} for h, rays in self._rays.items()
-        }
-        """Per hex of the map, each hex on its six lines -> the direction of that line."""
         self._covers = [
             [sum({1 << (facing + side) % 6 for side, _, _ in sides}) for facing in range(6)]
             for sides in self._sides
@@ -763,26 +671,6 @@ class ArenaTalesRules:
     def _amount(self, code: int, kind: EffectKind) -> int:
         return next((e.amount for e in self.cards[code].effects if e.kind is kind), 0)
 
-    def _occupant(self, state: ArenaState, hexagon: tuple[int, int]) -> int | None:
-        for index, seat in enumerate(state.seats):
-            if seat.pos == hexagon:
-                return index
-        return None
-
-    def _free(self, state: ArenaState, hexagon: tuple[int, int]) -> bool:
-        return hexagon in self._floor and all(seat.pos != hexagon for seat in state.seats)
-
-    def _dash_reach(self, state: ArenaState, seat_index: int, most: int) -> int:
-        """How far a card's straight move may go: up to ``most`` free hexes ahead."""
-        seat = state.seats[seat_index]
-        pos, reach = seat.pos, 0
-        while reach < most:
-            pos = hexgrid.neighbour(pos, seat.facing)
-            if not self._free(state, pos):
-                break
-            reach += 1
-        return reach
-
     def _source(self, state: ArenaState, task: Task) -> tuple[int, ...]:
         """The pile a chance task takes from (see ``_settle`` for the order of piles)."""
         seat = state.seats[task_seat(task)]
@@ -840,76 +728,9 @@ class ArenaTalesRules:
                 return []
         return combat.hits(self, state, seat_index, code, combat.range_bonus(self, seat, None))
 
-    def _step_ok(self, state: ArenaState, direction: int, facing: int) -> bool:
-        """Whether ``direction * 6 + facing`` is one of ``_steps(state)``, asked of one step."""
-        seat = state.seats[state.active]
-        exit = self._exit_towards[seat.pos][direction]
-        if exit is None:
-            return False
-        _, ahead, turning = exit
-        for other in state.seats:
-            if other.pos == ahead:
-                return False
-        if not seat.sane:
-            seats = state.seats
-            closer = self._closer[seat.pos]
-            toward = 0
-            for e in self._enemies[state.active]:
-                toward |= closer[seats[e].pos]
-            if not toward >> direction & 1:
-                return False
-        return turning or facing == seat.facing
-
-    def _steps(self, state: ArenaState) -> tuple[int, ...]:
-        """The active player's discard-move steps as ``direction * 6 + facing``, in the order
-        of the moves (direction, then facing)."""
-        return self._step_set(state)[0]
-
-    def _step_set(self, state: ArenaState) -> StepSet:
-        """``_steps``, with what picks their moves out of a card's ``move_row``."""
-        seats = state.seats
-        seat = seats[state.active]
-        pos = seat.pos
-        blocks, closer, memo = self._from_hex[pos]
-        # The directions open: not towards another piece (exits off the floor are left out
-        # of ``_exits``)...
-        open_ = ALL_DIRECTIONS
-        for other in seats:
-            open_ &= blocks[other.pos]
-        if not seat.sane:
-            # ...and 失控: a discard-move must end closer to at least one enemy (decided,
-            # out-of-control-closer: any one; when no step is closer, e.g. next to an enemy,
-            # there is no discard-move at all: the rule exists to end turtling).
-            toward = 0
-            for e in self._enemies[state.active]:
-                toward |= closer[seats[e].pos]
-            open_ &= toward
-        slot = seat.facing << 6 | open_
-        found = memo[slot]
-        if found is None:
-            steps = self._steps_through(pos, seat.facing, open_)
-            found = memo[slot] = (steps, pick_steps(steps))
-        return found
-
-    def _steps_through(self, pos: Hex, facing: int, open_: int) -> tuple[int, ...]:
-        """The steps from ``pos`` to the exits in the directions of ``open_``."""
-        steps: list[int] = []
-        for direction, _, turning in self._exits[pos]:
-            if not open_ >> direction & 1:
-                continue
-            # 方位点: the piece may turn only when entering or leaving an orientation point.
-            if turning:
-                steps += TURNS[direction]
-            else:
-                steps.append(direction * 6 + facing)
-        return tuple(steps)
-
     def _absorbs(self, most: int) -> list[Action]:
         # Life: every 2 damage may be paid with one life card face up instead of two face down.
         return list(absorb_options(most))
-
-    def _dashes(self, most: int) -> list[Action]:
-        return list(dash_options(most))
 
     def _code(self, token: str) -> int | None:
         """The code of a card id, None if there is no such card."""
@@ -918,306 +739,10 @@ class ArenaTalesRules:
         except TypeError:  # not even a string
             return None
 
-    # -- resolving player actions -------------------------------------------------------
+    # -- the tasks that call combat and the effects (the rest of the queue: turn.py) -----
 
-    def _play(self, s: ArenaState, action: Play, code: int) -> None:
-        seat_index = s.active
-        seat = s.seats[seat_index]  # apply forked ``s`` with this seat copied
-        seat.hand = without(seat.hand, code)
-        colour = self._colour[code]
-        # 连击: a card was played before this turn and the last one played has this colour.
-        combo = int(s.played > 0 and colour != "none" and s.last_colour == colour)
-        s.play = (code, -1 if action.target is None else action.target, 0, 0, 0, combo)
-        s.hits = ()
-        plans = self._plans[seat_index]
-        plan = plans[code]
-        if plan is None:
-            plan = plans[code] = self._plan(seat_index, code)
-        if plan[0] == ("cost",):
-            # No before-play effect: [2] and [3] at once, as the queue would resolve them.
-            self._task_cost(s, plan[0])
-            self._task_place(s, plan[1])
-            plan = plan[2:]
-        s.queue = plan + s.queue
-
-    def _plan(self, seat_index: int, code: int) -> tuple[Task, ...]:
-        """The tasks of playing ``code``: [1] lock and before-play; [2] cost; [3] place and
-        on-play; [4] combat; [5] after-play; [6] recorded responses; [7] the end check."""
-        tasks: list[Task] = []
-        tasks += self._effect_tasks(seat_index, code, Timing.BEFORE_PLAY)
-        tasks += [("cost",), ("place",)]
-        tasks += self._effect_tasks(seat_index, code, Timing.ON_PLAY)
-        if self.cards[code].type is CardType.DAMAGE:
-            tasks.append(("combat",))
-        tasks += self._effect_tasks(seat_index, code, Timing.AFTER_PLAY)
-        tasks += [("responses",), ("finish",)]
-        return tuple(tasks)
-
-    def _effect_tasks(self, seat: int, code: int, timing: Timing) -> list[Task]:
-        return [("effect", seat, code, i) for i in self._timed[timing][code]]
-
-    def _move(self, s: ArenaState, action: Move | Stall, code: int) -> None:
-        seat = s.seats[s.active]  # apply forked ``s`` with this seat copied
-        hand = list(seat.hand)
-        hand.remove(code)  # piles.without, inline: a move is a step in four
-        seat.hand = tuple(hand)
-        if type(action) is Stall:
-            # Decided (stuck): with no play and no move, a card goes straight to the exhausted
-            # pile; it leaves the cycle of deck and recycle, so standing still runs a player dry.
-            seat.exhausted = (*seat.exhausted, code)
-            return
-        # 弃牌: the card goes face down to the display, then the piece steps one hex.
-        seat.display = (*seat.display, (code, DOWN))
-        if type(action) is Move:
-            seat.pos = self._around[seat.pos][action.direction][1]  # hexgrid.neighbour
-            seat.facing = action.facing
-        # Decided (empty-hand-end): an empty hand ends the turn after a discard-move; _settle
-        # sees it once nothing is left to resolve.
-
-    def _decide(self, s: ArenaState, action: Action) -> None:
-        task, rest = s.queue[0], s.queue[1:]
-        seat = writable(s, task_seat(task))
-        if type(action) is Discard:
-            code = self._by_token[action.card]
-            seat.hand = without(seat.hand, code)
-            seat.display = (*seat.display, (code, DOWN))
-            s.queue = (
-                rest
-                if arg(task, 2) <= 1
-                else (("discard", task_seat(task), arg(task, 2) - 1), *rest)
-            )
-        elif type(action) is Absorb:
-            up = min(action.face_up, len(seat.life))
-            down = min(arg(task, 2) - 2 * action.face_up, len(seat.life) - up)
-            s.queue = (("lose", task_seat(task), up, down), *rest)
-        elif type(action) is Dash:
-            # A card's "move at most X straight ahead": the player chose how far.
-            s.queue = rest
-            for _ in range(action.steps):
-                seat.pos = hexgrid.neighbour(seat.pos, seat.facing)
-        elif type(action) is Maintain:
-            s.queue = rest
-            if action.keep:
-                display = list(seat.display)
-                display[arg(task, 2)] = (display[arg(task, 2)][0], KEPT)
-                seat.display = tuple(display)
-                need = self._amount(display[arg(task, 2)][0], EffectKind.MAINTAIN)
-                if need:
-                    s.queue = (("discard", task_seat(task), need), *rest)
-
-    def _take(self, s: ArenaState, code: int) -> bool:
-        """A chance outcome: the head task takes ``code`` from its pile. True when the task
-        goes on taking from a pile that is not empty (``_settle`` would stop there at once)."""
-        task, rest = s.queue[0], s.queue[1:]
-        assert len(task) == 4  # a ChanceTask (this narrows the type, where cast() is a call)
-        name, index, count, where = task
-        seat = s.seats[index]  # apply forked ``s`` with this seat copied
-        if name == "lose":
-            up, down = count, where
-            seat.life = without(seat.life, code)
-            face = UP if up else DOWN
-            seat.display = (*seat.display, (code, face))
-            if face == UP and self._responds[code]:
-                # 响应: a card turned face up into the display by damage triggers.
-                s.responses = (*s.responses, (index, code))
-            up, down = (up - 1, down) if up else (up, down - 1)
-            self._note_life(s, index)
-            if up + down == 0:
-                s.queue = rest
-                return False
-            s.queue = (("lose", index, up, down), *rest)
-            return bool(seat.life)
-        # "draw": from the deck, or (deck and recycle empty) from life.
-        if seat.deck:
-            deck = list(seat.deck)
-            deck.remove(code)  # piles.without, a little faster on a pile this long
-            seat.deck = tuple(deck)
-            if not deck:
-                refill_deck(seat)
-        else:
-            seat.life = without(seat.life, code)
-            self._note_life(s, index)
-        if where == TO_DISPLAY:
-            # 展示: face up into the display; a damage card adds 1 to the card in play.
-            seat.display = (*seat.display, (code, UP))
-            if s.play and self.cards[code].type is CardType.DAMAGE:
-                s.play = bump(s.play, PLAY_DAMAGE, 1)
-        else:
-            hand = list(seat.hand)
-            hand.insert(bisect_right(hand, code), code)  # piles.with_card
-            seat.hand = tuple(hand)
-        if count <= 1:
-            s.queue = rest
-            return False
-        s.queue = ((name, index, count - 1, where), *rest)
-        return bool(seat.deck or seat.life)
-
-    def _note_life(self, s: ArenaState, seat_index: int) -> None:
-        seat = writable(s, seat_index)
-        if not seat.life and seat.zero_turn < 0:
-            seat.zero_turn = s.turn
-        elif seat.life:
-            seat.zero_turn = -1
-
-    # -- the task queue -----------------------------------------------------------------
-
-    def _settle(self, s: ArenaState) -> None:
-        """Resolve automatic tasks until a decision or a chance step is due, or the game ends."""
-        handlers = self._handlers
-        while s.ended is None:
-            queue = s.queue
-            if not queue:
-                for seat in s.seats:
-                    if not seat.life:  # otherwise no one is down or out of cards
-                        self._check_victory(s)
-                        if s.ended is not None:
-                            return
-                        break
-                if not s.seats[s.active].hand:
-                    self._task_end(s, END)  # an empty hand ends the turn
-                    continue
-                return
-            task = queue[0]
-            name = task[0]
-            handler = handlers.get(name)
-            if handler is not None:
-                s.queue = queue[1:]
-                handler(s, task)
-            elif name in CHANCE_TASKS:
-                assert len(task) == 4  # a ChanceTask
-                _, index, count, where = task
-                seat = s.seats[index]
-                if name == "lose":
-                    empty = count + where <= 0 or not seat.life  # face up + face down
-                else:
-                    empty = count <= 0 or not (seat.deck or seat.life)
-                if empty:
-                    s.queue = queue[1:]
-                    continue
-                return
-            elif name in DECISION_TASKS:
-                if not self._automatic(s, task):
-                    return
-            else:  # pragma: no cover - every task name has a handler or is chance or a decision
-                raise AssertionError(f"unknown task {task!r}")
-
-    def _automatic(self, s: ArenaState, task: Task) -> bool:
-        """Resolve a decision task that has one choice or none; True if it was resolved."""
-        seat = s.seats[task_seat(task)]
-        name = task[0]
-        if name == "discard":
-            if arg(task, 2) <= 0 or not seat.hand:
-                s.queue = s.queue[1:]
-                return True
-            if len(seat.hand) <= arg(task, 2):
-                own = writable(s, task_seat(task))
-                own.display = (*own.display, *((c, DOWN) for c in own.hand))
-                own.hand = ()
-                s.queue = s.queue[1:]
-                return True
-            return len(set(seat.hand)) == 1 and self._decide_first(s)
-        if name == "absorb":
-            amount = arg(task, 2)
-            if not seat.life or amount <= 0:
-                s.queue = s.queue[1:]
-                return True
-            if min(amount // 2, len(seat.life)) == 0:  # one option: all face down
-                self._decide(s, Absorb(0))
-                return True
-            return False
-        if name == "dash":
-            if self._dash_reach(s, task_seat(task), arg(task, 2)) == 0:
-                s.queue = s.queue[1:]  # blocked straight ahead: nothing to choose
-                return True
-            return False
-        if name == "maintain":
-            need = self._maintain_need[seat.display[arg(task, 2)][0]]
-            if len(seat.hand) < need:
-                s.queue = s.queue[1:]  # cannot pay: the card is exhausted at clean-up
-                return True
-            return False
-        return False  # pragma: no cover
-
-    def _decide_first(self, s: ArenaState) -> bool:
-        seat = s.seats[task_seat(s.queue[0])]
-        self._decide(s, Discard(self.tokens[seat.hand[0]]))
-        return True
-
-    def _task_start(self, s: ArenaState, task: Task) -> None:
-        seat_index = task_seat(task)
-        seat = writable(s, seat_index)
-        seat.dead_start = not seat.life
-        tasks: list[Task] = []
-        for index, (code, face) in enumerate(seat.display):
-            # 维持: a face-up card that would leave asks its owner to pay or let it go.
-            if face != DOWN and self._asks_maintain[code]:
-                tasks.append(("maintain", seat_index, index))
-        if tasks:
-            tasks += [("clean", seat_index), ("pending", seat_index), ("refill", seat_index)]
-            s.queue = (*tasks, *s.queue)
-            return
-        # Nothing to decide first: clean up, then the pending draw, then the refill, at once
-        # (the queue ends up as the tasks one by one would leave it).
-        self._task_clean(s, ("clean", seat_index))
-        count, seat.pending = seat.pending, 0
-        if count:
-            s.queue = (("draw", seat_index, count, TO_HAND), ("refill", seat_index), *s.queue)
-        else:
-            self._task_refill(s, ("refill", seat_index))
-
-    def _task_clean(self, s: ArenaState, task: Task) -> None:
-        # Start: face-down cards to the recycle pile, face-up ones to the exhausted pile, except
-        # the talent, 永久展示中, 元素结晶 and maintained cards.
-        seat = writable(s, task_seat(task))
-        keep: list[tuple[int, int]] = []
-        recycle = list(seat.recycle)
-        exhausted = list(seat.exhausted)
-        for code, face in seat.display:
-            if face == DOWN:
-                recycle.append(code)
-            elif face == KEPT or self._stays[code]:
-                keep.append((code, UP))
-            else:
-                exhausted.append(code)
-        seat.display = tuple(keep)
-        seat.recycle = tuple(sorted(recycle))
-        refill_deck(seat)
-        seat.exhausted = tuple(exhausted)
-
-    def _task_pending(self, s: ArenaState, task: Task) -> None:
-        # Decided: first the pending draw from the previous player's costs, all of it...
-        seat = writable(s, task_seat(task))
-        count, seat.pending = seat.pending, 0
-        if count:
-            s.queue = (("draw", task_seat(task), count, TO_HAND), *s.queue)
-
-    def _task_refill(self, s: ArenaState, task: Task) -> None:
-        # ...then refill the hand to settings.hand_refill (no draw at or above it).
-        missing = self.refill - len(s.seats[task_seat(task)].hand)
-        if missing > 0:
-            s.queue = (("draw", task_seat(task), missing, TO_HAND), *s.queue)
-
-    def _task_cost(self, s: ArenaState, task: Task) -> None:
-        # [2] The next player will draw the cost; at settings.forced_end the turn will end
-        # (decided, forced-end-count: the pending draw counts, not the cards in their hand).
-        code = s.play[PLAY_CARD]
-        cost = max(0, self.cards[code].cost + s.play[PLAY_COST])
-        index = (s.active + 1) % self.players
-        if cost:
-            following = writable(s, index)
-            following.pending += cost
-        else:
-            following = s.seats[index]  # nothing to write: no copy
-        if following.pending >= self.forced_end:
-            s.forced = True
-
-    def _task_place(self, s: ArenaState, task: Task) -> None:
-        # [3] The card goes face up into the display; it counts as played for 连击.
-        seat = writable(s, s.active)
-        code = s.play[PLAY_CARD]
-        seat.display = (*seat.display, (code, UP))
-        s.played += 1
-        s.last_colour = self._colour[code]
+    # Here, not in turn.py, for combat's functions and the effect handlers take an
+    # ArenaTalesRules: passed from a mixin, self would need a cast, a call per task.
 
     def _task_effect(self, s: ArenaState, task: Task) -> None:
         seat_index, code, index = task_seat(task), arg(task, 2), arg(task, 3)
@@ -1266,95 +791,6 @@ class ArenaTalesRules:
         # 打出后 effects on the characters it hit pass them by too.
         s.hits = tuple(landed)
         s.queue = (*damage_tasks, *push_tasks, *s.queue)
-
-    def _task_push(self, s: ArenaState, task: Task) -> None:
-        # 击退 X: back along the attack direction; stop at an obstacle, a character, the edge.
-        target, direction, steps = task_seat(task), arg(task, 2), arg(task, 3)
-        seat = writable(s, target)
-        for _ in range(steps):
-            ahead = hexgrid.neighbour(seat.pos, direction)
-            if not self._free(s, ahead):
-                break
-            seat.pos = ahead
-
-    def _task_responses(self, s: ArenaState, task: Task) -> None:
-        # [6] Recorded responses: the active player's first, then in seat order; one player's
-        # own in the order they were revealed.
-        if not s.responses:
-            return
-        recorded, s.responses = s.responses, ()
-        ordered = sorted(
-            enumerate(recorded), key=lambda item: ((item[1][0] - s.active) % self.players, item[0])
-        )
-        tasks: list[Task] = []
-        for _, (seat_index, code) in ordered:
-            tasks += self._effect_tasks(seat_index, code, Timing.RESPONSE)
-        s.queue = (*tasks, ("responses",), *s.queue)
-
-    def _task_finish(self, s: ArenaState, task: Task) -> None:
-        # [7] The end check: forced end at settings.forced_end, or an empty hand (decided,
-        # empty-hand-end: checked once the card and its responses have resolved).
-        s.play = ()
-        s.hits = ()
-        if s.forced or not s.seats[s.active].hand:
-            self._task_end(s, END)
-
-    def _task_end(self, s: ArenaState, task: Task) -> None:
-        # End step: drop until-end-of-turn effects (none outlive the card here), discard down
-        # to settings.hand_limit, then the sanity flip.
-        over = len(s.seats[s.active].hand) - self.hand_limit
-        if over > 0:
-            s.queue = (("discard", s.active, over), ("endturn",), *s.queue)
-        else:
-            self._task_endturn(s, END_TURN)
-
-    def _task_endturn(self, s: ArenaState, task: Task) -> None:
-        seat = writable(s, s.active)
-        if not s.dealt and seat.sane:
-            # 理智 -> 失控 when the turn dealt no damage to anyone.
-            seat.sane = False
-        s.dealt = s.forced = False
-        s.played = 0
-        s.last_colour = ""
-        s.active = (s.active + 1) % self.players
-        s.turn += 1
-        self._task_start(s, ("start", s.active))
-
-    # -- victory --------------------------------------------------------------------------
-
-    def _check_victory(self, s: ArenaState) -> None:
-        seats = s.seats
-        for index, seat in enumerate(seats):
-            if seat.life:
-                continue
-            if not (seat.deck or seat.recycle):
-                break  # out of cards: the team may have lost
-            for mate in self._mates[index]:
-                if seats[mate].life:
-                    break
-            else:
-                break  # the whole team is down
-        else:
-            return  # no team is all down, no one is out of cards
-        lost: dict[int, Termination] = {}
-        for team, members in self._members:
-            if all(not seats[m].life for m in members):
-                lost[team] = Termination.ALL_DOWN
-            elif any(not (seats[m].deck or seats[m].recycle or seats[m].life) for m in members):
-                lost[team] = Termination.EXHAUSTED
-        if not lost:
-            return
-        mine = self.teams[s.active]
-        if len(lost) == len(set(self.teams)):
-            # Decided: when both sides fall at once, the active player's side wins.
-            winner, why = mine, lost[next(t for t in lost if t != mine)]
-        else:
-            loser = next(iter(lost))
-            winner = next(t for t in set(self.teams) if t not in lost)
-            why = lost[loser]
-        s.ended = why
-        s.winners = tuple(i for i in range(self.players) if self.teams[i] == winner)
-        s.queue = ()
 
     # -- invariants -----------------------------------------------------------------------
 
