@@ -377,6 +377,10 @@ class Board:
         self._glow_bound = (
             max(0, *glows[0]) + max(0, *glows[1]) + len(self.slots) * max(0, *glows[2])
         )
+        # And the least (a negative glow hides a seat).
+        self._glow_floor = (
+            min(0, *glows[0]) + min(0, *glows[1]) + len(self.slots) * min(0, *glows[2])
+        )
         self._in_reach_hint: tuple[MineventureState, int, list[int]] | None = None
         self._armed_range: dict[tuple[int, int, tuple[int, ...], tuple[int, ...]], int] = {}
         """(main, sub, their books) -> the attack range before glowing (see attack_range)."""
@@ -780,14 +784,16 @@ class Board:
         players = state.players
         me = players[seat]
         x, y = me.x, me.y
-        # A seat further than any glow could bring it is out of reach without asking.
+        # A seat further than any glow could bring it is out of reach without asking, and one
+        # nearer than any glow could hide it is in reach.
         bound = attack + self._glow_bound
+        sure = attack + self._glow_floor
         fx = self._fx
         out = []
         for s, p in enumerate(players):
             if p.alive and s != seat:
                 d = abs(p.x - x) + abs(p.y - y)
-                if d <= bound and d <= attack + fx(p).glow:
+                if d <= sure or (d <= bound and d <= attack + fx(p).glow):
                     out.append(s)
         return out
 
