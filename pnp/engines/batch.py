@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from pnp.cores import default_workers
+from pnp.cores import default_workers, may_fork
 
 T = TypeVar("T")
 
@@ -52,10 +52,8 @@ def run_seeds(
     validate)."""
     count = default_workers() if workers is None else max(1, workers)
     count = min(count, len(seeds) // max(1, min_per_worker))
-    # A worker of another batch (a game validating beside others) plays its games itself:
-    # pool workers may not have children.
-    nested = multiprocessing.current_process().daemon
-    if count <= 1 or nested or "fork" not in multiprocessing.get_all_start_methods():
+    # A worker of another batch (a game validating beside others) plays its games itself.
+    if count <= 1 or not may_fork():
         return [play(seed) for seed in seeds]
     global _PLAY
     previous, _PLAY = _PLAY, play

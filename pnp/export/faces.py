@@ -25,7 +25,7 @@ from PIL import Image
 from zlib_ng import zlib_ng
 
 from pnp.content.loader import LoadedGame
-from pnp.cores import default_workers
+from pnp.cores import default_workers, may_fork
 from pnp.layout.primitives import Face
 from pnp.layout.products import layout_product, text_of
 from pnp.layout.sizes import item_size
@@ -148,11 +148,11 @@ class Rasteriser:
         so its images depend on its faces alone.
         Rasterising and encoding are most of an export: they run in forked worker processes
         on every core (pdfium is not thread-safe: each worker opens the documents itself);
-        where processes cannot fork, or there are few pages, in this process with the
-        encoding on threads."""
+        where processes cannot fork (or this is a worker already), or there are few pages,
+        in this process with the encoding on threads."""
         pages = sum(len(order) for _, _, order in decks)
         workers = min(default_workers(), _MAX_WORKERS, max(1, pages // _PAGES_PER_WORKER))
-        if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+        if workers > 1 and may_fork():
             yield from self._pngs_forked(decks, dpi, workers)
             return
         for faces, size, order in decks:

@@ -251,3 +251,21 @@ def test_a_png_decodes_to_the_same_pixels_with_its_profile_and_resolution() -> N
     assert decoded.info["dpi"] == pytest.approx((300, 300), abs=0.01)
     with_alpha = Image.new("RGBA", (4, 4), (10, 20, 30, 255))
     assert Image.open(io.BytesIO(png_bytes(with_alpha, 150))).getpixel((0, 0)) == (10, 20, 30)
+
+
+def test_exports_of_games_built_side_by_side_run_inside_their_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each game builds in a pool's worker, which may not fork workers of its own: its PNGs
+    # are made in that process instead.
+    from click.testing import CliRunner
+
+    from pnp.cli import main
+
+    monkeypatch.setenv("PNP_WORKERS", "2")
+    result = CliRunner().invoke(
+        main, ["build", "deadline-99", "maquis", "--exports", "--out", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    for slug in ("deadline-99", "maquis"):
+        assert list((tmp_path / slug / "export" / "png" / "default").glob("*.zip"))
