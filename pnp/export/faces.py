@@ -241,16 +241,49 @@ def _page_png(task: tuple[int, int]) -> bytes:
         opened[deck] = pypdfium2.PdfDocument(documents[deck])
     page = opened[deck][index]
     try:
-        bitmap = page.render(scale=dpi / POINTS_PER_INCH, rev_byteorder=True)
+        bitmap = page.render(
+            scale=dpi / POINTS_PER_INCH, rev_byteorder=True, bitmap_maker=_ROWS.bitmap
+        )
         try:
             if bitmap.n_channels != 3:
                 raise ValueError(f"pdfium rendered {bitmap.mode}, expected RGB")
-            # pdfium's own buffer, encoded before it is freed
-            return rgb_png(bitmap.buffer, bitmap.width, bitmap.height, bitmap.stride, dpi)
+            return png_of_rows(_ROWS.rows(), bitmap.width, bitmap.height, dpi)
         finally:
             bitmap.close()
     finally:
         page.close()
+
+
+class _PngRows:
+    """One buffer a worker renders every page into, laid out as a PNG stores its rows: a
+    filter byte (0), then the row's pixels. pdfium writes each row one byte in, with a stride
+    one byte longer than the row, so the page goes to the encoder with no copy, and the
+    buffer is not allocated (and zeroed) again for every page."""
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+        self.stride = self.height = 0
+
+    def bitmap(self, width: int, height: int, format: int, rev_byteorder: bool = False) -> Any:
+        import ctypes
+
+        from pypdfium2 import PdfBitmap
+
+        stride = 3 * width + 1
+        if len(self.data) != stride * height + 1:
+            self.data = bytearray(stride * height + 1)
+        self.stride, self.height = stride, height
+        pixels = (ctypes.c_ubyte * (stride * height)).from_buffer(self.data, 1)
+        return PdfBitmap.new_native(width, height, format, rev_byteorder, pixels, stride)
+
+    def rows(self) -> memoryview:
+        size = self.stride * self.height
+        # The filter bytes lie in pdfium's row padding, which it may use: set them again.
+        self.data[0 : size : self.stride] = bytes(self.height)
+        return memoryview(self.data)[:size]
+
+
+_ROWS = _PngRows()
 
 
 def pixel_size(points: float, dpi: float) -> int:
@@ -316,9 +349,7 @@ def png_bytes(image: Image.Image, dpi: float) -> bytes:
 
 
 def rgb_png(pixels: Any, width: int, height: int, stride: int, dpi: float) -> bytes:
-    """:func:`png_bytes` of RGB pixels in any buffer (bytes, or pdfium's own ctypes array),
-    ``stride`` bytes a row (pdfium pads its rows), read where they lie: a rendered page goes
-    to the encoder without being copied first."""
+    """:func:`png_bytes` of RGB pixels in any buffer, ``stride`` bytes a row."""
     view = memoryview(pixels).cast("B")
     row = 3 * width
     rows = b"".join(
@@ -328,6 +359,11 @@ def rgb_png(pixels: Any, width: int, height: int, stride: int, dpi: float) -> by
             for part in (b"\0", view[start : start + row])
         ]
     )
+    return png_of_rows(rows, width, height, dpi)
+
+
+def png_of_rows(rows: Any, width: int, height: int, dpi: float) -> bytes:
+    """The PNG of RGB rows each led by its filter byte (0: none), as the format stores them."""
     per_metre = round(dpi / 0.0254)
     return b"".join(
         [
