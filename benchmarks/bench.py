@@ -213,10 +213,10 @@ def pnp_card_sheets(game: Any, products: list[Any], out: Path, fonts: Any) -> No
         getattr(template, "_SHAPES", None),
         getattr(template, "_LENGTHS", None),
         getattr(laid_out, "_RECENT", None),
-        getattr(text, "_FITTED", None),
     ):
         if memo is not None:
             memo.clear()
+    text.fit_paragraph.cache_clear()
     for product in products:
         laid = layout_product(game, product, TEMPLATES, mm(3))
         render_card_sheets(

@@ -214,13 +214,11 @@ class ContentEnvironment(SandboxedEnvironment):
         )
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        cls = type(obj)
+        if issubclass(cls, enum.Enum) or dataclasses.is_dataclass(cls):
+            return _is_model_attribute(cls, attr)
         if attr.startswith("_"):
             return False
-        if isinstance(obj, enum.Enum):
-            return attr in ("name", "value") or attr in _public_names(type(obj))
-        cls = type(obj)
-        if dataclasses.is_dataclass(cls):
-            return attr in _public_names(cls)
         if isinstance(obj, _PLAIN) or obj is None:
             return bool(super().is_safe_attribute(obj, attr, value))
         return False
@@ -266,8 +264,8 @@ class ContentEnvironment(SandboxedEnvironment):
 
 
 def _is_model_attribute(cls: type, attribute: str) -> bool:
-    """What :meth:`ContentEnvironment.is_safe_attribute` says for any instance of ``cls``,
-    when that depends on the class and name alone (model dataclasses and enums)."""
+    """Whether a template may read ``attribute`` of an instance of ``cls``, when that depends
+    on the class and name alone (model dataclasses and enums; False for any other class)."""
     if attribute.startswith("_"):
         return False
     if issubclass(cls, enum.Enum):

@@ -282,6 +282,10 @@ def _sizes(size: float, min_size: float) -> list[float]:
     return sizes
 
 
+# A deck repeats its rules text on many faces (Deadline 99: 805 paragraphs, 31 texts):
+# wrapped once. A font name never changes meaning within a process (fonts.py), and a
+# FittedText is only drawn, never changed, so the same one serves every face.
+@lru_cache(maxsize=4096)
 def fit_paragraph(
     text: str,
     width: float,
@@ -300,46 +304,6 @@ def fit_paragraph(
     **bold** finds its bold face.  If nothing fits, the result is set at `min_size`
     with `overflow` True; the caller decides whether that is an error.
     """
-    # A deck repeats its rules text on many faces (Deadline 99: 805 paragraphs, 31 texts):
-    # wrapped once. A font name never changes meaning within a process (fonts.py), and a
-    # FittedText is only drawn, never changed, so the same one serves every face.
-    key = (text, width, height, font, size, min_size, leading_ratio, align, color)
-    known = _FITTED.get(key)
-    if known is not None:
-        return known
-    fitted = _fit_paragraph(
-        text,
-        width,
-        height,
-        font=font,
-        size=size,
-        min_size=min_size,
-        leading_ratio=leading_ratio,
-        align=align,
-        color=color,
-    )
-    if len(_FITTED) >= _MAX_FITTED:
-        _FITTED.clear()
-    _FITTED[key] = fitted
-    return fitted
-
-
-_FITTED: dict[tuple[Any, ...], FittedText] = {}
-_MAX_FITTED = 4096
-
-
-def _fit_paragraph(
-    text: str,
-    width: float,
-    height: float,
-    *,
-    font: str,
-    size: float,
-    min_size: float,
-    leading_ratio: float,
-    align: Align,
-    color: str,
-) -> FittedText:
     if align not in _ALIGNMENTS:
         raise ValueError(f"align must be one of {sorted(_ALIGNMENTS)}, not {align!r}")
     if not 0 < min_size <= size:

@@ -195,17 +195,10 @@ class MineventureRules(CombatRules):
 
     def _legal_actions(self, state: MineventureState) -> list[Act]:
         phase = state.phase
-        if not state.queue and not state.ended:
-            # The most frequent phases first: with no draws due, none of them is chance.
-            if phase == "decision":
-                return self._decisions(state)
-            if phase == "action":
-                return [self._skip_act, self._roll_act]
-            if phase == "move":
-                return self._moves(state)
         if state.ended:
             return []
-        if self.is_chance(state):
+        # A seat's own phases with no draws due are never chance: not asked on every step.
+        if (state.queue or phase not in _TURN_PHASES) and self.is_chance(state):
             return [action for action, _ in self.chance_outcomes(state)]
         if phase == "decision":
             return self._decisions(state)
