@@ -24,10 +24,11 @@ from typing import Any
 
 import jinja2
 from jinja2 import nodes
+from jinja2.nodes import EvalContext
 from jinja2.parser import Parser
 from jinja2.utils import _PassArg
 
-from pnp.content.sandbox import ContentEnvironment, call_bounded
+from pnp.content.sandbox import MAX_LENGTH, ContentEnvironment, call_bounded, render_bounded
 
 Scope = Mapping[str, Any]
 Closure = Callable[[Scope], Any]
@@ -83,6 +84,79 @@ def compile_expression(source: str, environment: ContentEnvironment) -> Compiled
         return Compiled(compiler.compile(tree), calls=compiler.calls)
     except (jinja2.TemplateSyntaxError, _NotCompiled):
         return None
+
+
+def compile_text(source: str, environment: ContentEnvironment) -> Compiled | None:
+    """Template text made of literal text and ``{{ expression }}``s, as closures that render
+    it as jinja would: jinja's own parse of ``source`` (its whitespace control, comments and
+    trailing newline applied), then ``str()`` of each value between the texts, which is what
+    jinja's generated code writes. None when the text holds anything else (a statement, an
+    expression outside the subset) or does not parse."""
+    try:
+        body = environment.parse(source).body
+        compiler = _Compiler(environment)
+        pieces: list[str | Closure] = []
+        for node in body:
+            if not isinstance(node, nodes.Output):
+                return None
+            for child in node.nodes:
+                if isinstance(child, nodes.TemplateData):
+                    if pieces and isinstance(pieces[-1], str):
+                        pieces[-1] += child.data
+                    else:
+                        pieces.append(child.data)
+                else:
+                    pieces.append(compiler.compile(child))
+    except (jinja2.TemplateSyntaxError, _NotCompiled):
+        return None
+    return Compiled(_joined(pieces), calls=compiler.calls)
+
+
+def text_renderer(source: str, environment: ContentEnvironment) -> Callable[[Scope], str]:
+    """``source`` rendered as ``render_bounded(environment.from_string(source), scope)``
+    renders it: by :func:`compile_text`'s closures where they can, with jinja compiling the
+    text only if they ever need it. A syntax error raises here, as compiling would."""
+    compiled = compile_text(source, environment)
+    templates: list[jinja2.Template] = []
+
+    def through_jinja(scope: Scope) -> str:
+        if not templates:
+            templates.append(environment.from_string(source))
+        return render_bounded(templates[0], scope)
+
+    if compiled is None:
+        templates.append(environment.from_string(source))
+        return through_jinja
+    return with_fallback(bounded_text(compiled.evaluate), through_jinja, calls=compiled.calls)
+
+
+def bounded_text(render: Closure) -> Closure:
+    """``render`` refusing what :func:`render_bounded` refuses: text past the sandbox's
+    length (the caller's fallback then gives jinja's own located error)."""
+
+    def checked(scope: Scope) -> str:
+        text: str = render(scope)
+        if len(text) > MAX_LENGTH:
+            raise Unsupported("longer than a render may write")
+        return text
+
+    return checked
+
+
+def _joined(pieces: list[str | Closure]) -> Closure:
+    if len(pieces) == 1 and not isinstance(pieces[0], str):
+        only = pieces[0]
+        return lambda scope: str(only(scope))
+    if not any(callable(piece) for piece in pieces):
+        text = "".join(piece for piece in pieces if isinstance(piece, str))
+        return lambda scope: text
+
+    def render(scope: Scope) -> str:
+        return "".join(
+            [piece if piece.__class__ is str else str(piece(scope)) for piece in pieces]  # type: ignore[operator]
+        )
+
+    return render
 
 
 def with_fallback(
@@ -282,12 +356,18 @@ class _Compiler:
 
         def call(scope: Scope) -> Any:
             function = target(scope)
-            if _PassArg.from_obj(function) is not None or (
-                hasattr(function, "__call__")  # noqa: B004 - jinja's own test
-                and _PassArg.from_obj(function.__call__) is not None
-            ):
+            # What the callable asks jinja's context to pass it, found as Context.call finds
+            # it: an evaluation context (a macro asks for one) is made as a template's is.
+            asks = function
+            if hasattr(asks, "__call__") and _PassArg.from_obj(asks.__call__) is not None:  # noqa: B004
+                asks = asks.__call__
+            passed = _PassArg.from_obj(asks)
+            if passed is _PassArg.eval_context:
+                args = [EvalContext(environment), *[argument(scope) for argument in positional]]
+            elif passed is None:
+                args = [argument(scope) for argument in positional]
+            else:
                 raise Unsupported("a callable that takes jinja's context")
-            args = [argument(scope) for argument in positional]
             kwargs = {key: value(scope) for key, value in keywords}
             # The sandbox's checks (safe callable, number sizes, result length), then the call
             # as jinja's context makes it for a callable that takes no context.
@@ -299,16 +379,21 @@ class _Compiler:
         if node.node is None:
             raise _NotCompiled("filter block")
         function = self.environment.filters.get(node.name)
-        if function is None or _PassArg.from_obj(function) is not None:
+        passed = None if function is None else _PassArg.from_obj(function)
+        if function is None or passed not in (None, _PassArg.eval_context):
             raise _NotCompiled(f"filter {node.name}")
         target = self.compile(node.node)
         positional, keywords = self._arguments(node)
+        environment = self.environment
         self.calls = True
 
         def apply(scope: Scope) -> Any:
             args = [argument(scope) for argument in positional]
             kwargs = {key: value(scope) for key, value in keywords}
-            return function(target(scope), *args, **kwargs)
+            if passed is None:
+                return function(target(scope), *args, **kwargs)
+            # `join` and its kind read the evaluation context jinja passes them.
+            return function(EvalContext(environment), target(scope), *args, **kwargs)
 
         return apply
 

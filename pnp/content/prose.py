@@ -8,14 +8,16 @@ with where the prose was written.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import jinja2
 
-from pnp.content.sandbox import ENVIRONMENT, render_bounded
+from pnp.content.expressions import text_renderer
+from pnp.content.sandbox import ENVIRONMENT
 from pnp.errors import TemplateError
 
-_CACHE: dict[str, jinja2.Template] = {}
+_CACHE: dict[str, Callable[[Mapping[str, Any]], str]] = {}
 
 
 def render_prose(text: str, context: dict[str, Any], where: object = "") -> str:
@@ -23,10 +25,10 @@ def render_prose(text: str, context: dict[str, Any], where: object = "") -> str:
     if "{{" not in text and "{%" not in text:
         return text
     try:
-        template = _CACHE.get(text)
-        if template is None:
-            template = _CACHE[text] = ENVIRONMENT.from_string(text)
-        return render_bounded(template, context)
+        render = _CACHE.get(text)
+        if render is None:
+            render = _CACHE[text] = text_renderer(text, ENVIRONMENT)
+        return render(context)
     except jinja2.TemplateSyntaxError as error:
         raise TemplateError(f"{where}: jinja syntax error: {error.message}") from None
     except jinja2.TemplateError as error:

@@ -28,11 +28,19 @@ from typing import Any
 
 import jinja2
 import yaml
+from jinja2 import meta as jinja_meta
 from jinja2 import nodes
 
-from pnp.content.expressions import Compiled, compile_expression, with_fallback
+from pnp.content.expressions import (
+    Compiled,
+    Scope,
+    bounded_text,
+    compile_expression,
+    compile_text,
+    text_renderer,
+    with_fallback,
+)
 from pnp.content.sandbox import (
-    MAX_LENGTH,
     ContentEnvironment,
     evaluate_bounded,
     render_bounded,
@@ -64,13 +72,9 @@ def _prose(context: Any, text: str) -> str:
     rendered in the face's scope, so a number typed once in content reaches the printed text."""
     if "{{" not in text and "{%" not in text:
         return text
-    template = _PROSE.get(text)
-    if template is None:
-        template = _PROSE[text] = _ENV.from_string(text)
-    return render_bounded(template, context.get_all())
+    return _rendered_text(text)(context.get_all())
 
 
-_PROSE: dict[str, jinja2.Template] = {}
 _ENV.filters["prose"] = _prose
 
 # Keys each box type accepts; anything else is a typo the author should hear about.
@@ -175,17 +179,19 @@ class Template:
                 # compiling was a fifth of a build.
                 return with_fallback(compiled.evaluate, through_jinja, calls=compiled.calls)
             if not self.macros:
-                return _text_around_expression(value)
-            prefix = None if calls_macro else _macro_output(self.macros)
+                return _rendered_text(value)
+            prefix = _macro_output(self.macros)
             if prefix is None or value[:1].isspace() or value.startswith(("{{-", "{%-")):
-                # The value calls a macro, or whitespace control between the block and the
-                # value could act (a block ending in `-%}` eats the value's leading spaces):
-                # compile it behind the whole block, as written.
+                # The block does more than define macros, or whitespace control between the
+                # block and the value could act (a block ending in `-%}` eats the value's
+                # leading spaces): compile the value behind the whole block, as written.
                 template = _compiled_template(self.macros + value)
                 return lambda context: render_bounded(template, context)
+            if calls_macro:
+                return _rendered_after_macros(value, self.macros, prefix)
             # A value that calls no macro renders exactly as behind the block: the block's
             # own output (the text between its macros) followed by the value's.
-            rendered = _text_around_expression(value)
+            rendered = _rendered_text(value)
             if not prefix:
                 return rendered
             return lambda context: prefix + rendered(context)
@@ -259,33 +265,69 @@ def _compiled_closure(source: str) -> Compiled | None:
 
 _CLOSURES: dict[str, Compiled | None] = {}
 
-# Text around one expression, as in `x: "{{ 12 + n * cell }}mm"`: nothing jinja would treat
-# as markup or trim (a trailing newline) on either side.
-_TEXT_AROUND = re.compile(r"([^{}\n\r]*)\{\{(?!-)([^{}]*?)(?<!-)\}\}([^{}\n\r]*)", re.DOTALL)
+
+def _rendered_text(source: str) -> Callable[[Mapping[str, Any]], str]:
+    renderer = _TEXTS.get(source)
+    if renderer is None:
+        renderer = _TEXTS[source] = text_renderer(source, _ENV)
+    return renderer
 
 
-def _text_around_expression(source: str) -> Callable[[Mapping[str, Any]], str]:
-    """Render ``source`` as jinja would; when it is text around one expression, by that
-    expression's closure (jinja writes ``str()`` of the value between the texts), and jinja
-    compiles it only if the closure ever needs it."""
+_TEXTS: dict[str, Callable[[Mapping[str, Any]], str]] = {}
 
-    def through_jinja(context: Mapping[str, Any]) -> str:
-        return render_bounded(_compiled_template(source), context)
 
-    match = _TEXT_AROUND.fullmatch(source)
-    compiled = None if match is None else _compiled_closure(match.group(2))
-    if match is None or compiled is None:
-        _compiled_template(source)  # a syntax error shows now, located
+def _rendered_after_macros(value: str, macros: str, prefix: str) -> Callable[[Scope], str]:
+    """``value`` rendered behind the macro block ``macros`` (which writes ``prefix`` by
+    itself), as jinja renders the two as one template: by closures with the block's macros
+    in scope where they can, so the block is compiled once for all its values, not once
+    behind each value that calls a macro."""
+    combined = macros + value
+
+    def through_jinja(context: Scope) -> str:
+        return render_bounded(_compiled_template(combined), context)
+
+    compiled = compile_text(value, _ENV)
+    if compiled is None:
+        _compiled_template(combined)  # a syntax error shows now, located
         return through_jinja
-    before, after, closure = match.group(1), match.group(3), compiled.evaluate
+    closure, module = compiled.evaluate, _macro_module(macros)
 
-    def around(context: Mapping[str, Any]) -> str:
-        text = before + str(closure(context)) + after
-        if len(text) > MAX_LENGTH:
-            raise ValueError("longer than a render may write")  # jinja says it, located
-        return text
+    def rendered(context: Scope) -> str:
+        return prefix + str(closure({**context, **module.exports(context)}))
 
-    return with_fallback(around, through_jinja, calls=compiled.calls)
+    return with_fallback(bounded_text(rendered), through_jinja, calls=True)
+
+
+class _MacroModule:
+    """A macro block's macros as jinja defines them in front of a value, made for a face's
+    context and made again only when a name the block reads from the context holds another
+    object: the macros then see exactly what they would see defined for each value."""
+
+    def __init__(self, macros: str) -> None:
+        self.template = _compiled_template(macros)
+        self.reads = tuple(sorted(jinja_meta.find_undeclared_variables(_ENV.parse(macros))))
+        self.read: tuple[Any, ...] | None = None
+        self.macros: dict[str, Any] = {}
+
+    def exports(self, context: Scope) -> dict[str, Any]:
+        read = tuple([context.get(name, _ABSENT) for name in self.reads])
+        if self.read is None or any(a is not b for a, b in zip(read, self.read, strict=True)):
+            run = self.template.new_context(dict(context))
+            for _ in self.template.root_render_func(run):
+                pass
+            self.macros, self.read = run.get_exported(), read
+        return self.macros
+
+
+_ABSENT = object()
+_MACRO_MODULES: dict[str, _MacroModule] = {}
+
+
+def _macro_module(macros: str) -> _MacroModule:
+    module = _MACRO_MODULES.get(macros)
+    if module is None:
+        module = _MACRO_MODULES[macros] = _MacroModule(macros)
+    return module
 
 
 def _compiled_expression(source: str) -> Callable[..., Any]:

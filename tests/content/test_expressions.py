@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from pnp.content.expressions import compile_expression
+from pnp.content import expressions
+from pnp.content.expressions import compile_expression, compile_text
 from pnp.content.sandbox import ContentEnvironment
 from pnp.errors import TemplateError
 from pnp.layout import template as template_module
@@ -79,7 +80,8 @@ SAME_AS_JINJA = [
     "{'x': n, 'y': [1, 2]}['y']",
     "max(n, 3) + min(names | length, 9)",
     "range(4) | list",
-    "names | join('、')",  # filters that take jinja's context: jinja evaluates these
+    "names | join('、')",  # a filter that takes jinja's evaluation context, as jinja passes it
+    "names | map('upper') | list",  # one that takes jinja's whole context: jinja evaluates it
     "'%03d' % n",
     "text * 2",
     "names[7] is defined",  # a test: jinja's
@@ -91,10 +93,19 @@ def test_a_closure_gives_what_jinja_gives(source: str) -> None:
     expected = ENVIRONMENT.compile_expression(source, undefined_to_none=False)(**SCOPE)
     closure = compile_expression(source, ENVIRONMENT)
     if closure is None:
-        assert source.endswith(("('、')", "defined", "list")), f"{source} should compile"
+        assert source.endswith(("defined", "list")), f"{source} should compile"
         return
     got = closure.evaluate(SCOPE)
     assert got == expected and type(got) is type(expected)
+
+
+def _only_jinja(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From here on, every value and text is evaluated by jinja itself."""
+    monkeypatch.setattr(template_module, "_compiled_closure", lambda source: None)
+    for module in (template_module, expressions):
+        monkeypatch.setattr(module, "compile_text", lambda source, environment: None)
+    for memo in ("_TEXTS", "_MACRO_MODULES"):
+        monkeypatch.setattr(template_module, memo, {})
 
 
 def _evaluated(source: str) -> Any:
@@ -123,13 +134,13 @@ FAILING = [
 
 
 @pytest.mark.parametrize("source", FAILING)
-@pytest.mark.parametrize("shape", ["{{ %s }}", "x{{ %s }}mm"])
+@pytest.mark.parametrize("shape", ["{{ %s }}", "x{{ %s }}mm", "{{ n }}·{{ %s }}{# note #}\n"])
 def test_what_a_closure_cannot_answer_jinja_answers(
     source: str, shape: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     value = shape % source
     with_closures = _evaluated(value)
-    monkeypatch.setattr(template_module, "_compiled_closure", lambda source: None)
+    _only_jinja(monkeypatch)
     through_jinja = _evaluated(value)
     assert with_closures == through_jinja
     if source != "n if none":
@@ -164,3 +175,74 @@ def test_a_face_value_that_reaches_python_is_a_located_error(tmp_path: Path) -> 
     for value in ("{{ lair.__class__ }}mm", "{{ text.upper.__globals__ }}"):
         with pytest.raises(TemplateError, match=r"t.yaml:2: text: "):
             _face_values(tmp_path, {"a": value}, SCOPE)
+
+
+TEXTS = [
+    "速度 {{ lair.colour.value }} · {{ n }}",
+    "{{ none }}/{{ text }}\n",
+    "trailing newline dropped\n",
+    "{# a comment #}{{ n }}{# another #}",
+    "a  {{- n -}}  b",
+    "{% raw %}{{ n }}{% endraw %} is written as it is",
+    "{{ names | join('、') }} and {{ n }}",
+    "{{ names | map('upper') | join }}",  # a filter that takes jinja's context: jinja
+    "{% for name in names %}{{ name }}{% endfor %}",  # a statement: jinja
+    "plain text",
+    "{{ '}}' }}{{ \"{{\" }}",
+]
+
+
+@pytest.mark.parametrize("source", TEXTS)
+def test_text_renders_as_jinja_renders_it(source: str) -> None:
+    expected = ENVIRONMENT.from_string(source).render(**SCOPE)
+    compiled = compile_text(source, ENVIRONMENT)
+    if compiled is None:
+        assert ("{%" in source and "raw" not in source) or "map" in source, f"{source!r}"
+        return
+    assert compiled.evaluate(SCOPE) == expected
+
+
+MACROS = """{%- macro signed(n) -%}{{ '+' if n >= 0 else '−' }}{{ n | abs }}{%- endmacro -%}
+{%- macro titled(lair) -%}{{ lair.title }}（{{ signed(n - 30) }}）{%- endmacro -%}
+{%- macro deep(k) -%}{{ deep(k) }}{%- endmacro -%}
+"""
+
+
+def _macro_values(
+    tmp_path: Path, values: list[str], context: dict[str, Any]
+) -> list[str | TemplateError]:
+    (tmp_path / "m.yaml").write_text(
+        "macros: |\n" + "".join(f"  {line}\n" for line in MACROS.splitlines()), encoding="utf-8"
+    )
+    template = load_template(tmp_path, "m.yaml")
+    results: list[str | TemplateError] = []
+    for value in values:
+        try:
+            results.append(template.evaluate(value, context, "m.yaml:9: text"))
+        except TemplateError as error:
+            results.append(error)
+    return results
+
+
+def test_a_value_calling_a_macro_renders_as_behind_the_macro_block(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    values = [
+        "{{ signed(n) }}",
+        "力量 {{ signed(-3) }}，{{ titled(lair) }}",
+        "{{ titled(lair) }}·{{ signed(n) }}",
+        "{{ signed() }}",  # a macro's own Undefined: jinja's error
+        "{{ deep(1) }}",  # without end: the sandbox stops it
+    ]
+    other = {**SCOPE, "n": 3, "lair": Lair(2, 2, "别处", Colour.BLUE)}
+    with_closures = [_macro_values(tmp_path, values, scope) for scope in (SCOPE, other)]
+    behind_the_block = [source for source in template_module._TEMPLATES if source.endswith("）")]
+    assert not any(source.endswith(values[1]) for source in behind_the_block)  # closures did it
+    _only_jinja(monkeypatch)
+    through_jinja = [_macro_values(tmp_path, values, scope) for scope in (SCOPE, other)]
+    assert [[str(v) for v in run] for run in with_closures] == [
+        [str(v) for v in run] for run in through_jinja
+    ]
+    assert with_closures[0][1] == "力量 −3，龙穴（−3）"
+    assert with_closures[1][1] == "力量 −3，别处（−27）"  # the macros see the other context
+    assert isinstance(with_closures[0][4], TemplateError)
