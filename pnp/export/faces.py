@@ -143,49 +143,57 @@ class Rasteriser:
 
     def pngs(self, decks: Sequence[Deck], dpi: float) -> Generator[bytes, None, None]:
         """PNG bytes (see :func:`png_bytes`) of each deck's faces in the deck's order, deck by
-        deck, each made when the one before it is taken, so memory stays flat in the card
-        count. Each deck is drawn into a document of its own (its faces in the order given),
-        so its images depend on its faces alone.
-        Rasterising and encoding are most of an export: they run in forked worker processes
-        on every core (pdfium is not thread-safe: each worker opens the documents itself);
-        where processes cannot fork (or this is a worker already), or there are few pages,
-        in this process with the encoding on threads."""
-        pages = sum(len(order) for _, _, order in decks)
+        deck, each batch of them made when the one before it is taken, so memory stays flat
+        in the card count.
+
+        The faces are drawn :data:`FACES_PER_DOCUMENT` to a document (fonts embedded once
+        per document), in each deck's order: a fixed split, so an image never depends on how
+        many processes made it. Drawing, rasterising and encoding a document is one task of
+        forked worker processes on every core (pdfium is not thread-safe: each worker opens
+        its own documents); where processes cannot fork (or this is a worker already), or
+        there are few pages, this process does them in turn with the encoding on threads."""
+        batches = _batches(decks)
+        pages = sum(len(batch.faces) for batch in batches)
         workers = min(default_workers(), _MAX_WORKERS, max(1, pages // _PAGES_PER_WORKER))
         if workers > 1 and may_fork():
-            yield from self._pngs_forked(decks, dpi, workers)
+            yield from self._pngs_forked(batches, dpi, workers)
             return
-        for faces, size, order in decks:
-            with (
-                self.pages(faces, dpi, size) as image_of,
-                ThreadPoolExecutor(max_workers=2) as pool,
-            ):
-                # zlib releases the GIL: the next page rasterises while this one is encoded.
-                waiting: deque[Future[bytes]] = deque()
-                for index in order:
-                    waiting.append(pool.submit(png_bytes, image_of(index), dpi))
-                    if len(waiting) > 2:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            for batch in batches:
+                with self.pages(batch.faces, dpi, batch.sizes) as image_of:
+                    # zlib releases the GIL: the next page rasterises while this one is encoded.
+                    waiting: deque[Future[bytes]] = deque()
+                    for index in range(len(batch.faces)):
+                        waiting.append(pool.submit(png_bytes, image_of(index), dpi))
+                        if len(waiting) > 2:
+                            yield waiting.popleft().result()
+                    while waiting:
                         yield waiting.popleft().result()
-                while waiting:
-                    yield waiting.popleft().result()
 
     def _pngs_forked(
-        self, decks: Sequence[Deck], dpi: float, workers: int
+        self, batches: list[_Batch], dpi: float, workers: int
     ) -> Generator[bytes, None, None]:
-        documents = [self._document(faces, dpi, size) for faces, size, _ in decks]
         context = multiprocessing.get_context("fork")
-        # The workers share this process's memory copy-on-write: frozen while they fork, a
-        # collection in a worker does not touch (and so copy) every object this one holds.
+        # The workers share this process's memory copy-on-write (the faces among it): frozen
+        # while they fork, a collection in a worker does not touch (and so copy) every object.
         gc.freeze()
         try:
-            pool = context.Pool(workers, initializer=_open_documents, initargs=(documents, dpi))
+            pool = context.Pool(workers, initializer=_start_worker, initargs=(self, batches, dpi))
         finally:
             gc.unfreeze()
-        tasks = [(deck, page) for deck, (_, _, order) in enumerate(decks) for page in order]
         with pool:
-            yield from pool.imap(_page_png, tasks, chunksize=2)
+            for pngs, warnings in pool.imap(_batch_pngs, range(len(batches))):
+                self.warnings.update(warnings)
+                yield from pngs
 
     def _document(self, faces: Sequence[Face], dpi: float, size: Sizes) -> bytes:
+        data, warnings = self.drawn(faces, dpi, size)
+        self.warnings.update(warnings)
+        return data
+
+    def drawn(self, faces: Sequence[Face], dpi: float, size: Sizes) -> tuple[bytes, set[str]]:
+        """One PDF with a page per face, each page the face's size in pixels at ``dpi``
+        (``size``, see :data:`Sizes`), and the warnings drawing it gave."""
         from pnp.render.draw import DrawReport, draw_face
         from pnp.render.pdf import new_canvas
 
@@ -211,35 +219,66 @@ class Rasteriser:
             draw_face(canvas, face, self.fonts, report, self.game.folder)
             canvas.restoreState()
             canvas.showPage()
-        self.warnings.update(report.overflows)
+        warnings = set(report.overflows)
         for origin, chars in report.missing_glyphs.items():
-            self.warnings.add(f"{origin}: no glyph for {''.join(sorted(chars))!r}")
+            warnings.add(f"{origin}: no glyph for {''.join(sorted(chars))!r}")
         data: bytes = canvas.getpdfdata()
-        return data
+        return data, warnings
 
 
 _MAX_WORKERS = 4
 _PAGES_PER_WORKER = 8
 """Below this many pages a process, forking costs more than it saves."""
 
-_WORKER: list[Any] = []
-"""In a forked worker: the decks' documents (as bytes, each opened at its first page), the
-documents opened, and the resolution."""
+FACES_PER_DOCUMENT = 12
+"""Faces drawn into one document for rasterising: few enough that the documents of a deck
+spread over the workers, enough that embedding the fonts once per document costs little."""
 
 
-def _open_documents(documents: list[bytes], dpi: float) -> None:
-    _WORKER[:] = [documents, {}, dpi]
+@dataclass(frozen=True)
+class _Batch:
+    """Faces drawn into one document and rasterised together, with their pixel sizes."""
+
+    faces: list[Face]
+    sizes: Sizes
 
 
-def _page_png(task: tuple[int, int]) -> bytes:
+def _batches(decks: Sequence[Deck]) -> list[_Batch]:
+    batches = []
+    for faces, size, order in decks:
+        for start in range(0, len(order), FACES_PER_DOCUMENT):
+            pages = order[start : start + FACES_PER_DOCUMENT]
+            sizes = [size[page] for page in pages] if isinstance(size, list) else size
+            batches.append(_Batch([faces[page] for page in pages], sizes))
+    return batches
+
+
+_WORKER: dict[str, Any] = {}
+"""In a forked worker: the rasteriser, the batches and the resolution."""
+
+
+def _start_worker(rasteriser: Rasteriser, batches: list[_Batch], dpi: float) -> None:
+    import pypdfium2  # noqa: F401 - loaded while the pool starts, not with the first task
+
+    _WORKER.update(rasteriser=rasteriser, batches=batches, dpi=dpi)
+
+
+def _batch_pngs(number: int) -> tuple[list[bytes], set[str]]:
+    """The PNGs of the number-th batch's faces, drawn and rasterised here."""
     import pypdfium2
 
-    documents, opened, dpi = _WORKER
-    deck, index = task
-    if deck not in opened:
-        opened.clear()  # decks come in order: the one before is done
-        opened[deck] = pypdfium2.PdfDocument(documents[deck])
-    page = opened[deck][index]
+    rasteriser: Rasteriser = _WORKER["rasteriser"]
+    batch: _Batch = _WORKER["batches"][number]
+    dpi: float = _WORKER["dpi"]
+    data, warnings = rasteriser.drawn(batch.faces, dpi, batch.sizes)
+    document = pypdfium2.PdfDocument(data)
+    try:
+        return [_page_png(document[index], dpi) for index in range(len(batch.faces))], warnings
+    finally:
+        document.close()
+
+
+def _page_png(page: Any, dpi: float) -> bytes:
     try:
         bitmap = page.render(
             scale=dpi / POINTS_PER_INCH, rev_byteorder=True, bitmap_maker=_ROWS.bitmap
