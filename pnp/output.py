@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
-import importlib.metadata
 import json
 import os
 import re
@@ -21,6 +20,8 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
+
+from pnp import installed
 
 MANIFEST = ".pnp-build.json"
 """The record of a build, inside its output folder."""
@@ -164,10 +165,7 @@ def code_fingerprint() -> str:
     font package, …): any of them changing may change the bytes of a PDF."""
     digest = hashlib.sha256()
     _digest_tree(digest, _CODE_ROOT, "pnp")
-    versions = sorted(
-        f"{dist.metadata['Name']}=={dist.version}" for dist in importlib.metadata.distributions()
-    )
-    digest.update("\n".join(versions).encode())
+    digest.update("\n".join(installed.versions()).encode())
     for name in ("PNP_CJK_FONT", "PNP_CJK_FONT_BOLD", "PNP_FONT_CACHE"):
         digest.update(f"{name}={os.environ.get(name, '')}\n".encode())
     return digest.hexdigest()

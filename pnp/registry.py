@@ -14,11 +14,11 @@ of pnp. Only the model is required: a game without an engine or checks still bui
 from __future__ import annotations
 
 import difflib
-import importlib.metadata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pnp import installed
 from pnp.errors import PnpError, UnknownGameError
 
 if TYPE_CHECKING:
@@ -174,7 +174,7 @@ _BROKEN: dict[str, str] = {}
 """Why each announced game that could not be loaded failed, by slug."""
 
 
-def _load(entry: importlib.metadata.EntryPoint) -> Game:
+def _load(entry: installed.EntryPoint) -> Game:
     try:
         game = entry.load()
     except Exception as error:  # a broken plug-in is reported, never a traceback
@@ -196,7 +196,7 @@ def games() -> dict[str, Game]:
     global _GAMES
     if _GAMES is None:
         found: dict[str, Game] = {}
-        for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        for entry in installed.entry_points(ENTRY_POINT_GROUP):
             try:
                 found[entry.name] = _load(entry)
             except PnpError as error:
@@ -219,7 +219,7 @@ def find_game(slug: str) -> Game | None:
             raise PnpError(_BROKEN[slug])
         return found
     if slug not in _ONE:
-        entries = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP, name=slug)
+        entries = installed.entry_points(ENTRY_POINT_GROUP, slug)
         entry = next(iter(entries), None)
         _ONE[slug] = None if entry is None else _load(entry)
     return _ONE[slug]

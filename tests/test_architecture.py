@@ -18,6 +18,7 @@ BASE = {
     "output",
     "paths",
     "cores",
+    "installed",
 }  # leaf modules every stage may use
 
 # stage -> the stages it may import (besides itself and BASE)

@@ -22,7 +22,6 @@ from __future__ import annotations
 import atexit
 import copy
 import hashlib
-import importlib.metadata
 import importlib.util
 import io
 import logging
@@ -199,9 +198,11 @@ def locate_source() -> Path | None:
             candidate = Path(location) / SOURCE_FILE
             if candidate.is_file():
                 return candidate
+    from importlib import metadata  # for this fallback only: importing it is slow
+
     try:
-        files = importlib.metadata.files(SOURCE_DIST) or []
-    except importlib.metadata.PackageNotFoundError:
+        files = metadata.files(SOURCE_DIST) or []
+    except metadata.PackageNotFoundError:
         return None
     for entry in files:
         if entry.name == SOURCE_FILE:
