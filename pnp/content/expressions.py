@@ -20,6 +20,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import jinja2
@@ -86,6 +87,14 @@ def compile_expression(source: str, environment: ContentEnvironment) -> Compiled
         return None
 
 
+@lru_cache(maxsize=8192)
+def parsed(source: str, environment: ContentEnvironment) -> nodes.Template:
+    """``environment.parse(source)``, once per text: a face's names and its closures both
+    read the same parse, and jinja's lexer is most of the cost of either. The tree is shared:
+    read it, never change it."""
+    return environment.parse(source)
+
+
 def compile_text(source: str, environment: ContentEnvironment) -> Compiled | None:
     """Template text made of literal text and ``{{ expression }}``s, as closures that render
     it as jinja would: jinja's own parse of ``source`` (its whitespace control, comments and
@@ -93,7 +102,7 @@ def compile_text(source: str, environment: ContentEnvironment) -> Compiled | Non
     jinja's generated code writes. None when the text holds anything else (a statement, an
     expression outside the subset) or does not parse."""
     try:
-        body = environment.parse(source).body
+        body = parsed(source, environment).body
         compiler = _Compiler(environment)
         pieces: list[str | Closure] = []
         for node in body:

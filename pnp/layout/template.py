@@ -37,6 +37,7 @@ from pnp.content.expressions import (
     bounded_text,
     compile_expression,
     compile_text,
+    parsed,
     text_renderer,
     with_fallback,
 )
@@ -219,7 +220,7 @@ def _names_in(source: str) -> frozenset[str] | None:
     """Every name ``source`` mentions (a superset of what it reads: names it sets count too),
     or None when that cannot be told."""
     try:
-        tree = _ENV.parse(source)
+        tree = parsed(source, _ENV)
     except jinja2.TemplateSyntaxError:
         return None
     for node in tree.find_all((nodes.Filter, nodes.Test)):
