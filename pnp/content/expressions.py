@@ -136,7 +136,7 @@ def text_renderer(source: str, environment: ContentEnvironment) -> Callable[[Sco
     if compiled is None:
         templates.append(environment.from_string(source))
         return through_jinja
-    return with_fallback(bounded_text(compiled.evaluate), through_jinja, calls=compiled.calls)
+    return with_fallback(compiled.evaluate, through_jinja, calls=compiled.calls)
 
 
 def bounded_text(render: Closure) -> Closure:
@@ -153,17 +153,35 @@ def bounded_text(render: Closure) -> Closure:
 
 
 def _joined(pieces: list[str | Closure]) -> Closure:
-    if len(pieces) == 1 and not isinstance(pieces[0], str):
-        only = pieces[0]
-        return lambda scope: str(only(scope))
-    if not any(callable(piece) for piece in pieces):
-        text = "".join(piece for piece in pieces if isinstance(piece, str))
+    """The text of literal pieces and closures' values; past the sandbox's length, jinja's
+    (the caller's fallback then gives its located error). The usual shapes, a length such as
+    ``{{ 12 + n * cell }}mm`` among them, are concatenated directly: a face evaluates
+    thousands."""
+    texts = [piece for piece in pieces if isinstance(piece, str)]
+    closures = [piece for piece in pieces if not isinstance(piece, str)]
+    if not closures:
+        text = "".join(texts)
         return lambda scope: text
+    if len(closures) == 1 and len(pieces) <= 3:
+        only = closures[0]
+        before = pieces[0] if isinstance(pieces[0], str) else ""
+        after = pieces[-1] if isinstance(pieces[-1], str) else ""
+
+        def around(scope: Scope) -> str:
+            text = before + str(only(scope)) + after
+            if len(text) > MAX_LENGTH:
+                raise Unsupported("longer than a render may write")
+            return text
+
+        return around
 
     def render(scope: Scope) -> str:
-        return "".join(
+        text = "".join(
             [piece if piece.__class__ is str else str(piece(scope)) for piece in pieces]  # type: ignore[operator]
         )
+        if len(text) > MAX_LENGTH:
+            raise Unsupported("longer than a render may write")
+        return text
 
     return render
 
