@@ -22,16 +22,20 @@ from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import paragraph as rl_paragraph
-from reportlab.platypus.paragraph import (
-    Paragraph,
-    ParaLines,
-    _putFragLine,
-    cjkU,
-    makeCJKParaLine,
-    setXPos,
-)
 from reportlab.rl_config import _FUZZ
+
+from pnp.render.deferred import link_pattern_deferred
+
+with link_pattern_deferred():
+    from reportlab.platypus import paragraph as rl_paragraph
+    from reportlab.platypus.paragraph import (
+        Paragraph,
+        ParaLines,
+        _putFragLine,
+        cjkU,
+        makeCJKParaLine,
+        setXPos,
+    )
 
 Align = Literal["left", "center", "right", "justify"]
 VAlign = Literal["top", "middle", "bottom"]
