@@ -56,22 +56,46 @@ class Run:
     stderr: str
 
 
+# Linux counts, in a child's peak memory, the memory of the process it was forked from (the
+# peak of the forked copy is kept across exec): a child of this process, which holds the
+# in-process benchmarks' data, would report at least this process's peak. A small launcher
+# starts the command instead and reports the command's own peak and CPU.
+_LAUNCHER = """
+import json, os, subprocess, sys, time
+started = time.perf_counter()
+process = subprocess.Popen(sys.argv[2:])
+_, status, usage = os.wait4(process.pid, 0)
+seconds = time.perf_counter() - started
+with open(sys.argv[1], "w") as report:
+    cpu = usage.ru_utime + usage.ru_stime
+    json.dump({"seconds": seconds, "peak_kb": usage.ru_maxrss, "cpu": cpu}, report)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def run_process(args: Sequence[str], env: dict[str, str] | None = None) -> Run:
-    """Run a command to its end: wall time, and its peak resident memory (from wait4)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        started = time.perf_counter()
+    """Run a command to its end: its wall time, CPU and peak resident memory (from wait4,
+    measured by a launcher around the command alone: see _LAUNCHER)."""
+    with (
+        tempfile.TemporaryFile() as out,
+        tempfile.TemporaryFile() as err,
+        tempfile.TemporaryDirectory() as folder,
+    ):
+        usage_file = Path(folder, "usage.json")
         process = subprocess.Popen(
-            list(args), stdout=out, stderr=err, cwd=REPOSITORY, env={**os.environ, **(env or {})}
+            [sys.executable, "-c", _LAUNCHER, str(usage_file), *args],
+            stdout=out,
+            stderr=err,
+            cwd=REPOSITORY,
+            env={**os.environ, **(env or {})},
         )
-        _, status, usage = os.wait4(process.pid, 0)
-        seconds = time.perf_counter() - started
-        process.returncode = os.waitstatus_to_exitcode(status)
+        code = process.wait()
         out.seek(0)
         err.seek(0)
-        peak_mb = usage.ru_maxrss / 1024  # kilobytes on Linux
-        cpu = usage.ru_utime + usage.ru_stime
+        usage = json.loads(usage_file.read_text())
+        peak_mb = usage["peak_kb"] / 1024  # kilobytes on Linux
         return Run(
-            seconds, cpu, peak_mb, process.returncode, out.read().decode(), err.read().decode()
+            usage["seconds"], usage["cpu"], peak_mb, code, out.read().decode(), err.read().decode()
         )
 
 

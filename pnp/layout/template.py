@@ -307,17 +307,18 @@ class _MacroModule:
     def __init__(self, macros: str) -> None:
         self.template = _compiled_template(macros)
         self.reads = tuple(sorted(jinja_meta.find_undeclared_variables(_ENV.parse(macros))))
-        self.read: tuple[Any, ...] | None = None
-        self.macros: dict[str, Any] = {}
+        # What the macros were made from, with them: one attribute, replaced whole.
+        self.made: tuple[tuple[Any, ...], dict[str, Any]] | None = None
 
     def exports(self, context: Scope) -> dict[str, Any]:
         read = tuple([context.get(name, _ABSENT) for name in self.reads])
-        if self.read is None or any(a is not b for a, b in zip(read, self.read, strict=True)):
+        made = self.made
+        if made is None or any(a is not b for a, b in zip(read, made[0], strict=True)):
             run = self.template.new_context(dict(context))
             for _ in self.template.root_render_func(run):
                 pass
-            self.macros, self.read = run.get_exported(), read
-        return self.macros
+            made = self.made = (read, run.get_exported())
+        return made[1]
 
 
 _ABSENT = object()
