@@ -322,6 +322,19 @@ class _MacroModule:
 
 
 _ABSENT = object()
+_UNSET = object()
+
+
+@dataclass
+class _Kept:
+    """What the cells of one repeated box share: the keys whose values name the index (or
+    may: anything but plain data), and what the others came to."""
+
+    varying: frozenset[str]
+    results: dict[tuple[str, str], Any] = field(default_factory=dict)
+
+
+_STYLE_KEYS = frozenset({"fill", "stroke", "stroke_width", "dash"})
 _MACRO_MODULES: dict[str, _MacroModule] = {}
 
 
@@ -637,23 +650,59 @@ class _Painter:
                 f"{where}: repeat: expected a whole number, got {count!r}"
             ) from None
         name = str(box.props.get("as", "i"))
+        # A cell of a grid reads its index and little else: what does not name the index (its
+        # value, length, colour, style) is worked out at its first use and kept for the
+        # other cells, so the first cell asks for everything in the order it always did.
+        kept = _Kept(
+            varying=frozenset(
+                key
+                for key, raw in box.props.items()
+                if not isinstance(raw, str | int | float | bool)
+                or (
+                    type(raw) is str
+                    and ("{{" in raw or "{%" in raw)
+                    and ((names := _names_in(raw)) is None or name in names)
+                )
+            )
+        )
+        scope = dict(self.scope)  # one scope for the loop: each cell only sets the index
         shapes: list[Shape] = []
         for index in range(count):
-            shapes.extend(self._paint_once(box, {**self.scope, name: index}, where))
+            scope[name] = index
+            shapes.extend(self._paint_once(box, scope, where, kept))
         return shapes
 
-    def _paint_once(self, box: BoxSpec, scope: dict[str, Any], where: str) -> list[Shape]:
+    def _paint_once(
+        self, box: BoxSpec, scope: dict[str, Any], where: str, kept: _Kept | None = None
+    ) -> list[Shape]:
         evaluate = self.template.evaluate
-        if "when" in box.props and not _truthy(evaluate(box.props["when"], scope, where)):
-            return []
+        # The results a repeated box's cells share (none outside a repeat), and what varies.
+        results = kept.results if kept is not None else None
+        varying = kept.varying if kept is not None else frozenset()
 
-        def value(key: str, default: Any = None) -> Any:
+        def value(key: str, default: Any = None, located: str | None = None) -> Any:
             raw = box.props.get(key, default)
             if type(raw) is not str or ("{{" not in raw and "{%" not in raw):
                 return raw  # plain data, as evaluate would return it
-            return evaluate(raw, scope, f"{where}: {key}")
+            if results is None or key in varying:
+                return evaluate(raw, scope, located or f"{where}: {key}")
+            known = results.get(("value", key), _UNSET)
+            if known is _UNSET:
+                known = results["value", key] = evaluate(raw, scope, located or f"{where}: {key}")
+            return known
+
+        if "when" in box.props and not _truthy(value("when", located=where)):
+            return []
 
         def length(key: str, default: Any = None) -> float:
+            if results is None or key not in box.props or key in varying:
+                return measured(key, default)
+            known = results.get(("length", key))
+            if known is None:
+                known = results["length", key] = measured(key, default)
+            return float(known)
+
+        def measured(key: str, default: Any) -> float:
             raw = value(key, default)
             if raw is None:
                 raise TemplateError(f"{where}: {box.kind} box needs {key!r}")
@@ -683,6 +732,14 @@ class _Painter:
             return text
 
         def style() -> Style:
+            if results is None or not varying.isdisjoint(_STYLE_KEYS):
+                return styled()
+            known = results.get(("style", ""))
+            if known is None:
+                known = results["style", ""] = styled()
+            return known
+
+        def styled() -> Style:
             dash = value("dash") or ()
             return Style(
                 fill=colour("fill"),

@@ -75,6 +75,31 @@ def test_repeat_and_when_drive_boxes_from_data(tmp_path: Path) -> None:
     assert [round(s.x / mm(1)) for s in shapes] == [0, 5, 15]  # type: ignore[union-attr]
 
 
+def test_a_repeated_box_works_out_what_its_cells_share_once(tmp_path: Path) -> None:
+    asked: list[str] = []
+
+    def side(name: str) -> float:
+        asked.append(name)
+        return 2.0
+
+    write(
+        tmp_path,
+        "g.yaml",
+        "boxes:\n  - {type: rect, repeat: 3, as: n, x: \"{{ n * side('x') }}mm\", y: 0,"
+        " w: \"{{ side('w') }}mm\", h: \"{{ side('h') + n }}mm\","
+        " fill: \"{{ '#ff0000' if n == 1 else '#00ff00' }}\", stroke: \"{{ colour }}\"}\n",
+    )
+    shapes = face(tmp_path, "g.yaml", {"side": side, "colour": "#000000"}).shapes
+    rects = [s for s in shapes if isinstance(s, RectShape)]
+    assert [round(r.x / mm(1)) for r in rects] == [0, 2, 4]
+    assert [round(r.width / mm(1)) for r in rects] == [2, 2, 2]
+    assert [round(r.height / mm(1)) for r in rects] == [2, 3, 4]
+    assert [r.style.fill for r in rects] == ["#00ff00", "#ff0000", "#00ff00"]
+    assert {r.style.stroke for r in rects} == {"#000000"}
+    # What names the index is evaluated for every cell; the width, which does not, once.
+    assert asked.count("x") == 3 and asked.count("h") == 3 and asked.count("w") == 1
+
+
 def test_an_undefined_name_is_an_error_with_the_template_line(tmp_path: Path) -> None:
     write(
         tmp_path,
