@@ -34,6 +34,7 @@ from pnp.paths import (
 
 if TYPE_CHECKING:
     from pnp.content.loader import LoadedGame
+    from pnp.export import ExportReport
 
 
 class Context:
@@ -541,7 +542,7 @@ def _export(
     """Every export of `formats` into `game_dir/export/`, beside the game's kit. `game` is the
     loaded game, or its slug: then it is loaded (and checked) only if an export is not up to
     date with the content."""
-    from pnp.export import export_dir, export_game, export_up_to_date, record_export
+    from pnp.export import export_dir, export_up_to_date, record_export
 
     slug = game if isinstance(game, str) else game.slug
     content_folder = obj.content_root / slug
@@ -556,11 +557,7 @@ def _export(
                 f"({time.perf_counter() - started:.2f} s)"
             )
         else:
-            if isinstance(game, str):
-                game = obj.checked(game)
-            report = export_game(
-                game, fmt, game_dir, obj.templates_root, profile=profile, base_url=base_url
-            )
+            game, report = _exported(obj, game, fmt, game_dir, profile, base_url)
             record_export(report, content_folder, obj.templates_root, options)
             size = sum(path.stat().st_size for path in report.files if path.is_file())
             click.echo(
@@ -570,6 +567,51 @@ def _export(
             warnings = report.warnings
         for warning in warnings:
             click.echo(f"  warning: {warning}", err=True)
+
+
+def _exported(
+    obj: Context,
+    game: LoadedGame | str,
+    fmt: str,
+    game_dir: Path,
+    profile: str,
+    base_url: str | None,
+) -> tuple[LoadedGame, ExportReport]:
+    """The game and its export in ``fmt``. A game given by its slug is loaded here and its
+    static checks run while the export makes its images (before it writes anything): errors
+    they find stop the export with nothing written, as checking first did."""
+    from pnp.export import export_game
+
+    if not isinstance(game, str):
+        report = export_game(
+            game, fmt, game_dir, obj.templates_root, profile=profile, base_url=base_url
+        )
+        return game, report
+    from pnp.validate.runner import require_clean
+
+    loaded = obj.load(game)
+
+    def check() -> None:
+        require_clean(loaded, obj.templates_root)
+
+    try:
+        report = export_game(
+            loaded,
+            fmt,
+            game_dir,
+            obj.templates_root,
+            profile=profile,
+            base_url=base_url,
+            before_writing=check,
+        )
+    except ContentError:
+        raise
+    except PnpError:
+        # Content the checks refuse can stop the export before they run (a template naming
+        # a missing field): then the checks say what is wrong, every error of it.
+        check()
+        raise
+    return loaded, report
 
 
 @main.command()

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from pnp.cli import main
+from pnp.paths import REPOSITORY
 
 PROBLEM_LINE = re.compile(r"^(?P<path>\S+?):(?P<line>\d+)(?::\d+)?: deadline-99: .+$")
 
@@ -164,11 +167,63 @@ def test_every_command_checks_content_before_using_it(content_copy: Path, tmp_pa
         ["rulebook", "deadline-99", "--out", str(out_dir)],
         ["simulate", "deadline-99", "--games", "3"],
         ["export", "deadline-99", "--format", "tts", "--out", str(out_dir)],
+        # The png export checks while its workers make the images: still nothing written.
+        ["export", "deadline-99", "--format", "png", "--out", str(out_dir)],
     ):
         code, out, err = run("--content", str(content_copy), *command)
         assert code == 1, (command, out, err)
         assert re.search(r"game\.yaml:\d+(:\d+)?: deadline-99: .*hand", err), (command, err)
         assert "Traceback" not in out + err
+    assert not out_dir.exists() or not any(out_dir.rglob("*.*"))
+
+
+def test_an_export_stopped_by_a_broken_template_says_what_the_checks_say(
+    content_copy: Path, tmp_path: Path
+) -> None:
+    # The png export lays its cards out before the checks have run: a template naming a
+    # field no card has stops that layout, and the error is the checks' own, located.
+    templates = content_copy.parent / "templates"
+    shutil.copytree(REPOSITORY / "templates", templates)
+    card = templates / "deadline-99" / "identity-card.yaml"
+    card.write_text(card.read_text(encoding="utf-8").replace("item.name", "item.nmae"), "utf-8")
+    out_dir = tmp_path / "out"
+    code, out, err = run(
+        "--content", str(content_copy), "export", "deadline-99", "--format", "png",
+        "--out", str(out_dir),
+    )  # fmt: skip
+    assert code == 1, (out, err)
+    assert re.search(r"identity-card\.yaml:12: .*nmae", err), err
+    assert "Traceback" not in out + err
+    assert not out_dir.exists() or not any(out_dir.rglob("*.*"))
+
+
+def test_a_png_export_refused_by_the_checks_while_its_workers_draw_writes_nothing(
+    content_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pnp.export.faces import Rasteriser
+
+    rulebook = content_copy / "deadline-99" / "rulebook.yaml"
+    text = rulebook.read_text(encoding="utf-8")
+    mistake = text.replace("本版使用专门设计的牌面：", "本版使用专门设计的牌面：{{ game.nope }}", 1)
+    assert mistake != text
+    rulebook.write_text(mistake, encoding="utf-8")
+    started: list[int] = []
+    original = Rasteriser._pngs_forked
+
+    def spy(self: Rasteriser, *args: Any) -> Any:
+        started.append(args[-1])
+        return original(self, *args)
+
+    monkeypatch.setattr(Rasteriser, "_pngs_forked", spy)
+    monkeypatch.setenv("PNP_WORKERS", "2")
+    out_dir = tmp_path / "out"
+    code, out, err = run(
+        "--content", str(content_copy), "export", "deadline-99", "--format", "png",
+        "--out", str(out_dir),
+    )  # fmt: skip
+    assert code == 1, (out, err)
+    assert re.search(r"rulebook\.yaml:\d+:\d+: deadline-99: .*nope", err), err
+    assert started == [2]  # two workers were making the images when the checks refused
     assert not out_dir.exists() or not any(out_dir.rglob("*.*"))
 
 

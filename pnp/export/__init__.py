@@ -4,7 +4,7 @@ validator's findings (gallery). Each writes into output/<game>/export/<format>/.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from pnp.content.loader import LoadedGame
@@ -77,12 +77,15 @@ def export_game(
     profile: str = "default",
     base_url: str | None = None,
     products: Iterable[str] | None = None,
+    before_writing: Callable[[], None] | None = None,
 ) -> ExportReport:
     """Export one game in one format into `game_dir/export/<format>/` (game_dir is the
     game's kit folder, output/<game>/ by default).
 
     PNGs go one folder deeper, by shop profile (`png/<profile>/`), so profiles coexist. The
     gallery also refreshes `index.html` beside the game folders, linking every gallery.
+    ``before_writing`` (the static checks of content loaded for this export) runs before
+    anything is written; the png export runs it while its images are being made.
     """
     if fmt == "png":
         from pnp.export.png import export_png
@@ -94,7 +97,10 @@ def export_game(
             templates_root,
             shop,
             products=products,
+            before_writing=before_writing,
         )
+    if before_writing is not None:
+        before_writing()
     if fmt == "tts":
         from pnp.export.tts import export_tts
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from PIL import Image
 from zlib_ng import zlib_ng
@@ -141,23 +141,27 @@ class Rasteriser:
         finally:
             document.close()
 
-    def pngs(self, decks: Sequence[Deck], dpi: float) -> Generator[bytes, None, None]:
+    def pngs(self, decks: Sequence[Deck], dpi: float) -> PngStream:
         """PNG bytes (see :func:`png_bytes`) of each deck's faces in the deck's order, deck by
-        deck, each batch of them made when the one before it is taken, so memory stays flat
-        in the card count.
+        deck, so memory stays flat in the card count. The work starts now: a caller may do
+        something else (check the content) while the images are made, and must ``close()``
+        the stream, which stops what is left.
 
         The faces are drawn :data:`FACES_PER_DOCUMENT` to a document (fonts embedded once
         per document), in each deck's order: a fixed split, so an image never depends on how
         many processes made it. Drawing, rasterising and encoding a document is one task of
         forked worker processes on every core (pdfium is not thread-safe: each worker opens
         its own documents); where processes cannot fork (or this is a worker already), or
-        there are few pages, this process does them in turn with the encoding on threads."""
+        there are few pages, this process does them in turn with the encoding on threads,
+        each batch when the one before it is taken."""
         batches = _batches(decks)
         pages = sum(len(batch.faces) for batch in batches)
         workers = min(default_workers(), _MAX_WORKERS, max(1, pages // _PAGES_PER_WORKER))
         if workers > 1 and may_fork():
-            yield from self._pngs_forked(batches, dpi, workers)
-            return
+            return self._pngs_forked(batches, dpi, workers)
+        return self._pngs_here(batches, dpi)
+
+    def _pngs_here(self, batches: list[_Batch], dpi: float) -> Generator[bytes, None, None]:
         with ThreadPoolExecutor(max_workers=2) as pool:
             for batch in batches:
                 with self.pages(batch.faces, dpi, batch.sizes) as image_of:
@@ -170,9 +174,7 @@ class Rasteriser:
                     while waiting:
                         yield waiting.popleft().result()
 
-    def _pngs_forked(
-        self, batches: list[_Batch], dpi: float, workers: int
-    ) -> Generator[bytes, None, None]:
+    def _pngs_forked(self, batches: list[_Batch], dpi: float, workers: int) -> _ForkedPngs:
         context = multiprocessing.get_context("fork")
         # The workers share this process's memory copy-on-write (the faces among it): frozen
         # while they fork, a collection in a worker does not touch (and so copy) every object.
@@ -181,10 +183,7 @@ class Rasteriser:
             pool = context.Pool(workers, initializer=_start_worker, initargs=(self, batches, dpi))
         finally:
             gc.unfreeze()
-        with pool:
-            for pngs, warnings in pool.imap(_batch_pngs, range(len(batches))):
-                self.warnings.update(warnings)
-                yield from pngs
+        return _ForkedPngs(pool, pool.imap(_batch_pngs, range(len(batches))), self.warnings)
 
     def _document(self, faces: Sequence[Face], dpi: float, size: Sizes) -> bytes:
         data, warnings = self.drawn(faces, dpi, size)
@@ -229,6 +228,40 @@ class Rasteriser:
 _MAX_WORKERS = 4
 _PAGES_PER_WORKER = 8
 """Below this many pages a process, forking costs more than it saves."""
+
+
+class PngStream(Protocol):
+    """Images as they are made; ``close()`` stops the rest."""
+
+    def __iter__(self) -> Iterator[bytes]: ...
+
+    def __next__(self) -> bytes: ...
+
+    def close(self) -> None: ...
+
+
+class _ForkedPngs:
+    """The images of a pool's batches in order; closing it stops the pool."""
+
+    def __init__(
+        self, pool: Any, results: Iterator[tuple[list[bytes], set[str]]], warnings: set[str]
+    ) -> None:
+        self._pool, self._results, self._warnings = pool, results, warnings
+        self._ready: deque[bytes] = deque()
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self
+
+    def __next__(self) -> bytes:
+        while not self._ready:
+            pngs, warnings = next(self._results)
+            self._warnings.update(warnings)
+            self._ready.extend(pngs)
+        return self._ready.popleft()
+
+    def close(self) -> None:
+        self._pool.terminate()
+
 
 FACES_PER_DOCUMENT = 12
 """Faces drawn into one document for rasterising: few enough that the documents of a deck

@@ -95,8 +95,13 @@ def export_png(
     profile: ShopProfile,
     *,
     products: Iterable[str] | None = None,
+    before_writing: Callable[[], None] | None = None,
 ) -> ExportReport:
-    """Write `<game>-<product>.zip` per card product and `manifest.json` into `out_dir`."""
+    """Write `<game>-<product>.zip` per card product and `manifest.json` into `out_dir`.
+
+    ``before_writing`` runs once the images are being made and before any file is written:
+    the static checks of content loaded for this export run there, beside the workers, and
+    an error they raise stops the export with nothing written."""
     laid_out, rasteriser = collect(
         game, templates_root, bleed_mm=profile.bleed_mm, products=products
     )
@@ -113,6 +118,8 @@ def export_png(
     # once, in the order the zips need them.
     made = rasteriser.pngs([(plan.faces, plan.size, plan.order) for plan in plans], profile.dpi)
     try:
+        if before_writing is not None:
+            before_writing()
         for plan in plans:
             _write_deck(plan, made)
             report.files.append(plan.path)

@@ -61,11 +61,17 @@ def load_checked(content_root: Path, slug: str, templates_root: Path) -> LoadedG
     """Load a game and pass it through :func:`check_static`; ContentError carrying every
     error when it fails (warnings do not stop a command)."""
     game = load_game(content_root, slug)
+    require_clean(game, templates_root)
+    return game
+
+
+def require_clean(game: LoadedGame, templates_root: Path) -> None:
+    """Pass a loaded game through :func:`check_static`: ContentError carrying every error
+    when it fails (warnings do not stop a command)."""
     findings = check_static(game, templates_root)
     errors = [p for p in findings.problems if p.severity == "error"]
     if errors:
         raise ContentError(sorted(errors, key=lambda p: p.location))
-    return game
 
 
 @dataclass
