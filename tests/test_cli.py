@@ -177,6 +177,19 @@ def test_every_command_checks_content_before_using_it(content_copy: Path, tmp_pa
     assert not out_dir.exists() or not any(out_dir.rglob("*.*"))
 
 
+def refused_png_export(content: Path, out_dir: Path) -> str:
+    """A png export of Deadline 99 from broken content: exit 1, no traceback, nothing
+    written. Its error output."""
+    code, out, err = run(
+        "--content", str(content), "export", "deadline-99", "--format", "png",
+        "--out", str(out_dir),
+    )  # fmt: skip
+    assert code == 1, (out, err)
+    assert "Traceback" not in out + err
+    assert not out_dir.exists() or not any(out_dir.rglob("*.*"))
+    return err
+
+
 def test_an_export_stopped_by_a_broken_template_says_what_the_checks_say(
     content_copy: Path, tmp_path: Path
 ) -> None:
@@ -186,15 +199,8 @@ def test_an_export_stopped_by_a_broken_template_says_what_the_checks_say(
     shutil.copytree(REPOSITORY / "templates", templates)
     card = templates / "deadline-99" / "identity-card.yaml"
     card.write_text(card.read_text(encoding="utf-8").replace("item.name", "item.nmae"), "utf-8")
-    out_dir = tmp_path / "out"
-    code, out, err = run(
-        "--content", str(content_copy), "export", "deadline-99", "--format", "png",
-        "--out", str(out_dir),
-    )  # fmt: skip
-    assert code == 1, (out, err)
+    err = refused_png_export(content_copy, tmp_path / "out")
     assert re.search(r"identity-card\.yaml:12: .*nmae", err), err
-    assert "Traceback" not in out + err
-    assert not out_dir.exists() or not any(out_dir.rglob("*.*"))
 
 
 def test_a_png_export_refused_by_the_checks_while_its_workers_draw_writes_nothing(
@@ -216,15 +222,9 @@ def test_a_png_export_refused_by_the_checks_while_its_workers_draw_writes_nothin
 
     monkeypatch.setattr(Rasteriser, "_pngs_forked", spy)
     monkeypatch.setenv("PNP_WORKERS", "2")
-    out_dir = tmp_path / "out"
-    code, out, err = run(
-        "--content", str(content_copy), "export", "deadline-99", "--format", "png",
-        "--out", str(out_dir),
-    )  # fmt: skip
-    assert code == 1, (out, err)
+    err = refused_png_export(content_copy, tmp_path / "out")
     assert re.search(r"rulebook\.yaml:\d+:\d+: deadline-99: .*nope", err), err
     assert started == [2]  # two workers were making the images when the checks refused
-    assert not out_dir.exists() or not any(out_dir.rglob("*.*"))
 
 
 def test_an_unexpected_exception_is_an_internal_error_with_its_own_code(
