@@ -1,5 +1,5 @@
 """``python -m pnp``: the same command as ``pnp``."""
 
-from pnp.cli import main
+from pnp.cli import run
 
-main(prog_name="pnp")
+run()

@@ -317,6 +317,51 @@ def test_python_dash_m_pnp_is_the_same_command() -> None:
     assert "deadline-99" in done.stdout
 
 
+def test_the_quick_exit_keeps_exit_codes_output_and_exit_handlers() -> None:
+    # `pnp` skips tearing the interpreter down (cli.run): what a caller sees must not change.
+    import subprocess
+    import sys
+
+    script = (
+        "import atexit, sys; from pnp import cli; "
+        "atexit.register(lambda: print('exit handler ran')); "
+        "sys.argv = ['pnp', *sys.argv[1:]]; cli.run()"
+    )
+    listed = subprocess.run(
+        [sys.executable, "-c", script, "list"], capture_output=True, text=True, check=False
+    )
+    assert listed.returncode == 0, listed.stderr
+    assert "deadline-99" in listed.stdout and listed.stdout.endswith("exit handler ran\n")
+    unknown = subprocess.run(
+        [sys.executable, "-m", "pnp", "build", "deadline-98"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    code, _, err = run("build", "deadline-98")
+    assert (unknown.returncode, unknown.stderr) == (code, err) and code != 0
+    assert "deadline-99" in unknown.stderr  # the suggestion, through the quick exit
+
+
+def test_output_cut_short_by_its_reader_is_a_quiet_stop() -> None:
+    # `pnp list | head -1`: the rest of the output has nowhere to go, which is not a pnp bug.
+    import subprocess
+    import sys
+
+    with subprocess.Popen(
+        [sys.executable, "-m", "pnp", "list"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as listing:
+        assert listing.stdout is not None and listing.stderr is not None
+        first = listing.stdout.readline()
+        listing.stdout.close()  # the reader goes away while pnp still loads the other games
+        err = listing.stderr.read()
+    assert first.startswith("arena-tales")
+    assert listing.returncode == 1 and "internal error" not in err, err
+
+
 def test_preview_writes_one_card_as_png(tmp_path: Path) -> None:
     from PIL import Image
 
