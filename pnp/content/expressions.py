@@ -121,10 +121,13 @@ def compile_text(source: str, environment: ContentEnvironment) -> Compiled | Non
     return Compiled(_joined(pieces), calls=compiler.calls)
 
 
+@lru_cache(maxsize=8192)
 def text_renderer(source: str, environment: ContentEnvironment) -> Callable[[Scope], str]:
     """``source`` rendered as ``render_bounded(environment.from_string(source), scope)``
     renders it: by :func:`compile_text`'s closures where they can, with jinja compiling the
-    text only if they ever need it. A syntax error raises here, as compiling would."""
+    text only if they ever need it. A syntax error raises here, as compiling would. Made
+    once per text and environment: face values, the ``prose`` filter and content prose
+    share it."""
     compiled = compile_text(source, environment)
     templates: list[jinja2.Template] = []
 

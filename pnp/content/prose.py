@@ -8,7 +8,6 @@ with where the prose was written.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from typing import Any
 
 import jinja2
@@ -17,18 +16,13 @@ from pnp.content.expressions import text_renderer
 from pnp.content.sandbox import ENVIRONMENT
 from pnp.errors import TemplateError
 
-_CACHE: dict[str, Callable[[Mapping[str, Any]], str]] = {}
-
 
 def render_prose(text: str, context: dict[str, Any], where: object = "") -> str:
     """`text` with its jinja evaluated against `context`; plain text is returned unchanged."""
     if "{{" not in text and "{%" not in text:
         return text
     try:
-        render = _CACHE.get(text)
-        if render is None:
-            render = _CACHE[text] = text_renderer(text, ENVIRONMENT)
-        return render(context)
+        return text_renderer(text, ENVIRONMENT)(context)
     except jinja2.TemplateSyntaxError as error:
         raise TemplateError(f"{where}: jinja syntax error: {error.message}") from None
     except jinja2.TemplateError as error:

@@ -73,7 +73,7 @@ def _prose(context: Any, text: str) -> str:
     rendered in the face's scope, so a number typed once in content reaches the printed text."""
     if "{{" not in text and "{%" not in text:
         return text
-    return _rendered_text(text)(context.get_all())
+    return text_renderer(text, _ENV)(context.get_all())
 
 
 _ENV.filters["prose"] = _prose
@@ -180,7 +180,7 @@ class Template:
                 # compiling was a fifth of a build.
                 return with_fallback(compiled.evaluate, through_jinja, calls=compiled.calls)
             if not self.macros:
-                return _rendered_text(value)
+                return text_renderer(value, _ENV)
             prefix = _macro_output(self.macros)
             if prefix is None or value[:1].isspace() or value.startswith(("{{-", "{%-")):
                 # The block does more than define macros, or whitespace control between the
@@ -192,7 +192,7 @@ class Template:
                 return _rendered_after_macros(value, self.macros, prefix)
             # A value that calls no macro renders exactly as behind the block: the block's
             # own output (the text between its macros) followed by the value's.
-            rendered = _rendered_text(value)
+            rendered = text_renderer(value, _ENV)
             if not prefix:
                 return rendered
             return lambda context: prefix + rendered(context)
@@ -267,16 +267,6 @@ def _compiled_closure(source: str) -> Compiled | None:
 _CLOSURES: dict[str, Compiled | None] = {}
 
 
-def _rendered_text(source: str) -> Callable[[Mapping[str, Any]], str]:
-    renderer = _TEXTS.get(source)
-    if renderer is None:
-        renderer = _TEXTS[source] = text_renderer(source, _ENV)
-    return renderer
-
-
-_TEXTS: dict[str, Callable[[Mapping[str, Any]], str]] = {}
-
-
 def _rendered_after_macros(value: str, macros: str, prefix: str) -> Callable[[Scope], str]:
     """``value`` rendered behind the macro block ``macros`` (which writes ``prefix`` by
     itself), as jinja renders the two as one template: by closures with the block's macros
@@ -306,7 +296,7 @@ class _MacroModule:
 
     def __init__(self, macros: str) -> None:
         self.template = _compiled_template(macros)
-        self.reads = tuple(sorted(jinja_meta.find_undeclared_variables(_ENV.parse(macros))))
+        self.reads = tuple(sorted(jinja_meta.find_undeclared_variables(parsed(macros, _ENV))))
         # What the macros were made from, with them: one attribute, replaced whole.
         self.made: tuple[tuple[Any, ...], dict[str, Any]] | None = None
 

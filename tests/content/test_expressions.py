@@ -6,12 +6,13 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pnp.content import expressions
+from pnp.content import expressions, prose
 from pnp.content.expressions import compile_expression, compile_text
 from pnp.content.sandbox import ContentEnvironment
 from pnp.errors import TemplateError
@@ -104,8 +105,11 @@ def _only_jinja(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(template_module, "_compiled_closure", lambda source: None)
     for module in (template_module, expressions):
         monkeypatch.setattr(module, "compile_text", lambda source, environment: None)
-    for memo in ("_TEXTS", "_MACRO_MODULES"):
-        monkeypatch.setattr(template_module, memo, {})
+    monkeypatch.setattr(template_module, "_MACRO_MODULES", {})
+    # Renderers of their own, made without closures (the shared ones are left as they are).
+    fresh = lru_cache(maxsize=None)(expressions.text_renderer.__wrapped__)
+    for module in (template_module, expressions, prose):
+        monkeypatch.setattr(module, "text_renderer", fresh)
 
 
 def _evaluated(source: str) -> Any:
