@@ -107,6 +107,23 @@ _BOX_KEYS: dict[str, set[str]] = {
 _HORIZONTAL = {"x", "w", "x1", "x2", "cx", "r"}
 
 
+def _run(compiled: Callable[[dict[str, Any]], Any], context: dict[str, Any], where: str) -> Any:
+    """`compiled` evaluated in `context`, any error it meets a TemplateError at `where`."""
+    try:
+        result = compiled(context)
+        if isinstance(result, jinja2.Undefined):
+            # An expression yields Undefined instead of raising; make it raise here, where
+            # the template and line are known.
+            str(result)
+        return result
+    except jinja2.TemplateSyntaxError as error:
+        raise TemplateError(f"{where}: jinja syntax error: {error.message}") from None
+    except jinja2.TemplateError as error:
+        raise TemplateError(f"{where}: {error}") from None
+    except (TypeError, ValueError, AttributeError, KeyError, ZeroDivisionError) as error:
+        raise TemplateError(f"{where}: {type(error).__name__}: {error}") from None
+
+
 @dataclass(frozen=True)
 class BoxSpec:
     kind: str
@@ -125,6 +142,7 @@ class Template:
     boxes: list[BoxSpec]
     _compiled: dict[str, Callable[[dict[str, Any]], Any]] = field(default_factory=dict)
     _reads: list[frozenset[str] | None] = field(default_factory=list)
+    _plans: list[_BoxPlan] = field(default_factory=list)
 
     def names_read(self) -> frozenset[str] | None:
         """Every name the template's values and macros may read from a face's context, or
@@ -138,23 +156,23 @@ class Template:
         """The value with its jinja evaluated; plain values pass through untouched."""
         if not isinstance(value, str) or ("{{" not in value and "{%" not in value):
             return value
+        return _run(self.compiled(value, where), context, where)
+
+    def compiled(self, value: str, where: str) -> Callable[[dict[str, Any]], Any]:
+        """What evaluates the jinja text `value`, compiled at its first use; a syntax error
+        is a TemplateError located at `where`."""
         compiled = self._compiled.get(value)
         if compiled is None:
             compiled = self._compile(value, where)
             self._compiled[value] = compiled
-        try:
-            result = compiled(context)
-            if isinstance(result, jinja2.Undefined):
-                # An expression yields Undefined instead of raising; make it raise here, where
-                # the template and line are known.
-                str(result)
-            return result
-        except jinja2.TemplateSyntaxError as error:
-            raise TemplateError(f"{where}: jinja syntax error: {error.message}") from None
-        except jinja2.TemplateError as error:
-            raise TemplateError(f"{where}: {error}") from None
-        except (TypeError, ValueError, AttributeError, KeyError, ZeroDivisionError) as error:
-            raise TemplateError(f"{where}: {type(error).__name__}: {error}") from None
+        return compiled
+
+    def plans(self) -> list[_BoxPlan]:
+        """Each box with what its painting needs worked out once: which keys hold jinja,
+        the place every message names, what evaluates each value."""
+        if len(self._plans) != len(self.boxes):
+            self._plans[:] = [_BoxPlan(self, box) for box in self.boxes]
+        return self._plans
 
     def _compile(self, value: str, where: str) -> Callable[[dict[str, Any]], Any]:
         stripped = value.strip()
@@ -313,15 +331,6 @@ class _MacroModule:
 
 _ABSENT = object()
 _UNSET = object()
-
-
-@dataclass
-class _Kept:
-    """What the cells of one repeated box share: the keys whose values name the index (or
-    may: anything but plain data), and what the others came to."""
-
-    varying: frozenset[str]
-    results: dict[tuple[str, str], Any] = field(default_factory=dict)
 
 
 _STYLE_KEYS = frozenset({"fill", "stroke", "stroke_width", "dash"})
@@ -607,8 +616,8 @@ def _layout_face(
         scope[name] = template.evaluate(value, scope, f"{template.path}: vars.{name}")
     painter = _Painter(template, scope, width, height, bleed)
     shapes: list[Shape] = []
-    for box in template.boxes:
-        shapes.extend(painter.paint(box))
+    for plan in template.plans():
+        shapes.extend(painter.paint(plan))
     return Face(key=key, width=width, height=height, bleed=bleed, shapes=tuple(shapes))
 
 
@@ -617,21 +626,87 @@ _LENGTHS: dict[tuple[str, float], float] = {}
 _MAX_LENGTHS = 100_000
 
 
+class _BoxPlan:
+    """One box of a template as its painting reads it, worked out once per process: the
+    keys whose values are jinja, the place each message names, and what evaluates each
+    value (compiled at its first use, so an error still shows where the value is read)."""
+
+    __slots__ = (
+        "_varying",
+        "dynamic",
+        "functions",
+        "kind",
+        "located",
+        "props",
+        "template",
+        "where",
+    )
+
+    def __init__(self, template: Template, box: BoxSpec) -> None:
+        self.template = template
+        self.kind = box.kind
+        self.props = box.props
+        self.where = f"{template.path}:{box.line}"
+        self.dynamic = frozenset(
+            key
+            for key, raw in box.props.items()
+            if type(raw) is str and ("{{" in raw or "{%" in raw)
+        )
+        self.located = {key: f"{self.where}: {key}" for key in box.props}
+        self.functions: dict[str, Callable[[dict[str, Any]], Any]] = {}
+        self._varying: dict[str, frozenset[str]] = {}
+
+    def evaluate(self, key: str, scope: dict[str, Any], located: str) -> Any:
+        function = self.functions.get(key)
+        if function is None:
+            function = self.functions[key] = self.template.compiled(self.props[key], located)
+        return _run(function, scope, located)
+
+    def varying(self, index: str) -> frozenset[str]:
+        """The keys whose values may differ from cell to cell of a repeat over `index`: those
+        that name it, or may (anything but plain data)."""
+        found = self._varying.get(index)
+        if found is None:
+            found = self._varying[index] = frozenset(
+                key
+                for key, raw in self.props.items()
+                if not isinstance(raw, str | int | float | bool)
+                or (key in self.dynamic and ((names := _names_in(raw)) is None or index in names))
+            )
+        return found
+
+
+_NO_KEYS: frozenset[str] = frozenset()
+
+
 class _Painter:
+    """Paints a face's boxes into shapes. It paints one box at a time: ``paint`` points it
+    at the box (and, in a repeat, at what the cells share) and the readers below evaluate
+    that box's values in the face's scope."""
+
     def __init__(
         self, template: Template, scope: dict[str, Any], width: float, height: float, bleed: float
     ) -> None:
         self.template = template
+        self.palette = template.palette
         self.scope = scope
         self.width = width
         self.height = height
         self.bleed = bleed
+        # The box being painted (set by ``paint``), and in a repeat the results its cells
+        # share and the keys that vary from cell to cell (none outside a repeat).
+        self.plan: _BoxPlan
+        self.box_scope = scope
+        self.results: dict[tuple[str, str], Any] | None = None
+        self.varying = _NO_KEYS
 
-    def paint(self, box: BoxSpec) -> list[Shape]:
-        where = f"{self.template.path}:{box.line}"
-        repeat = box.props.get("repeat")
+    def paint(self, plan: _BoxPlan) -> list[Shape]:
+        self.plan = plan
+        where = plan.where
+        repeat = plan.props.get("repeat")
         if repeat is None:
-            return self._paint_once(box, self.scope, where)
+            self.box_scope, self.results, self.varying = self.scope, None, _NO_KEYS
+            return self._paint_once(plan)
         count = self.template.evaluate(repeat, self.scope, f"{where}: repeat")
         try:
             count = int(count)
@@ -639,126 +714,115 @@ class _Painter:
             raise TemplateError(
                 f"{where}: repeat: expected a whole number, got {count!r}"
             ) from None
-        name = str(box.props.get("as", "i"))
+        name = str(plan.props.get("as", "i"))
         # A cell of a grid reads its index and little else: what does not name the index (its
         # value, length, colour, style) is worked out at its first use and kept for the
         # other cells, so the first cell asks for everything in the order it always did.
-        kept = _Kept(
-            varying=frozenset(
-                key
-                for key, raw in box.props.items()
-                if not isinstance(raw, str | int | float | bool)
-                or (
-                    type(raw) is str
-                    and ("{{" in raw or "{%" in raw)
-                    and ((names := _names_in(raw)) is None or name in names)
-                )
-            )
-        )
         scope = dict(self.scope)  # one scope for the loop: each cell only sets the index
+        self.box_scope, self.results, self.varying = scope, {}, plan.varying(name)
         shapes: list[Shape] = []
         for index in range(count):
             scope[name] = index
-            shapes.extend(self._paint_once(box, scope, where, kept))
+            shapes.extend(self._paint_once(plan))
         return shapes
 
-    def _paint_once(
-        self, box: BoxSpec, scope: dict[str, Any], where: str, kept: _Kept | None = None
-    ) -> list[Shape]:
-        evaluate = self.template.evaluate
-        # The results a repeated box's cells share (none outside a repeat), and what varies.
-        results = kept.results if kept is not None else None
-        varying = kept.varying if kept is not None else frozenset()
-
-        def value(key: str, default: Any = None, located: str | None = None) -> Any:
-            raw = box.props.get(key, default)
-            if type(raw) is not str or ("{{" not in raw and "{%" not in raw):
-                return raw  # plain data, as evaluate would return it
-            if results is None or key in varying:
-                return evaluate(raw, scope, located or f"{where}: {key}")
-            known = results.get(("value", key), _UNSET)
-            if known is _UNSET:
-                known = results["value", key] = evaluate(raw, scope, located or f"{where}: {key}")
-            return known
-
-        if "when" in box.props and not _truthy(value("when", located=where)):
-            return []
-
-        def length(key: str, default: Any = None) -> float:
-            if results is None or key not in box.props or key in varying:
-                return measured(key, default)
-            known = results.get(("length", key))
-            if known is None:
-                known = results["length", key] = measured(key, default)
-            return float(known)
-
-        def measured(key: str, default: Any) -> float:
-            raw = value(key, default)
-            if raw is None:
-                raise TemplateError(f"{where}: {box.kind} box needs {key!r}")
-            reference = self.width if key in _HORIZONTAL else self.height
-            if type(raw) is str:
-                known = _LENGTHS.get((raw, reference))
-                if known is not None:
-                    return known
-            try:
-                points = parse_length(raw, relative_to=reference)
-            except ValueError as error:
-                raise TemplateError(f"{where}: {key}: {error}") from None
-            if type(raw) is str and len(_LENGTHS) < _MAX_LENGTHS:
-                _LENGTHS[raw, reference] = points
-            return points
-
-        def colour(key: str, default: str | None = None) -> str | None:
-            raw = value(key, default)
-            if raw in (None, "", "none"):
-                return None
-            text = str(raw)
-            text = self.template.palette.get(text, text)
-            if not (text.startswith("#") and len(text) in (4, 7)):
-                raise TemplateError(
-                    f"{where}: {key}: expected '#rrggbb' or a palette name, got {raw!r}"
-                )
-            return text
-
-        def style() -> Style:
-            if results is None or not varying.isdisjoint(_STYLE_KEYS):
-                return styled()
-            known = results.get(("style", ""))
-            if known is None:
-                known = results["style", ""] = styled()
-            return known
-
-        def styled() -> Style:
-            dash = value("dash") or ()
-            return Style(
-                fill=colour("fill"),
-                stroke=colour("stroke"),
-                stroke_width=length("stroke_width", "0.5pt"),
-                dash=tuple(float(d) for d in dash),
+    def value(self, key: str, default: Any = None, located: str | None = None) -> Any:
+        plan = self.plan
+        if key not in plan.dynamic:
+            return plan.props.get(key, default)  # plain data, as evaluate would return it
+        results = self.results
+        if results is None or key in self.varying:
+            return plan.evaluate(key, self.box_scope, located or plan.located[key])
+        known = results.get(("value", key), _UNSET)
+        if known is _UNSET:
+            known = results["value", key] = plan.evaluate(
+                key, self.box_scope, located or plan.located[key]
             )
+        return known
 
+    def length(self, key: str, default: Any = None) -> float:
+        results = self.results
+        if results is None or key in self.varying or key not in self.plan.props:
+            return self.measured(key, default)
+        known = results.get(("length", key))
+        if known is None:
+            known = results["length", key] = self.measured(key, default)
+        return float(known)
+
+    def measured(self, key: str, default: Any) -> float:
+        raw = self.value(key, default)
+        if raw is None:
+            raise TemplateError(f"{self.plan.where}: {self.plan.kind} box needs {key!r}")
+        reference = self.width if key in _HORIZONTAL else self.height
+        if type(raw) is str:
+            known = _LENGTHS.get((raw, reference))
+            if known is not None:
+                return known
+        try:
+            points = parse_length(raw, relative_to=reference)
+        except ValueError as error:
+            raise TemplateError(f"{self.plan.where}: {key}: {error}") from None
+        if type(raw) is str and len(_LENGTHS) < _MAX_LENGTHS:
+            _LENGTHS[raw, reference] = points
+        return points
+
+    def colour(self, key: str, default: str | None = None) -> str | None:
+        raw = self.value(key, default)
+        if raw in (None, "", "none"):
+            return None
+        text = str(raw)
+        text = self.palette.get(text, text)
+        if not (text.startswith("#") and len(text) in (4, 7)):
+            raise TemplateError(
+                f"{self.plan.where}: {key}: expected '#rrggbb' or a palette name, got {raw!r}"
+            )
+        return text
+
+    def style(self) -> Style:
+        results = self.results
+        if results is None or not self.varying.isdisjoint(_STYLE_KEYS):
+            return self.styled()
+        known = results.get(("style", ""))
+        if known is None:
+            known = results["style", ""] = self.styled()
+        return known
+
+    def styled(self) -> Style:
+        dash = self.value("dash") or ()
+        return Style(
+            fill=self.colour("fill"),
+            stroke=self.colour("stroke"),
+            stroke_width=self.length("stroke_width", "0.5pt"),
+            dash=tuple(float(d) for d in dash),
+        )
+
+    def _paint_once(self, plan: _BoxPlan) -> list[Shape]:
+        if "when" in plan.props and not _truthy(self.value("when", located=plan.where)):
+            return []
+        length = self.length
         top = self.height  # template y runs down from the top; PDF y runs up
-
-        if box.kind == "background":
-            b = self.bleed
-            fill = Style(fill=colour("fill", "#ffffff"))
-            return [RectShape(-b, -b, self.width + 2 * b, self.height + 2 * b, fill)]
-        if box.kind == "rect":
+        kind = plan.kind
+        if kind == "rect":
             x, y, w, h = length("x"), length("y"), length("w"), length("h")
-            return [RectShape(x, top - y - h, w, h, style(), radius=length("radius", 0))]
-        if box.kind == "line":
+            return [RectShape(x, top - y - h, w, h, self.style(), radius=length("radius", 0))]
+        if kind == "text":
+            return self._text(plan, top)
+        if kind == "background":
+            b = self.bleed
+            fill = Style(fill=self.colour("fill", "#ffffff"))
+            return [RectShape(-b, -b, self.width + 2 * b, self.height + 2 * b, fill)]
+        if kind == "line":
             return [
                 LineShape(
-                    length("x1"), top - length("y1"), length("x2"), top - length("y2"), style()
+                    length("x1"), top - length("y1"), length("x2"), top - length("y2"), self.style()
                 )
             ]
-        if box.kind == "circle":
-            return [CircleShape(length("cx"), top - length("cy"), length("r"), style())]
-        if box.kind == "regular_polygon":
+        if kind == "circle":
+            return [CircleShape(length("cx"), top - length("cy"), length("r"), self.style())]
+        if kind == "regular_polygon":
             cx, cy, r = length("cx"), top - length("cy"), length("r")
-            sides = int(value("sides", 6))
-            rotation = math.radians(float(value("rotation", 0)))
+            sides = int(self.value("sides", 6))
+            rotation = math.radians(float(self.value("rotation", 0)))
             points = tuple(
                 (
                     cx + r * math.cos(rotation + 2 * math.pi * k / sides),
@@ -766,48 +830,53 @@ class _Painter:
                 )
                 for k in range(sides)
             )
-            return [PolygonShape(points, style())]
-        if box.kind == "polygon":
-            raw_points = value("points") or []
-            try:
-                # Each coordinate may itself be an expression ("{{ hx - 2 }}mm").
-                points = tuple(
-                    (
-                        parse_length(evaluate(px, scope, where), relative_to=self.width),
-                        top - parse_length(evaluate(py, scope, where), relative_to=self.height),
-                    )
-                    for px, py in raw_points
-                )
-            except ValueError as error:
-                raise TemplateError(f"{where}: points: {error}") from None
-            return [PolygonShape(points, style())]
-        if box.kind == "text":
-            text = value("text", "")
-            if text is None or str(text).strip() == "":
-                return []
-            size = length("size", "9pt")
+            return [PolygonShape(points, self.style())]
+        if kind == "polygon":
+            return [PolygonShape(self._points(plan, top), self.style())]
+        if kind == "image":
             x, y, w, h = length("x"), length("y"), length("w"), length("h")
-            return [
-                TextShape(
-                    x=x,
-                    y=top - y - h,
-                    width=w,
-                    height=h,
-                    text=str(text).strip("\n"),
-                    font=str(value("font", "regular")),
-                    size=size,
-                    min_size=length("min_size", size * 0.6),
-                    color=colour("color", "#000000") or "#000000",
-                    align=_choice(value("align", "left"), ALIGNS, where, "align"),  # type: ignore[arg-type]
-                    valign=_choice(value("valign", "top"), VALIGNS, where, "valign"),  # type: ignore[arg-type]
-                    leading=float(value("leading", 1.3)),
-                    origin=where,
+            return [ImageShape(x, top - y - h, w, h, str(self.value("src")), origin=plan.where)]
+        raise TemplateError(f"{plan.where}: unknown box type {kind!r}")  # pragma: no cover
+
+    def _points(self, plan: _BoxPlan, top: float) -> tuple[tuple[float, float], ...]:
+        raw_points = self.value("points") or []
+        evaluate, scope, where = self.template.evaluate, self.box_scope, plan.where
+        try:
+            # Each coordinate may itself be an expression ("{{ hx - 2 }}mm").
+            return tuple(
+                (
+                    parse_length(evaluate(px, scope, where), relative_to=self.width),
+                    top - parse_length(evaluate(py, scope, where), relative_to=self.height),
                 )
-            ]
-        if box.kind == "image":
-            x, y, w, h = length("x"), length("y"), length("w"), length("h")
-            return [ImageShape(x, top - y - h, w, h, str(value("src")), origin=where)]
-        raise TemplateError(f"{where}: unknown box type {box.kind!r}")  # pragma: no cover
+                for px, py in raw_points
+            )
+        except ValueError as error:
+            raise TemplateError(f"{where}: points: {error}") from None
+
+    def _text(self, plan: _BoxPlan, top: float) -> list[Shape]:
+        value, length, where = self.value, self.length, plan.where
+        text = value("text", "")
+        if text is None or str(text).strip() == "":
+            return []
+        size = length("size", "9pt")
+        x, y, w, h = length("x"), length("y"), length("w"), length("h")
+        return [
+            TextShape(
+                x=x,
+                y=top - y - h,
+                width=w,
+                height=h,
+                text=str(text).strip("\n"),
+                font=str(value("font", "regular")),
+                size=size,
+                min_size=length("min_size", size * 0.6),
+                color=self.colour("color", "#000000") or "#000000",
+                align=_choice(value("align", "left"), ALIGNS, where, "align"),  # type: ignore[arg-type]
+                valign=_choice(value("valign", "top"), VALIGNS, where, "valign"),  # type: ignore[arg-type]
+                leading=float(value("leading", 1.3)),
+                origin=where,
+            )
+        ]
 
 
 def _choice(value: Any, allowed: tuple[str, ...], where: str, key: str) -> str:
