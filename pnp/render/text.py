@@ -19,8 +19,9 @@ from xml.sax.saxutils import escape
 from reportlab.lib import textsplit
 from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
+from reportlab.lib.rl_accel import sameFrag
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.rl_config import _FUZZ
 
@@ -29,11 +30,11 @@ from pnp.render.deferred import link_pattern_deferred
 with link_pattern_deferred():
     from reportlab.platypus import paragraph as rl_paragraph
     from reportlab.platypus.paragraph import (
+        FragLine,
         Paragraph,
         ParaLines,
         _putFragLine,
         cjkU,
-        makeCJKParaLine,
         setXPos,
     )
 
@@ -107,13 +108,15 @@ def _width(u: Any, max_width: float) -> float:
     return float(w)
 
 
-def _make_line(units: list[Any], max_width: float, line_break: bool, style: ParagraphStyle) -> Any:
+def _make_line(
+    units: list[Any], widths: list[float], max_width: float, line_break: bool, style: ParagraphStyle
+) -> Any:
     end = len(units)
     while end and units[end - 1] and units[end - 1].isspace():
         end -= 1  # trailing spaces would push right/centre/justified text off true
     kept = units[:end] if end else units[:0]
-    used = sum(_width(u, max_width) for u in kept)
-    line = makeCJKParaLine(kept, max_width, used, max_width - used, line_break, False)
+    used = sum(widths[:end]) if end else 0
+    line = _cjk_para_line(kept, max_width, used, max_width - used, line_break)
     # Share each leading's slack above and below the em box, as CSS does, so a block
     # is optically centred in its box instead of sitting low.
     size = line.fontSize or style.fontSize
@@ -123,48 +126,141 @@ def _make_line(units: list[Any], max_width: float, line_break: bool, style: Para
     return line
 
 
-def _split_cjk(frags: list[Any], max_widths: list[float], style: ParagraphStyle) -> Any:
+def _cjk_para_line(
+    units: list[Any], max_width: float, used: float, extra: float, line_break: bool
+) -> Any:
+    """reportlab's ``makeCJKParaLine(units, max_width, used, extra, line_break, False)``,
+    the same line, with each run of characters of one fragment measured and compared once
+    instead of once per character (a fragment is the same as itself unless it is an image
+    or a line break, which reportlab's ``sameFrag`` never calls the same)."""
+    words: list[Any] = []
+    characters: list[str] = []
+    current = FragLine()
+    max_size = max_ascent = min_descent = 0.0
+    previous: Any = None
+    for unit in units:
+        frag = unit._frag
+        if frag is not previous:
+            # An image or a line break is never the same as itself: each is its own word.
+            kind = frag.__dict__
+            previous = None if "cbDefn" in kind or "lineBreak" in kind else frag
+            size = frag.fontSize
+            ascent, descent = getAscentDescent(frag.fontName, size)
+            max_size = max(max_size, size)
+            max_ascent = max(max_ascent, ascent)
+            min_descent = min(min_descent, descent)
+            if not sameFrag(current, frag):
+                current = current.clone()
+                current.text = "".join(characters)
+                words.append(current)
+                characters = []
+                current = frag
+        characters.append(unit)
+    if characters:
+        current = current.clone()
+        current.text = "".join(characters)
+        words.append(current)
+    return FragLine(
+        kind=1,
+        extraSpace=extra,
+        wordCount=1,
+        words=words[1:],
+        fontSize=max_size,
+        ascent=max_ascent,
+        descent=min_descent,
+        maxWidth=max_width,
+        currentWidth=used,
+        lineBreak=line_break,
+    )
+
+
+def _units(frags: list[Any]) -> tuple[list[Any], list[float | None], list[bool]]:
+    """The characters of `frags` as reportlab's ``cjkU`` strings (a character with its
+    fragment and width); their widths (None where it depends on the line: an inline image
+    sized in percent); and which end a line (a ``<br/>``). A character is measured once per
+    fragment: a paragraph repeats its characters, and measuring goes through the font's
+    Python."""
     units: list[Any] = []
+    widths: list[float | None] = []
+    breaks: list[bool] = []
+    new_unit = str.__new__
     for frag in frags:
         text = frag.text
         if isinstance(text, bytes):
             text = text.decode("utf-8")
-        if text:
-            units.extend(cjkU(ch, frag, "utf8") for ch in text)
-        else:
-            units.append(cjkU(text, frag, "utf8"))
+        ends_line = hasattr(frag, "lineBreak")
+        if not text or hasattr(frag, "cbDefn"):
+            made = [cjkU(ch, frag, "utf8") for ch in text] if text else [cjkU(text, frag, "utf8")]
+            units += made
+            widths += [
+                None if hasattr(u.width, "normalizedValue") else float(u.width) for u in made
+            ]
+            breaks += [ends_line] * len(made)
+            continue
+        font, size = frag.fontName, frag.fontSize
+        measured: dict[str, float] = {}
+        for ch in text:
+            width = measured.get(ch)
+            if width is None:
+                width = measured[ch] = stringWidth(ch, font, size)
+            # cjkU(ch, frag, "utf8"), the same object, without its constructor's lookups.
+            unit = new_unit(cjkU, ch)
+            unit._frag = frag
+            unit._width = width
+            units.append(unit)
+            widths.append(width)
+        breaks += [ends_line] * len(text)
+    return units, widths, breaks
 
+
+def _split_cjk(frags: list[Any], max_widths: list[float], style: ParagraphStyle) -> Any:
+    units, known, breaks = _units(frags)
     lines: list[Any] = []
 
     def line_width() -> float:
         return max_widths[min(len(lines), len(max_widths) - 1)]
 
+    def widths(begin: int, end: int, max_width: float) -> list[float]:
+        found = known[begin:end]
+        if None in found:
+            return [_width(u, max_width) for u in units[begin:end]]
+        return found  # type: ignore[return-value]
+
     start = i = 0
     used = 0.0
     count = len(units)
     while i < count:
-        unit = units[i]
         max_width = line_width()
-        if hasattr(unit.frag, "lineBreak"):
-            lines.append(_make_line(units[start : i + 1], max_width, True, style))
-            start = i = i + 1
+        if breaks[i]:
+            end = i + 1
+            lines.append(
+                _make_line(units[start:end], widths(start, end, max_width), max_width, True, style)
+            )
+            start = i = end
             used = 0.0
             continue
-        w = _width(unit, max_width)
+        w = known[i]
+        if w is None:
+            w = _width(units[i], max_width)
         if used + w <= max_width + _FUZZ or i == start:
             used += w
             i += 1
             continue
         # units[i] does not fit: end the line at the last legal break at or before i.
         cut = next((j for j in range(i, start, -1) if _may_break(units[j - 1], units[j])), i)
-        lines.append(_make_line(units[start:cut], max_width, False, style))
+        lines.append(
+            _make_line(units[start:cut], widths(start, cut, max_width), max_width, False, style)
+        )
         start = cut
         while start < count and units[start] and units[start].isspace():
             start += 1
         i = max(i, start)
-        used = sum(_width(u, line_width()) for u in units[start:i])
+        used = sum(widths(start, i, line_width()))
     if start < count:
-        lines.append(_make_line(units[start:], line_width(), False, style))
+        max_width = line_width()
+        lines.append(
+            _make_line(units[start:], widths(start, count, max_width), max_width, False, style)
+        )
     return ParaLines(kind=1, lines=lines)
 
 

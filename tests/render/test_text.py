@@ -112,6 +112,26 @@ def test_plain_reportlab_paragraphs_learn_the_chinese_marks(
     assert len(lines) == 2 and not lines[1].startswith("，"), lines
 
 
+def test_lines_are_reportlabs_own_for_mixed_fragments(cjk_fonts: FontSet) -> None:
+    # Lines are built measuring and comparing a fragment once per run of its characters;
+    # every line must still be the one reportlab's makeCJKParaLine makes of the same units.
+    from reportlab.platypus.paragraph import makeCJKParaLine
+
+    from pnp.render.text import _cjk_para_line, _units
+
+    markup = to_markup("计数**加十**或减十；\n**K**：总数设为九十九。A 选下一位玩家")
+    para = CJKParagraph(markup, paragraph_style(cjk_fonts.regular, 9, 12, "left", "#000000"))
+    units, widths, _ = _units(para.frags)
+    assert len({id(u.frag) for u in units}) >= 4  # plain, bold, a line break, plain again
+    for start, end in [(0, len(units)), (0, 5), (3, 12), (6, len(units)), (10, 11)]:
+        ours = _cjk_para_line(units[start:end], 80.0, sum(widths[start:end]), 3.5, False)
+        theirs = makeCJKParaLine(units[start:end], 80.0, sum(widths[start:end]), 3.5, False, False)
+        assert [w.__dict__ for w in ours.words] == [w.__dict__ for w in theirs.words]
+        assert {k: v for k, v in ours.__dict__.items() if k != "words"} == {
+            k: v for k, v in theirs.__dict__.items() if k != "words"
+        }
+
+
 def test_markup_escapes_and_bolds() -> None:
     assert to_markup("a<b>&c") == "a&lt;b&gt;&amp;c"
     assert to_markup("**粗** 细\n下一行") == "<b>粗</b> 细<br/>下一行"
