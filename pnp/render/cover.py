@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import SimpleDocTemplate, Spacer, Table, TableStyle
 
 from pnp.content.prose import render_prose
 from pnp.layout.products import collection
@@ -16,6 +16,7 @@ from pnp.model.common import ProductKind, bring_amount, physical_of
 from pnp.output import atomic_output
 from pnp.render.draw import colour
 from pnp.render.fonts import FontSet
+from pnp.render.text import WrappedOnce as Paragraph
 from pnp.units import mm
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
@@ -262,6 +263,90 @@ def _split_cjk(frags: list[Any], max_widths: list[float], style: ParagraphStyle)
             _make_line(units[start:], widths(start, count, max_width), max_width, False, style)
         )
     return ParaLines(kind=1, lines=lines)
+
+
+def _reportlab_cjk_split(frags: list[Any], max_widths: list[float] | tuple[float, ...]) -> Any:
+    """reportlab's ``cjkFragSplit(frags, max_widths, False)`` — its rules, its lines — with
+    the characters measured once per fragment and each line built by `_cjk_para_line`."""
+    units, known, breaks = _units(frags)
+    lines: list[Any] = []
+    i = line_start = 0
+    used: float = 0
+    max_width = max_widths[0]
+    count = len(units)
+    while i < count:
+        u = units[i]
+        i += 1
+        w = known[i - 1]
+        if w is None:
+            w = _width(u, max_width)
+        used += w
+        line_break = breaks[i - 1]
+        if (used > max_width + _FUZZ and used > 0) or line_break:
+            extra = max_width - used
+            if not line_break:
+                if ord(u) < 0x3000:
+                    # Inside a run of Latin: go back to a space or an ideograph, or to half
+                    # way along the line.
+                    for j in range(i - 1, (line_start + i) >> 1, -1):
+                        uj = units[j]
+                        if (uj and unicodedata.category(uj) == "Zs") or ord(uj) >= 0x3000:
+                            k = j + 1
+                            if k < i:
+                                j = k + 1
+                                extra += sum(units[ii].width for ii in range(j, i))
+                                w = units[k].width
+                                u = units[k]
+                                i = j
+                                break
+                # A mark that cannot start a line hangs in the margin; anything else moves on.
+                if u not in rl_paragraph.ALL_CANNOT_START and i > line_start + 1:
+                    i -= 1
+                    extra += w
+            lines.append(_cjk_para_line(units[line_start:i], max_width, used, extra, line_break))
+            max_width = max_widths[min(len(lines), len(max_widths) - 1)]
+            line_start = i
+            used = 0
+    if used > 0:
+        lines.append(_cjk_para_line(units[line_start:], max_width, used, max_width - used, False))
+    return ParaLines(kind=1, lines=lines)
+
+
+class WrappedOnce(Paragraph):
+    """A reportlab Paragraph (wordWrap='CJK') with reportlab's own rules, that breaks its
+    lines once per width (a table measures each cell several times before it draws it; the
+    lines depend on the widths and the fragments alone) and a paragraph of several
+    fragments faster (`_reportlab_cjk_split`)."""
+
+    def breakLinesCJK(self, maxWidths: Any) -> Any:
+        if hasattr(self, "blPara") and getattr(self, "_splitpara", False):
+            return super().breakLinesCJK(maxWidths)
+        key = (
+            tuple(maxWidths) if isinstance(maxWidths, list | tuple) else (maxWidths,),
+            id(self.frags),
+            self.bulletText,
+        )
+        broken: dict[tuple[Any, ...], Any] = self.__dict__.setdefault("_pnp_broken", {})
+        lines = broken.get(key)
+        if lines is None:
+            lines = broken[key] = self._break(maxWidths)
+        else:
+            self.height = 0  # as breaking does
+        return lines
+
+    def _break(self, max_widths: Any) -> Any:
+        style = self.style
+        frags = self.frags
+        if (
+            len(frags) < 2
+            or self.bulletText
+            or style.endDots
+            or getattr(self, "autoLeading", getattr(style, "autoLeading", "")) not in ("", "off")
+        ):
+            return super().breakLinesCJK(max_widths)
+        self.height = 0
+        widths = max_widths if isinstance(max_widths, list | tuple) else [max_widths]
+        return _reportlab_cjk_split(frags, widths)
 
 
 class CJKParagraph(Paragraph):

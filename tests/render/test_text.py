@@ -132,6 +132,36 @@ def test_lines_are_reportlabs_own_for_mixed_fragments(cjk_fonts: FontSet) -> Non
         }
 
 
+@pytest.mark.parametrize("width", [30, 57, 120, 400])
+def test_reportlab_paragraphs_break_as_reportlab_breaks_them(
+    cjk_fonts: FontSet, width: int
+) -> None:
+    # The cover's paragraphs keep reportlab's own rules (hanging marks, Latin words pulled
+    # back), broken by pnp's faster copy of cjkFragSplit: every line must be reportlab's.
+    from pnp.render.text import WrappedOnce
+
+    style = ParagraphStyle("t", fontName=cjk_fonts.regular, fontSize=9, leading=12)
+    style.wordWrap = "CJK"
+    texts = [
+        "<b>第一回合</b>：先手玩家出牌，总数到九十九时，下一位玩家必须出 K 或者 10。",
+        "Print at 100 % on <b>A4</b> paper, then cut along the marks。<br/>第二行，",
+        "「裁切」：沿着<b>裁切标记</b>连线裁切，标记不会压到牌面；deadline-99-cards.pdf",
+        "没有粗体的一段：一个片段走 reportlab 自己的路。",
+    ]
+    for text in texts:
+        ours = WrappedOnce(text, style).breakLinesCJK([width])
+        theirs = Paragraph(text, style).breakLinesCJK([width])
+        assert len(ours.lines) == len(theirs.lines) > 0
+        for mine, reportlabs in zip(ours.lines, theirs.lines, strict=True):
+            if isinstance(mine, tuple):  # one fragment: reportlab's wordSplit lines
+                assert mine == reportlabs
+                continue
+            assert [w.__dict__ for w in mine.words] == [w.__dict__ for w in reportlabs.words]
+            assert {k: v for k, v in mine.__dict__.items() if k != "words"} == {
+                k: v for k, v in reportlabs.__dict__.items() if k != "words"
+            }
+
+
 def test_markup_escapes_and_bolds() -> None:
     assert to_markup("a<b>&c") == "a&lt;b&gt;&amp;c"
     assert to_markup("**粗** 细\n下一行") == "<b>粗</b> 细<br/>下一行"
