@@ -39,7 +39,7 @@ def _components(
 ) -> list[Any]:
     """The components with their counts, and what the players bring that the kit does not
     print, so a table can check it has everything before it starts."""
-    rows = [[Paragraph(text, small) for text in ("配件", "数量", "说明")]]
+    rows: list[list[Any]] = [[Paragraph(text, small) for text in ("配件", "数量", "说明")]]
     for product in model.products:
         count = sum(int(getattr(item, "copies", 1)) for item in collection(model, product))
         unit = "张" if product.kind is ProductKind.CARDS else "份"
