@@ -45,6 +45,8 @@ the game object itself (kept alive with the entry), so another load of edited co
 def layout_product(
     game: LoadedGame, product: Product, templates_root: Path, bleed: float
 ) -> LaidOutProduct:
+    if product.kind is not ProductKind.CARDS:
+        bleed = 0.0  # only cards are laid out with a bleed: one layout serves every caller
     key = (id(game), product.id, templates_root, bleed)
     found = _RECENT.get(key)
     if found is not None and found[0] is game:
@@ -57,37 +59,61 @@ def layout_product(
     return laid_out
 
 
+def laid_out_for_text(game: LoadedGame, product: Product, templates_root: Path) -> LaidOutProduct:
+    """`product` laid out for the text its faces show: a layout this process already made
+    (the kit's, at the kit's bleed) when the bleed cannot change a text of its fronts,
+    else one with no bleed. The shapes around the text may differ with the bleed."""
+    if not load_template(templates_root, product.face).text_may_read("bleed_mm"):
+        for (_, product_id, root, _), (laid_game, laid) in reversed(_RECENT.items()):
+            if laid_game is game and product_id == product.id and root == templates_root:
+                return laid
+    return layout_product(game, product, templates_root, 0.0)
+
+
 def _layout_product(
     game: LoadedGame, product: Product, templates_root: Path, bleed: float
 ) -> LaidOutProduct:
-    width, height = item_size(product)
-    face_template = load_template(templates_root, product.face)
-    back_template = load_template(templates_root, product.back) if product.back else None
-    item_bleed = bleed if product.kind is ProductKind.CARDS else 0.0
-    runs: list[tuple[Face, Face | None, int]] = []
     items = collection(game.model, product)
-    for item in items:
-        context = {"item": item, "game": game.model, "product": product}
-        front = layout_face(
-            face_template,
-            context,
-            width=width,
-            height=height,
-            bleed=item_bleed,
-            key=f"{product.face}#{item.id}",
+    runs = [
+        (
+            layout_front(game, product, templates_root, bleed, item),
+            _layout_back(game, product, templates_root, bleed, item),
+            int(item.copies),
         )
-        back = None
-        if back_template is not None:
-            back = layout_face(
-                back_template,
-                context,
-                width=width,
-                height=height,
-                bleed=item_bleed,
-                key=f"{product.back}#{item.id}",
-            )
-        runs.append((front, back, int(item.copies)))
+        for item in items
+    ]
     return LaidOutProduct(product=product, items=items, runs=runs)
+
+
+def layout_front(
+    game: LoadedGame, product: Product, templates_root: Path, bleed: float, item: Any
+) -> Face:
+    """The front of one item of `product`, laid out as its product's layout lays it out."""
+    width, height = item_size(product)
+    return layout_face(
+        load_template(templates_root, product.face),
+        {"item": item, "game": game.model, "product": product},
+        width=width,
+        height=height,
+        bleed=bleed if product.kind is ProductKind.CARDS else 0.0,
+        key=f"{product.face}#{item.id}",
+    )
+
+
+def _layout_back(
+    game: LoadedGame, product: Product, templates_root: Path, bleed: float, item: Any
+) -> Face | None:
+    if not product.back:
+        return None
+    width, height = item_size(product)
+    return layout_face(
+        load_template(templates_root, product.back),
+        {"item": item, "game": game.model, "product": product},
+        width=width,
+        height=height,
+        bleed=bleed if product.kind is ProductKind.CARDS else 0.0,
+        key=f"{product.back}#{item.id}",
+    )
 
 
 def text_of(laid_out: Sequence[LaidOutProduct]) -> str:

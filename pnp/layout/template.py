@@ -167,6 +167,16 @@ class Template:
             self._compiled[value] = compiled
         return compiled
 
+    def text_may_read(self, name: str) -> bool:
+        """Whether a text box's text (or whether it is drawn at all) may depend on the face
+        value `name`: named in a text box, a variable or a macro. Other boxes' values (a
+        background's bleed) cannot reach a text."""
+        sources = [self.macros, *_strings(list(self.variables.values()))]
+        for box in self.boxes:
+            if box.kind == "text":
+                sources += _strings(list(box.props.values()))
+        return any(name in source for source in sources)
+
     def plans(self) -> list[_BoxPlan]:
         """Each box with what its painting needs worked out once: which keys hold jinja,
         the place every message names, what evaluates each value."""

@@ -24,7 +24,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnp.content.loader import LoadedGame
 from pnp.layout.primitives import Face, TextShape
-from pnp.layout.products import collection, layout_product
+from pnp.layout.products import collection, laid_out_for_text, layout_front
 from pnp.layout.sizes import item_size
 from pnp.model.common import ProductKind, bring_amount, physical_of
 from pnp.model.rulebook import Block, BlockKind, Generated, GlossaryEntry, Rulebook, Section
@@ -400,10 +400,8 @@ class StoryBuilder:
 
     def figure(self, block: Block) -> list[Flowable]:
         product = next(p for p in self.game.model.products if p.id == block.product)
-        laid = layout_product(self.game, product, self.templates_root, 0.0)
-        items = collection(self.game.model, product)
-        index = next(i for i, item in enumerate(items) if item.id == block.item)
-        face = laid.runs[index][0]
+        item = next(i for i in collection(self.game.model, product) if i.id == block.item)
+        face = layout_front(self.game, product, self.templates_root, 0.0, item)
         figure = Table(
             [
                 [self._figure(face)],
@@ -500,7 +498,7 @@ class StoryBuilder:
         for product in self.game.model.products:
             if product.kind is not ProductKind.CARDS:
                 continue
-            laid = layout_product(self.game, product, self.templates_root, 0.0)
+            laid = laid_out_for_text(self.game, product, self.templates_root)
             rows = [["卡牌", "张数", "牌面文字"]]
             seen: dict[str, int] = {}
             texts: dict[str, str] = {}
