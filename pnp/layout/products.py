@@ -13,7 +13,7 @@ from pnp.content.loader import LoadedGame
 from pnp.errors import TemplateError
 from pnp.layout.primitives import Face, TextShape
 from pnp.layout.sizes import item_size
-from pnp.layout.template import layout_face, load_template
+from pnp.layout.template import Template, layout_face, load_template
 from pnp.model.common import Product, ProductKind
 
 
@@ -74,10 +74,12 @@ def _layout_product(
     game: LoadedGame, product: Product, templates_root: Path, bleed: float
 ) -> LaidOutProduct:
     items = collection(game.model, product)
+    front = load_template(templates_root, product.face)
+    back = load_template(templates_root, product.back) if product.back else None
     runs = [
         (
-            layout_front(game, product, templates_root, bleed, item),
-            _layout_back(game, product, templates_root, bleed, item),
+            _layout_item(game, product, front, product.face, bleed, item),
+            None if back is None else _layout_item(game, product, back, product.back, bleed, item),
             int(item.copies),
         )
         for item in items
@@ -88,31 +90,22 @@ def _layout_product(
 def layout_front(
     game: LoadedGame, product: Product, templates_root: Path, bleed: float, item: Any
 ) -> Face:
-    """The front of one item of `product`, laid out as its product's layout lays it out."""
+    """The front of one item of `product`, as its product's layout lays it out."""
+    template = load_template(templates_root, product.face)
+    return _layout_item(game, product, template, product.face, bleed, item)
+
+
+def _layout_item(
+    game: LoadedGame, product: Product, template: Template, name: str, bleed: float, item: Any
+) -> Face:
     width, height = item_size(product)
     return layout_face(
-        load_template(templates_root, product.face),
+        template,
         {"item": item, "game": game.model, "product": product},
         width=width,
         height=height,
         bleed=bleed if product.kind is ProductKind.CARDS else 0.0,
-        key=f"{product.face}#{item.id}",
-    )
-
-
-def _layout_back(
-    game: LoadedGame, product: Product, templates_root: Path, bleed: float, item: Any
-) -> Face | None:
-    if not product.back:
-        return None
-    width, height = item_size(product)
-    return layout_face(
-        load_template(templates_root, product.back),
-        {"item": item, "game": game.model, "product": product},
-        width=width,
-        height=height,
-        bleed=bleed if product.kind is ProductKind.CARDS else 0.0,
-        key=f"{product.back}#{item.id}",
+        key=f"{name}#{item.id}",
     )
 
 
