@@ -282,6 +282,7 @@ class _GlyphSource:
     """The source face, opened once per process, converting glyphs on request."""
 
     def __init__(self, source: Path) -> None:
+        self.source = source
         self.face = _open_face(source)
         indices = _cmap_format12(self.face) if "cmap" in self.face.reader else None
         if indices is None:
@@ -297,6 +298,11 @@ class _GlyphSource:
 
     def has(self, codepoint: int) -> bool:
         return codepoint in self.names
+
+    def reopen(self) -> None:
+        """Read the font through a file of this process's own: a forked process shares its
+        parent's file, and so the position of every read (fontTools reads tables lazily)."""
+        self.face.reader.file = self.source.open("rb")
 
     def convert(self, style: str, codepoints: Iterable[int]) -> dict[int, StoredGlyph | None]:
         """TrueType outlines of `codepoints` (None where the font has no glyph) at `style`'s
@@ -331,6 +337,72 @@ class _GlyphSource:
             lsb = glyph.xMin if contours else 0
             done[codepoint] = (otRound(source_glyph.width), lsb, points, contours, data)
         return done
+
+
+SIDE_BY_SIDE_GLYPHS = 48
+"""Glyphs of each style from which the styles convert in two processes (a first build
+converts hundreds; forking costs what a few glyphs do)."""
+
+
+def _convert_styles(
+    reader: _GlyphSource, wanted: Mapping[str, list[int]]
+) -> dict[str, dict[int, StoredGlyph | None]]:
+    """Each style's glyphs of `wanted` converted: the first style here, the others each in a
+    forked process beside it when there are enough of them and a core for each. A child that
+    fails leaves its style to this process, so the result never depends on how it was made."""
+    from pnp.cores import default_workers, may_fork
+
+    styles = list(wanted)
+    beside = [
+        style
+        for style in styles[1:]
+        if len(wanted[style]) >= SIDE_BY_SIDE_GLYPHS and len(wanted[styles[0]]) >= 2
+    ][: default_workers() - 1]
+    if not beside or not may_fork():
+        return {style: reader.convert(style, wanted[style]) for style in styles}
+    import multiprocessing
+
+    # Each style's first glyph here: it reads and decodes the tables every style shares
+    # (outlines, metrics and their variations, most of the cost of a few glyphs), which the
+    # forked processes then hold without reading them again.
+    done = {style: reader.convert(style, wanted[style][:1]) for style in styles}
+    context = multiprocessing.get_context("fork")
+    children = []
+    for style in beside:
+        receive, send = context.Pipe(duplex=False)
+        child = context.Process(
+            target=_convert_into, args=(reader, style, wanted[style][1:], send), daemon=True
+        )
+        child.start()
+        send.close()
+        children.append((style, child, receive))
+    for style in styles:
+        if style not in beside:
+            done[style].update(reader.convert(style, wanted[style][1:]))
+    for style, child, receive in children:
+        try:
+            found = marshal.loads(receive.recv_bytes())
+        except (EOFError, OSError, ValueError):
+            found = None
+        finally:
+            receive.close()
+            child.join()
+        if not isinstance(found, dict) or child.exitcode != 0:
+            found = reader.convert(style, wanted[style][1:])
+        done[style].update(found)
+    return done
+
+
+def _convert_into(reader: _GlyphSource, style: str, codepoints: list[int], send: Any) -> None:
+    """A forked process's work: convert, and send the glyphs back. On any failure it sends
+    nothing and the parent converts them itself."""
+    try:
+        reader.reopen()
+        send.send_bytes(marshal.dumps(reader.convert(style, codepoints)))
+    except Exception:
+        pass
+    finally:
+        send.close()
 
 
 class _GlyphStore:
@@ -369,8 +441,8 @@ class _GlyphStore:
         if not self._unsaved:
             # Glyphs measured but never embedded are worth keeping too.
             atexit.register(self.save)
-        for style, cps in new.items():
-            self.glyphs[style].update(reader.convert(style, cps))
+        for style, converted in _convert_styles(reader, new).items():
+            self.glyphs[style].update(converted)
             self._unsaved.add(style)
         elapsed = time.perf_counter() - started
         if first:

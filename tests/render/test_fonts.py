@@ -10,6 +10,7 @@ import sys
 import sysconfig
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pdfplumber
 import pytest
@@ -222,6 +223,37 @@ def test_build_is_deterministic_and_cached(tmp_path: Path) -> None:
     assert fonts.build_fonts(source, SMALL, tmp_path / "a") == first
     assert first["regular"].stat().st_mtime_ns == mtime
     assert not list((tmp_path / "a").glob("*.tmp"))  # no temp file left
+
+
+def test_styles_converted_side_by_side_are_the_glyphs_one_process_makes(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # A first build converts its hundreds of glyphs a style per process; a glyph must not
+    # depend on which process made it, and a child that fails leaves its style to the parent.
+    import os
+
+    wanted = sorted({ord(ch) for ch in SMALL + "一二三四五六七八十百千万"} | {fonts._NOTDEF})
+    reader = fonts._GlyphSource(_source())
+    alone = {style: reader.convert(style, wanted) for style in fonts.STYLES}
+    monkeypatch.setattr(fonts, "SIDE_BY_SIDE_GLYPHS", 2)
+    monkeypatch.setattr("pnp.cores.default_workers", lambda: 2)
+    real = fonts._convert_into
+
+    def marked(*args: Any) -> None:
+        (tmp_path / f"child-{os.getpid()}").touch()  # a file, since a child's memory is its own
+        real(*args)
+
+    monkeypatch.setattr(fonts, "_convert_into", marked)
+    together = fonts._convert_styles(fonts._GlyphSource(_source()), {s: wanted for s in alone})
+    assert together == alone
+    assert [p.name for p in tmp_path.glob("child-*")] != [f"child-{os.getpid()}"]
+    assert len(list(tmp_path.glob("child-*"))) == 1
+
+    def crashed(reader: Any, style: str, codepoints: list[int], send: Any) -> None:
+        send.close()  # sends nothing, as a child that died would
+
+    monkeypatch.setattr(fonts, "_convert_into", crashed)
+    assert fonts._convert_styles(fonts._GlyphSource(_source()), {s: wanted for s in alone}) == alone
 
 
 def test_cache_dir_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
