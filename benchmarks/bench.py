@@ -40,6 +40,11 @@ PYTHON = sys.executable
 UNO_FALLBACK_STEPS = 104_000.0
 """RLCard UNO steps/s on the 2-core CI machine when issue 17 was filed (used only when
 RLCard cannot be installed here)."""
+UNO_AT_GOALS = 104_000.0
+"""RLCard UNO steps/s on the machine whose figures issue 17's goals were set against. A
+machine of the same kind has run it at 54k to 140k steps/s on other days: a time goal is
+read here both as measured and scaled to that speed (see `Calibration`)."""
+CALIBRATION_SECONDS = 2.0
 DISTINCT_CARDS = 540
 
 
@@ -114,6 +119,28 @@ def median(values: Sequence[float]) -> float:
 
 
 @dataclass(frozen=True)
+class Calibration:
+    """How fast this machine runs Python now against the machine the goals were set on, by
+    the same yardstick the engine rows use: RLCard's UNO engine, steps per CPU second.
+    Seconds measured here times `factor` are the seconds that machine would have taken."""
+
+    uno: float
+
+    @property
+    def factor(self) -> float:
+        return self.uno / UNO_AT_GOALS
+
+
+_CALIBRATION: list[Calibration] = []
+"""The reading taken when the run started, if RLCard could run here."""
+
+
+def calibrate(seconds: float) -> Calibration | None:
+    uno, source = uno_steps_per_second(seconds)
+    return None if "this run" not in source else Calibration(uno)
+
+
+@dataclass(frozen=True)
 class Row:
     what: str
     measured: float
@@ -129,6 +156,19 @@ class Row:
             return self.goal / self.measured if self.measured else float("inf")
         return self.measured / self.goal
 
+    @property
+    def scaled(self) -> float | None:
+        """A time as the goals' machine would have measured it (None: not a time, or no
+        calibration)."""
+        if self.unit != "s" or not _CALIBRATION:
+            return None
+        return self.measured * _CALIBRATION[0].factor
+
+    @property
+    def scaled_ratio(self) -> float:
+        scaled = self.scaled
+        return self.ratio if scaled is None else scaled / self.goal
+
     def line(self) -> str:
         sign = "≥" if self.higher_is_better else "≤"
         verdict = "met" if self.ratio <= 1.0 else "NOT met"
@@ -136,7 +176,14 @@ class Row:
             f"{self.what:<52} {self.measured:>10.2f} {self.unit:<7} goal {sign} "
             f"{self.goal:g} {self.unit:<7} ratio {self.ratio:5.2f}  {verdict}"
         )
-        return text + (f"\n{'':<54}{self.note}" if self.note else "")
+        notes = [self.note] if self.note else []
+        if self.scaled is not None:
+            at = "met" if self.scaled_ratio <= 1.0 else "NOT met"
+            notes.append(
+                f"at the goals' machine speed: {self.scaled:.2f} s, ratio "
+                f"{self.scaled_ratio:.2f}, {at}"
+            )
+        return "".join([text, *(f"\n{'':<54}{note}" for note in notes)])
 
 
 def show(row: Row, rows: list[Row]) -> None:
@@ -854,12 +901,34 @@ def main(argv: list[str]) -> int:
     unknown = [name for name in chosen if name not in sections]
     if unknown:
         parser.error(f"--only: no section {', '.join(unknown)} (sections: {', '.join(sections)})")
+    calibration_seconds = 0.5 if args.quick else CALIBRATION_SECONDS
+    start = calibrate(calibration_seconds)
+    if start is None:
+        print("    machine speed: unknown (RLCard could not run here); times are read as measured")
+    else:
+        _CALIBRATION.append(start)
+        print(
+            f"    machine speed: RLCard UNO {start.uno:,.0f} steps/s now, "
+            f"{UNO_AT_GOALS:,.0f} where the goals were set: times × {start.factor:.2f} "
+            "are read beside each time row"
+        )
     with tempfile.TemporaryDirectory(prefix="pnp-bench-") as folder:
         work = Path(folder)
         for name in chosen:
             sections[name](work)
     met = sum(1 for row in rows if row.ratio <= 1.0)
-    print(f"== {met} of {len(rows)} rows meet their goal")
+    print(f"== {met} of {len(rows)} rows meet their goal on this machine")
+    if start is not None:
+        end = calibrate(calibration_seconds)
+        met_scaled = sum(1 for row in rows if row.scaled_ratio <= 1.0)
+        drift = "" if end is None else f"; {end.uno:,.0f} at the end of the run"
+        print(
+            f"== {met_scaled} of {len(rows)} at the speed the goals were set at (time rows × "
+            f"{start.factor:.2f}: UNO {start.uno:,.0f} steps/s here at the start{drift}, "
+            f"{UNO_AT_GOALS:,.0f} there)"
+        )
+        if end is not None and abs(end.uno / start.uno - 1) > 0.1:
+            print("   the machine's speed moved by more than 10 % during the run: run again")
     return 0
 
 

@@ -8,11 +8,13 @@ seat made seat 0 the favourite target of every J and 7 and so look weak (issue 1
 from __future__ import annotations
 
 import random
+import weakref
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from pnp.engines.base import Rules
-from pnp.games.deadline_99.model import EffectKind, Role
+from pnp.games.deadline_99.model import Effect, EffectKind, Role
 from pnp.games.deadline_99.rules import Deadline99Rules, Deadline99State, Play
 
 T = TypeVar("T")
@@ -36,6 +38,58 @@ def _plays(rules: Rules[Any, Any], state: Deadline99State) -> tuple[Deadline99Ru
     assert isinstance(rules, Deadline99Rules)
     # At a player's decision every legal action is a Play (draws and steals are chance).
     return rules, rules.legal_actions(state)  # type: ignore[return-value]
+
+
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    """What a policy reads of a play, worked out once per rules: a policy weighs every
+    legal play at every decision, and a search player's playouts make thousands of them."""
+
+    effect: Effect
+    rank: int
+    """The play's place in SafePolicy's order of preference."""
+    kills: bool
+    """It puts its player out whatever the count (Death)."""
+    adds: int | None
+    """What it adds to the count (None when it adds nothing)."""
+    safe_key: tuple[int, int, int] | None
+    """SafePolicy's key for a play that names nobody (None for one that names a seat)."""
+
+
+_FACTS: weakref.WeakKeyDictionary[Deadline99Rules, dict[int, _Facts]] = weakref.WeakKeyDictionary()
+
+
+def _facts_of(d99: Deadline99Rules, action: Play) -> _Facts:
+    effect = d99.effect(action.card)
+    kind = effect.kind
+    adds = kind is EffectKind.ADD or (kind is EffectKind.ADD_OR_SUBTRACT and action.sign > 0)
+    rank = SafePolicy._RANK[kind]
+    return _Facts(
+        effect=effect,
+        rank=rank,
+        kills=kind is EffectKind.ELIMINATE_SELF,
+        adds=effect.amount if adds else None,
+        safe_key=(
+            (rank, -effect.amount if kind is EffectKind.ADD else 0, -action.sign)
+            if action.target is None
+            else None
+        ),
+    )
+
+
+def _facts(d99: Deadline99Rules) -> Callable[[Play], _Facts]:
+    """The facts of a play: looked up by identity for the plays the rules hand out (they are
+    interned), worked out afresh for any other."""
+    table = _FACTS.get(d99)
+    if table is None:
+        table = _FACTS[d99] = {id(a): _facts_of(d99, a) for a in d99.interned_plays()}
+    found = table.get
+
+    def facts(action: Play) -> _Facts:
+        known = found(id(action))
+        return known if known is not None else _facts_of(d99, action)
+
+    return facts
 
 
 class SafePolicy:
@@ -63,15 +117,18 @@ class SafePolicy:
 
     def choose(self, rules: Rules[Any, Any], state: Deadline99State, rng: random.Random) -> Play:
         d99, actions = _plays(rules, state)
-        safe = [a for a in actions if not d99.eliminates(state, a)]
+        facts = _facts(d99)
+        room = d99.cap - state.count  # a play that adds more than this busts
+        safe = []
+        for action in actions:
+            known = facts(action)
+            if not known.kills and (known.adds is None or known.adds <= room):
+                safe.append(action)
         if not safe:
             return actions[int(rng.random() * len(actions))]
         seat = state.seat
         me = d99.identity(state, seat)
         hands = state.hands
-        effects = d99._effects
-        by_token = d99._by_token
-        ranks = self._RANK
 
         def ally_king(target: int) -> bool:
             other = d99.identity(state, target)
@@ -83,19 +140,18 @@ class SafePolicy:
             )
 
         def key(action: Play) -> tuple[int, int, int]:
-            effect = effects[by_token[action.card]]
-            kind = effect.kind
+            known = facts(action)
+            if known.safe_key is not None:
+                return known.safe_key
             target = action.target
-            if target is None:
-                amount = -effect.amount if kind is EffectKind.ADD else 0
-                return (ranks[kind], amount, -action.sign)
+            assert target is not None
             cards = len(hands[target])
-            if kind is EffectKind.CHOOSE_NEXT:
+            if known.effect.kind is EffectKind.CHOOSE_NEXT:
                 # A: name the opponent with the fewest cards (never oneself if others exist).
                 order = cards + (1000 if target == seat else 0)
             else:
                 order = -cards
-            return (ranks[kind], 1 if me is not None and ally_king(target) else 0, order)
+            return (known.rank, 1 if me is not None and ally_king(target) else 0, order)
 
         return pick_best(safe, key, rng)
 
@@ -117,11 +173,13 @@ class PassivePolicy:
         d99, actions = _plays(rules, state)
         count, cap = state.count, d99.cap
         seat = state.seat
+        facts = _facts(d99)
 
         def key(action: Play) -> tuple[int, int, int]:
-            effect = d99.effect(action.card)
+            known = facts(action)
+            effect = known.effect
             kind = effect.kind
-            if d99.eliminates(state, action):
+            if known.kills or (known.adds is not None and count + known.adds > cap):
                 return (3, 0, 0)
             if kind is EffectKind.STEAL_RANDOM or kind is EffectKind.SWAP_HANDS:
                 return (2, 0, 0)  # would harm another player: only when nothing else is left

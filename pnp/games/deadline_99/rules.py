@@ -654,6 +654,15 @@ class Deadline99Rules:
 
     # -- helpers for policies and tests ---------------------------------------------------
 
+    def interned_plays(self) -> list[Play]:
+        """Every Play object ``legal_actions`` can hand out (it never makes new ones)."""
+        plays = list(self._plain)
+        for pair in self._signed:
+            plays.extend(pair)
+        for aimed in self._aimed:
+            plays.extend(aimed)
+        return plays
+
     def effect(self, card: str) -> Effect:
         """The effect of the card with this token."""
         return self._effects[self._by_token[card]]
