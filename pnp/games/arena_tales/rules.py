@@ -638,14 +638,21 @@ class ArenaTalesRules(TurnFlow):
 
     def cast(self, state: ArenaState) -> tuple[str, ...]:
         """The character of each seat, read from the colour of the seat's own cards."""
-        cast = []
-        for seat in state.seats:
-            zones = (seat.life, seat.deck, seat.hand, seat.recycle, seat.exhausted)
-            codes = [c for zone in zones for c in zone] + [c for c, _ in seat.display]
-            cast.append(
-                next(self._owner[self._colour[c]] for c in codes if self._colour[c] in self._owner)
-            )
-        return tuple(cast)
+        return tuple(self._character_of(seat) for seat in state.seats)
+
+    def _character_of(self, seat: Seat) -> str:
+        # The first card of a character's colour, zone by zone (shared cards have none).
+        owner, colour = self._owner, self._colour
+        for zone in (seat.life, seat.deck, seat.hand, seat.recycle, seat.exhausted):
+            for c in zone:
+                found = owner.get(colour[c])
+                if found is not None:
+                    return found
+        for c, _ in seat.display:
+            found = owner.get(colour[c])
+            if found is not None:
+                return found
+        raise StopIteration  # no card of a character's colour: as next() on none found
 
     def resample(self, state: ArenaState, seat: int, rng: random.Random) -> ArenaState:
         """A position ``seat`` cannot tell from ``state``, for the search player
@@ -796,6 +803,7 @@ class ArenaTalesRules(TurnFlow):
 
     def invariant_problems(self, s: ArenaState) -> list[str]:
         problems = []
+        cast = self.cast(s)
         for index, seat in enumerate(s.seats):
             cards = sorted(
                 (
@@ -809,7 +817,7 @@ class ArenaTalesRules(TurnFlow):
             )
             if s.play and index == s.active and ("place",) in s.queue:
                 cards = sorted((*cards, s.play[PLAY_CARD]))  # [1]-[2]: between hand and display
-            if tuple(cards) != self._kits[self.cast(s)[index]][0]:
+            if tuple(cards) != self._kits[cast[index]][0]:
                 problems.append(f"seat {index}: cards not conserved ({len(cards)})")
             if not seat.deck and seat.recycle:
                 problems.append(f"seat {index}: an empty deck beside a recycle pile")
