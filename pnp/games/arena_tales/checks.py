@@ -483,7 +483,6 @@ def _table(result: SimulationReport) -> dict[str, Any]:
             round(w / finished, 3) if finished else 0.0 for w in result.wins_by_seat
         ],
         "wins_by_pair": result.wins_by_pair,
-        "games_per_second": round(result.games_per_second, 1),
     }
 
 

@@ -466,7 +466,6 @@ def check_simulated(findings: Findings, games: int, seed: int) -> dict[str, Any]
                     "win_rate_by_seat": [
                         round(w / wins, 3) if wins else 0.0 for w in result.wins_by_seat
                     ],
-                    "games_per_second": round(result.games_per_second),
                 }
             )
     used = {effect.kind for card in model.ai_cards for effect in card.effects}

@@ -456,7 +456,6 @@ def check_simulated(findings: Findings, games: int, seed: int) -> dict[str, Any]
                     for t, n in sorted(result.loss_causes.items(), key=lambda item: item[0].value)
                 },
                 "mean_rounds": round(result.mean_rounds, 2),
-                "games_per_second": round(result.games_per_second, 1),
             }
         )
     return report

@@ -723,7 +723,6 @@ def check_simulated(findings: Findings, games: int, seed: int) -> dict[str, Any]
                     # the day counter after the last round (it moves on after each night)
                     "max_day": result.max_rounds // model.settings.rounds_per_day,
                     "ends": {t.value: result.terminations.get(t, 0) for t in Termination},
-                    "games_per_second": round(result.games_per_second, 1),
                 }
             )
     return report
