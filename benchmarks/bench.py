@@ -309,6 +309,7 @@ def pnp_card_sheets(game: Any, products: list[Any], out: Path, fonts: Any) -> No
         if memo is not None:
             memo.clear()
     text.fit_paragraph.cache_clear()
+    getattr(text, "_CHAR_WIDTHS", {}).clear()
     for product in products:
         laid = layout_product(game, product, TEMPLATES, mm(3))
         render_card_sheets(

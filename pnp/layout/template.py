@@ -646,6 +646,7 @@ class _BoxPlan:
         "dynamic",
         "functions",
         "kind",
+        "lengths",
         "located",
         "props",
         "template",
@@ -665,6 +666,8 @@ class _BoxPlan:
         self.located = {key: f"{self.where}: {key}" for key in box.props}
         self.functions: dict[str, Callable[[dict[str, Any]], Any]] = {}
         self._varying: dict[str, frozenset[str]] = {}
+        self.lengths: dict[tuple[str, float], float] = {}
+        """Plain-data lengths in points, by key and the face side they are relative to."""
 
     def evaluate(self, key: str, scope: dict[str, Any], located: str) -> Any:
         function = self.functions.get(key)
@@ -751,8 +754,16 @@ class _Painter:
         return known
 
     def length(self, key: str, default: Any = None) -> float:
+        plan = self.plan
+        if key not in plan.dynamic and key in plan.props:
+            # A length written as plain data is the same on every face of this size.
+            size = (key, self.width if key in _HORIZONTAL else self.height)
+            known = plan.lengths.get(size)
+            if known is None:
+                known = plan.lengths[size] = self.measured(key, default)
+            return known
         results = self.results
-        if results is None or key in self.varying or key not in self.plan.props:
+        if results is None or key in self.varying or key not in plan.props:
             return self.measured(key, default)
         known = results.get(("length", key))
         if known is None:

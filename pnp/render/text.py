@@ -175,12 +175,16 @@ def _cjk_para_line(
     )
 
 
+_CHAR_WIDTHS: dict[tuple[str, float], dict[str, float]] = {}
+"""Each character's width by font and size, measured once per process: a font name never
+changes meaning within a process (see fonts.py), and measuring goes through its Python."""
+
+
 def _units(frags: list[Any]) -> tuple[list[Any], list[float | None], list[bool]]:
     """The characters of `frags` as reportlab's ``cjkU`` strings (a character with its
     fragment and width); their widths (None where it depends on the line: an inline image
     sized in percent); and which end a line (a ``<br/>``). A character is measured once per
-    fragment: a paragraph repeats its characters, and measuring goes through the font's
-    Python."""
+    font and size (`_CHAR_WIDTHS`)."""
     units: list[Any] = []
     widths: list[float | None] = []
     breaks: list[bool] = []
@@ -199,7 +203,9 @@ def _units(frags: list[Any]) -> tuple[list[Any], list[float | None], list[bool]]
             breaks += [ends_line] * len(made)
             continue
         font, size = frag.fontName, frag.fontSize
-        measured: dict[str, float] = {}
+        measured = _CHAR_WIDTHS.get((font, size))
+        if measured is None:
+            measured = _CHAR_WIDTHS[font, size] = {}
         for ch in text:
             width = measured.get(ch)
             if width is None:
