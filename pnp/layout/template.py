@@ -129,6 +129,8 @@ class BoxSpec:
     kind: str
     props: Mapping[str, Any]
     line: int
+    source: str = ""
+    """The template file that defines the box (a base's boxes keep their own file)."""
 
 
 @dataclass
@@ -140,6 +142,8 @@ class Template:
     variables: dict[str, Any]
     macros: str
     boxes: list[BoxSpec]
+    variables_at: dict[str, str] = field(default_factory=dict)
+    """Where each variable is defined, ``templates/x.yaml:4`` (a base's keep their own file)."""
     _compiled: dict[str, Callable[[dict[str, Any]], Any]] = field(default_factory=dict)
     _reads: list[frozenset[str] | None] = field(default_factory=list)
     _plans: list[_BoxPlan] = field(default_factory=list)
@@ -505,10 +509,16 @@ def _parse_template(templates_root: Path, path: Path, seen: tuple[Path, ...]) ->
     boxes: list[BoxSpec] = []
     for index, raw in enumerate(data.get("boxes") or []):
         box_line = box_lines[index] if index < len(box_lines) else 0
-        boxes.append(_check_box(raw, f"{display}:{box_line}", box_line))
+        boxes.append(_check_box(raw, display, box_line))
 
     palette = {**(base.palette if base else {}), **(data.get("palette") or {})}
-    variables = {**(base.variables if base else {}), **(data.get("vars") or {})}
+    own_variables = data.get("vars") or {}
+    variables = {**(base.variables if base else {}), **own_variables}
+    lines = _variable_lines(root_node)
+    variables_at = {
+        **(base.variables_at if base else {}),
+        **{name: f"{display}:{lines.get(name, 0)}" for name in own_variables},
+    }
     macros = (base.macros if base else "") + (data.get("macros") or "")
     return Template(
         path=display,
@@ -516,6 +526,7 @@ def _parse_template(templates_root: Path, path: Path, seen: tuple[Path, ...]) ->
         variables=variables,
         macros=macros,
         boxes=(base.boxes if base else []) + boxes,
+        variables_at=variables_at,
     )
 
 
@@ -528,7 +539,17 @@ def _box_lines(root: yaml.Node | None) -> list[int]:
     return []
 
 
-def _check_box(raw: Any, where: str, line: int) -> BoxSpec:
+def _variable_lines(root: yaml.Node | None) -> dict[str, int]:
+    if not isinstance(root, yaml.MappingNode):
+        return {}
+    for key, value in root.value:
+        if key.value == "vars" and isinstance(value, yaml.MappingNode):
+            return {str(name.value): name.start_mark.line + 1 for name, _ in value.value}
+    return {}
+
+
+def _check_box(raw: Any, source: str, line: int) -> BoxSpec:
+    where = f"{source}:{line}"
     if not isinstance(raw, dict) or "type" not in raw:
         raise TemplateError(f"{where}: a box is a mapping with a 'type'")
     kind = raw["type"]
@@ -544,7 +565,7 @@ def _check_box(raw: Any, where: str, line: int) -> BoxSpec:
         near = difflib.get_close_matches(key, sorted(_BOX_KEYS[kind] | _COMMON), n=1)
         hint = f" (did you mean {near[0]!r}?)" if near else ""
         raise TemplateError(f"{where}: {kind} box has unknown key {key!r}{hint}")
-    return BoxSpec(kind=kind, props=raw, line=line)
+    return BoxSpec(kind=kind, props=raw, line=line, source=source)
 
 
 def layout_face(
@@ -623,7 +644,8 @@ def _layout_face(
         "bleed_mm": bleed / (72 / 25.4),
     }
     for name, value in template.variables.items():
-        scope[name] = template.evaluate(value, scope, f"{template.path}: vars.{name}")
+        where = template.variables_at.get(name, template.path)
+        scope[name] = template.evaluate(value, scope, f"{where}: vars.{name}")
     painter = _Painter(template, scope, width, height, bleed)
     shapes: list[Shape] = []
     for plan in template.plans():
@@ -657,7 +679,7 @@ class _BoxPlan:
         self.template = template
         self.kind = box.kind
         self.props = box.props
-        self.where = f"{template.path}:{box.line}"
+        self.where = f"{box.source or template.path}:{box.line}"
         self.dynamic = frozenset(
             key
             for key, raw in box.props.items()

@@ -111,6 +111,30 @@ def test_an_undefined_name_is_an_error_with_the_template_line(tmp_path: Path) ->
         face(tmp_path, "d.yaml", {"item": {}})
 
 
+def test_an_error_in_an_inherited_box_names_the_file_that_defines_it(tmp_path: Path) -> None:
+    # The child's own line 3 is a rect: the text that fails is line 3 of its base.
+    write(
+        tmp_path,
+        "base.yaml",
+        "boxes:\n  - {type: background, fill: '#ffffff'}\n"
+        '  - {type: text, x: 0, y: 0, w: 1mm, h: 1mm, text: "{{ item.nope }}"}\n',
+    )
+    write(
+        tmp_path,
+        "child.yaml",
+        "extends: base.yaml\nboxes:\n  - {type: rect, x: 0, y: 0, w: 1mm, h: 1mm}\n",
+    )
+    with pytest.raises(TemplateError, match=r"^templates/base.yaml:3: text: .*nope"):
+        face(tmp_path, "child.yaml", {"item": {}})
+
+
+def test_an_error_in_a_variable_names_its_file_and_line(tmp_path: Path) -> None:
+    write(tmp_path, "base.yaml", "vars:\n  fine: 1\n  broken: '{{ item.nope }}'\nboxes: []\n")
+    write(tmp_path, "child.yaml", "extends: base.yaml\nvars: {own: 2}\nboxes: []\n")
+    with pytest.raises(TemplateError, match=r"^templates/base.yaml:3: vars.broken: .*nope"):
+        face(tmp_path, "child.yaml", {"item": {}})
+
+
 def test_a_misspelt_box_key_gets_a_suggestion(tmp_path: Path) -> None:
     write(tmp_path, "e.yaml", "boxes:\n  - {type: rect, x: 0, y: 0, w: 1mm, h: 1mm, fil: red}\n")
     with pytest.raises(
