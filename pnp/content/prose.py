@@ -23,9 +23,20 @@ def render_prose(text: str, context: dict[str, Any], where: object = "") -> str:
         return text
     try:
         return text_renderer(text, ENVIRONMENT)(context)
-    except jinja2.TemplateSyntaxError as error:
-        raise TemplateError(f"{where}: jinja syntax error: {error.message}") from None
-    except jinja2.TemplateError as error:
-        raise TemplateError(f"{where}: {error}") from None
-    except (TypeError, ValueError, AttributeError, KeyError, ZeroDivisionError) as error:
-        raise TemplateError(f"{where}: {type(error).__name__}: {error}") from None
+    except Exception as error:
+        located = located_error(error, where)
+        if located is None:
+            raise
+        raise located from None
+
+
+def located_error(error: Exception, where: object) -> TemplateError | None:
+    """What evaluating content's jinja at `where` raised, as the TemplateError a user reads
+    (None for anything else: a bug of pnp's, which must not pass for a content mistake)."""
+    if isinstance(error, jinja2.TemplateSyntaxError):
+        return TemplateError(f"{where}: jinja syntax error: {error.message}")
+    if isinstance(error, jinja2.TemplateError):
+        return TemplateError(f"{where}: {error}")
+    if isinstance(error, TypeError | ValueError | AttributeError | KeyError | ZeroDivisionError):
+        return TemplateError(f"{where}: {type(error).__name__}: {error}")
+    return None

@@ -41,6 +41,7 @@ from pnp.content.expressions import (
     text_renderer,
     with_fallback,
 )
+from pnp.content.prose import located_error
 from pnp.content.sandbox import (
     ContentEnvironment,
     evaluate_bounded,
@@ -116,12 +117,11 @@ def _run(compiled: Callable[[dict[str, Any]], Any], context: dict[str, Any], whe
             # the template and line are known.
             str(result)
         return result
-    except jinja2.TemplateSyntaxError as error:
-        raise TemplateError(f"{where}: jinja syntax error: {error.message}") from None
-    except jinja2.TemplateError as error:
-        raise TemplateError(f"{where}: {error}") from None
-    except (TypeError, ValueError, AttributeError, KeyError, ZeroDivisionError) as error:
-        raise TemplateError(f"{where}: {type(error).__name__}: {error}") from None
+    except Exception as error:
+        located = located_error(error, where)
+        if located is None:
+            raise
+        raise located from None
 
 
 @dataclass(frozen=True)
