@@ -799,16 +799,17 @@ def validate(
         for problem in result.problems:
             prefix = "warning: " if problem.severity == "warning" else ""
             click.echo(f"{prefix}{problem}")
-        for slug, lines in result.summaries.items():
-            for line in lines:
-                click.echo(f"{slug}: {line}", err=True)
         count = len(errors)
-        click.echo(
-            f"{count} problem{'s' if count != 1 else ''}."
-            if count
-            else f"ok: {len(result.summaries)} game(s) valid.",
-            err=True,
-        )
+        if obj.verbosity >= 1:  # --quiet: the problems alone
+            for slug, lines in result.summaries.items():
+                for line in lines:
+                    click.echo(f"{slug}: {line}", err=True)
+            click.echo(
+                f"{count} problem{'s' if count != 1 else ''}."
+                if count
+                else f"ok: {len(result.summaries)} game(s) valid.",
+                err=True,
+            )
     sys.exit(1 if errors else 0)
 
 

@@ -292,6 +292,16 @@ def test_validate_json_is_the_same_document_for_the_same_content_and_seed() -> N
     assert set(json.loads(first[1])["reports"]) == set(games)
 
 
+def test_quiet_validate_prints_only_the_problems(content_copy: Path) -> None:
+    break_game_file(content_copy)
+    code, out, err = run("-q", "--content", str(content_copy), "validate", "deadline-99")
+    assert code == 1
+    assert out.strip() and all(PROBLEM_LINE.match(line) for line in out.strip().splitlines())
+    assert err == ""  # no summaries, no closing count: only errors and warnings
+    code, _, err = run("-q", "validate", "dragon-hoard", "--static-only")
+    assert (code, err) == (0, "")
+
+
 def test_validate_json_names_its_format_version() -> None:
     code, out, _ = run("validate", "deadline-99", "--static-only", "--format", "json")
     assert code == 0
