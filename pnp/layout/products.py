@@ -45,8 +45,7 @@ the game object itself (kept alive with the entry), so another load of edited co
 def layout_product(
     game: LoadedGame, product: Product, templates_root: Path, bleed: float
 ) -> LaidOutProduct:
-    if product.kind is not ProductKind.CARDS:
-        bleed = 0.0  # only cards are laid out with a bleed: one layout serves every caller
+    bleed = _bleed_of(product, bleed)  # one layout of a board serves every caller
     key = (id(game), product.id, templates_root, bleed)
     found = _RECENT.get(key)
     if found is not None and found[0] is game:
@@ -104,9 +103,14 @@ def _layout_item(
         {"item": item, "game": game.model, "product": product},
         width=width,
         height=height,
-        bleed=bleed if product.kind is ProductKind.CARDS else 0.0,
+        bleed=_bleed_of(product, bleed),
         key=f"{name}#{item.id}",
     )
+
+
+def _bleed_of(product: Product, bleed: float) -> float:
+    """Only cards are laid out with a bleed (a board is cut at its edge)."""
+    return bleed if product.kind is ProductKind.CARDS else 0.0
 
 
 def text_of(laid_out: Sequence[LaidOutProduct]) -> str:

@@ -319,14 +319,17 @@ def _reportlab_cjk_split(frags: list[Any], max_widths: list[float] | tuple[float
 
 
 class WrappedOnce(Paragraph):
-    """A reportlab Paragraph (wordWrap='CJK') with reportlab's own rules, that breaks its
-    lines once per width (a table measures each cell several times before it draws it; the
-    lines depend on the widths and the fragments alone) and a paragraph of several
-    fragments faster (`_reportlab_cjk_split`)."""
+    """A reportlab Paragraph (wordWrap='CJK') that breaks its lines once per width: it is
+    wrapped again and again at the same widths (a table measures its cells, a frame wraps
+    before it draws, a rulebook lays out twice for its contents), and the lines depend on
+    the widths and the fragments alone. It breaks them with reportlab's own rules, a
+    paragraph of several fragments faster (`_reportlab_cjk_split`); `CJKParagraph` breaks
+    them with Chinese rules."""
 
+    # reportlab's method name, overridden to break each width once.
     def breakLinesCJK(self, maxWidths: Any) -> Any:
         if hasattr(self, "blPara") and getattr(self, "_splitpara", False):
-            return super().breakLinesCJK(maxWidths)
+            return self._split_part_lines(maxWidths)
         key = (
             tuple(maxWidths) if isinstance(maxWidths, list | tuple) else (maxWidths,),
             id(self.frags),
@@ -339,6 +342,10 @@ class WrappedOnce(Paragraph):
         else:
             self.height = 0  # as breaking does
         return lines
+
+    def _split_part_lines(self, max_widths: Any) -> Any:
+        """The lines of a part split off a paragraph (it keeps its lines)."""
+        return super().breakLinesCJK(max_widths)
 
     def _break(self, max_widths: Any) -> Any:
         style = self.style
@@ -355,15 +362,13 @@ class WrappedOnce(Paragraph):
         return _reportlab_cjk_split(frags, widths)
 
 
-class CJKParagraph(Paragraph):
+class CJKParagraph(WrappedOnce):
     """A reportlab Paragraph with Chinese line breaking (style.wordWrap must be 'CJK')."""
 
-    # reportlab's method name, overridden to swap in `_split_cjk`.
-    def breakLinesCJK(self, maxWidths: Any) -> Any:
-        if not isinstance(maxWidths, list | tuple):
-            maxWidths = [maxWidths]
-        if hasattr(self, "blPara") and getattr(self, "_splitpara", False):
-            return self.blPara
+    def _split_part_lines(self, max_widths: Any) -> Any:
+        return self.blPara
+
+    def _break(self, max_widths: Any) -> Any:
         style = self.style
         self.height = 0
         if not self.frags:
@@ -376,15 +381,8 @@ class CJKParagraph(Paragraph):
                 ascent=style.fontSize,
                 descent=-0.2 * style.fontSize,
             )
-        # A paragraph is wrapped again and again at the same widths (a table measures its
-        # cells, a frame wraps before it draws, a rulebook lays out twice for its contents);
-        # the lines depend on nothing else, so each width is broken once.
-        key = (tuple(maxWidths), id(self.frags))
-        broken: dict[tuple[Any, ...], Any] = self.__dict__.setdefault("_pnp_broken", {})
-        lines = broken.get(key)
-        if lines is None:
-            lines = broken[key] = _split_cjk(self.frags, list(maxWidths), style)
-        return lines
+        widths = list(max_widths) if isinstance(max_widths, list | tuple) else [max_widths]
+        return _split_cjk(self.frags, widths, style)
 
 
 _rl_justify_line = rl_paragraph._justifyDrawParaLineX

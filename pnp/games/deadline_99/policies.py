@@ -55,6 +55,10 @@ class _Facts:
     safe_key: tuple[int, int, int] | None
     """SafePolicy's key for a play that names nobody (None for one that names a seat)."""
 
+    def busts(self, count: int, cap: int) -> bool:
+        """Whether the play puts its player out at this count (``Deadline99Rules.eliminates``)."""
+        return self.kills or (self.adds is not None and count + self.adds > cap)
+
 
 _FACTS: weakref.WeakKeyDictionary[Deadline99Rules, dict[int, _Facts]] = weakref.WeakKeyDictionary()
 
@@ -118,12 +122,8 @@ class SafePolicy:
     def choose(self, rules: Rules[Any, Any], state: Deadline99State, rng: random.Random) -> Play:
         d99, actions = _plays(rules, state)
         facts = _facts(d99)
-        room = d99.cap - state.count  # a play that adds more than this busts
-        safe = []
-        for action in actions:
-            known = facts(action)
-            if not known.kills and (known.adds is None or known.adds <= room):
-                safe.append(action)
+        count, cap = state.count, d99.cap
+        safe = [action for action in actions if not facts(action).busts(count, cap)]
         if not safe:
             return actions[int(rng.random() * len(actions))]
         seat = state.seat
@@ -179,7 +179,7 @@ class PassivePolicy:
             known = facts(action)
             effect = known.effect
             kind = effect.kind
-            if known.kills or (known.adds is not None and count + known.adds > cap):
+            if known.busts(count, cap):
                 return (3, 0, 0)
             if kind is EffectKind.STEAL_RANDOM or kind is EffectKind.SWAP_HANDS:
                 return (2, 0, 0)  # would harm another player: only when nothing else is left
