@@ -629,20 +629,43 @@ def liveness_search(game: Game) -> str:
     return f"strong:{budget}:{depth}"
 
 
-def check_play(
-    findings: Findings,
-    game: Game,
-    model: Any,
-    *,
-    games: int | None,
-    seed: int,
-    workers: int | None = None,
-) -> PlayReport:
-    """Liveness and coverage for every table and policy of one game.
+@dataclass(frozen=True)
+class PlayPlan:
+    """The games of :func:`check_play` for one game: every (table, policy) run with its seeds,
+    numbered as one list of jobs, so they can run in any process, in any order, and be
+    judged together. The same plan for the same game, content, count and seed."""
 
-    Every game of every (table, policy) run goes through one batch, so the worker processes
-    start once per game rather than once per run (a game like Deadline 99 has 38 tables)."""
-    report = PlayReport()
+    game: Game
+    tables: list[Table]
+    runs: list[tuple[Table, str, list[int]]]
+    jobs: list[tuple[int, int]]
+    """(run, seed) of each game to play."""
+
+    def play(self, job: int) -> Played:
+        run, one = self.jobs[job]
+        table, name, _ = self.runs[run]
+        seats = [name] * table.rules.num_players
+        return play_seed(self.game, table, seats, one, coverage=search_budget(name) is None)
+
+    def judge(
+        self, findings: Findings, model: Any, played: Sequence[Played], *, seed: int
+    ) -> PlayReport:
+        """Liveness and coverage of the plan's games, ``played[job]`` the game of each job."""
+        report = PlayReport()
+        start = 0
+        for table, name, seeds in self.runs:
+            report.runs.append(
+                TableRun(table.name, name, tuple(played[start : start + len(seeds)]))
+            )
+            start += len(seeds)
+        check_liveness(findings, self.game, self.tables, report.runs, seed=seed)
+        report.coverage = check_coverage(findings, self.game, model, report.runs)
+        return report
+
+
+def plan_play(game: Game, model: Any, *, games: int | None, seed: int) -> PlayPlan:
+    """Every table with every policy: ``games`` games each, or the default run's counts
+    (:data:`LIVENESS_GAMES`; the strong player at :func:`liveness_search`'s strength)."""
     tables = game_tables(game, model)
     runs: list[tuple[Table, str, list[int]]] = []
     for table in tables:
@@ -657,21 +680,25 @@ def check_play(
                 name = liveness_search(game)
             runs.append((table, name, game_seeds(seed, count)))
     jobs = [(run, one) for run, (_, _, seeds) in enumerate(runs) for one in seeds]
+    return PlayPlan(game, tables, runs, jobs)
 
-    def play(job: int) -> Played:
-        run, one = jobs[job]
-        table, name, _ = runs[run]
-        seats = [name] * table.rules.num_players
-        return play_seed(game, table, seats, one, coverage=search_budget(name) is None)
 
-    played = run_seeds(play, range(len(jobs)), workers=workers)
-    start = 0
-    for table, name, seeds in runs:
-        report.runs.append(TableRun(table.name, name, tuple(played[start : start + len(seeds)])))
-        start += len(seeds)
-    check_liveness(findings, game, tables, report.runs, seed=seed)
-    report.coverage = check_coverage(findings, game, model, report.runs)
-    return report
+def check_play(
+    findings: Findings,
+    game: Game,
+    model: Any,
+    *,
+    games: int | None,
+    seed: int,
+    workers: int | None = None,
+) -> PlayReport:
+    """Liveness and coverage for every table and policy of one game.
+
+    Every game of every (table, policy) run goes through one batch, so the worker processes
+    start once per game rather than once per run (a game like Deadline 99 has 38 tables)."""
+    plan = plan_play(game, model, games=games, seed=seed)
+    played = run_seeds(plan.play, range(len(plan.jobs)), workers=workers)
+    return plan.judge(findings, model, played, seed=seed)
 
 
 def balance_runs(

@@ -8,20 +8,23 @@ reaches the code that would trip over it.
 
 from __future__ import annotations
 
+import multiprocessing
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from queue import SimpleQueue
 from typing import Any
 
 from pnp.content.loader import LoadedGame, load_game
-from pnp.cores import default_workers
+from pnp.cores import default_workers, may_fork
 from pnp.engines.batch import run_seeds
 from pnp.errors import ContentError, Location, Problem
 from pnp.model.common import Balance
 from pnp.paths import content_size
-from pnp.registry import find_game
+from pnp.registry import Game, find_game
 from pnp.validate.checks import Findings, check_common
 from pnp.validate.fit import check_fit, check_observed
-from pnp.validate.play import check_play, judge_balance
+from pnp.validate.play import Played, PlayPlan, judge_balance, plan_play
 from pnp.validate.rulebook import check_rulebook
 
 
@@ -132,19 +135,8 @@ def validate_games(
         ray_address,
     )
     count = default_workers() if workers is None else max(1, workers)
-    side_by_side = simulate and not balance and count > 1 and len(slugs) > 1
-    if side_by_side:
-        one = replace(options, workers=1)
-        # The largest content first (a rough guess of the dearest validation), so the last
-        # game to start is a short one and the cores finish together.
-        order = sorted(
-            range(len(slugs)), key=lambda index: -content_size(content_root, slugs[index])
-        )
-        found = run_seeds(
-            lambda index: validate_game(slugs[index], one), order, workers=count, min_per_worker=1
-        )
-        by_index = dict(zip(order, found, strict=True))
-        validations = [by_index[index] for index in range(len(slugs))]
+    if simulate and not balance and count > 1 and len(slugs) > 1 and may_fork():
+        validations = _validate_side_by_side(slugs, replace(options, workers=1), count)
     else:
         validations = [validate_game(slug, options) for slug in slugs]
     result = ValidationResult()
@@ -159,40 +151,15 @@ def validate_games(
 
 def validate_game(slug: str, options: _Options) -> GameValidation:
     """Every check of one game."""
-    validation = GameValidation(slug)
     try:
         game = load_game(options.content_root, slug)
     except ContentError as error:
-        validation.problems.extend(error.problems)
-        return validation
-    findings = check_static(game, options.templates_root)
-    validation.summary = []
-    plugin = find_game(slug)
-    # Simulating broken content mostly repeats the static findings in a noisier voice.
-    if (
-        options.simulate
-        and not _has_errors(findings)
-        and plugin is not None
-        and plugin.check_simulated is not None
-    ):
-        games = (
-            options.simulated_games if options.simulated_games is not None else plugin.default_games
-        )
-        report = plugin.check_simulated(findings, games, options.seed)
-        validation.report = report
-        check_observed(findings, plugin, report)
-        if plugin.summarise is not None:
-            validation.summary = list(plugin.summarise(report))
-        play = check_play(
-            findings,
-            plugin,
-            game.model,
-            games=options.simulated_games,
-            seed=options.seed,
-            workers=options.workers,
-        )
-        report["play"] = play.as_json()
-        validation.summary = [*validation.summary, *play.lines()]
+        return GameValidation(slug, list(error.problems))
+    validation, findings, plugin = _check_before_play(game, options)
+    if plugin is not None:
+        plan = plan_play(plugin, game.model, games=options.simulated_games, seed=options.seed)
+        played = run_seeds(plan.play, range(len(plan.jobs)), workers=options.workers)
+        _judge_play(validation, findings, plan, played, options)
         promises = getattr(game.model, "balance", None)
         if options.balance and isinstance(promises, Balance):
             balanced = judge_balance(
@@ -205,7 +172,147 @@ def validate_game(slug: str, options: _Options) -> GameValidation:
                 use_ray=options.use_ray,
                 ray_address=options.ray_address,
             )
-            report["balance"] = balanced.as_json()
-            validation.summary = [*validation.summary, *balanced.lines()]
-    validation.problems.extend(sorted(findings.problems, key=lambda p: p.location))
+            assert validation.report is not None
+            validation.report["balance"] = balanced.as_json()
+            validation.summary = [*(validation.summary or []), *balanced.lines()]
+    validation.problems = sorted(findings.problems, key=lambda p: p.location)
     return validation
+
+
+def _check_before_play(
+    game: LoadedGame, options: _Options
+) -> tuple[GameValidation, Findings, Game | None]:
+    """The static checks and the game's own simulation of a loaded game; the game's plugin
+    when its play checks are to follow (simulating, and the content passed the checks)."""
+    validation = GameValidation(game.slug, summary=[])
+    findings = check_static(game, options.templates_root)
+    plugin = find_game(game.slug)
+    # Simulating broken content mostly repeats the static findings in a noisier voice.
+    if (
+        not options.simulate
+        or _has_errors(findings)
+        or plugin is None
+        or plugin.check_simulated is None
+    ):
+        return validation, findings, None
+    games = options.simulated_games if options.simulated_games is not None else plugin.default_games
+    report = plugin.check_simulated(findings, games, options.seed)
+    validation.report = report
+    check_observed(findings, plugin, report)
+    if plugin.summarise is not None:
+        validation.summary = list(plugin.summarise(report))
+    return validation, findings, plugin
+
+
+def _judge_play(
+    validation: GameValidation,
+    findings: Findings,
+    plan: PlayPlan,
+    played: Sequence[Played],
+    options: _Options,
+) -> None:
+    play = plan.judge(findings, findings.game.model, played, seed=options.seed)
+    assert validation.report is not None
+    validation.report["play"] = play.as_json()
+    validation.summary = [*(validation.summary or []), *play.lines()]
+
+
+# -- games side by side ---------------------------------------------------------------------
+
+PLAY_JOBS_PER_TASK = 8
+"""Games of the play checks a worker plays per task: small tasks even out the cores at the
+end of a run (one of Deadline 99's strong-player games is 60 ms, a random one 1 ms)."""
+
+_SIDE_BY_SIDE: dict[int, LoadedGame] = {}
+"""The games of a side-by-side run, loaded in the parent and inherited by its workers."""
+_PLANS: dict[int, PlayPlan] = {}
+"""In a worker: the play plans of the games whose games it has played, made on first use."""
+
+
+def _validate_side_by_side(
+    slugs: Sequence[str], options: _Options, workers: int
+) -> list[GameValidation]:
+    """Every check of every game, on ``workers`` forked processes, with the findings of
+    :func:`validate_game` run on each game in turn.
+
+    A game's static checks and its own simulation are one task. Once they pass, its play
+    checks (hundreds of seeded games) follow as many small tasks, queued behind what is
+    already waiting: so the cores stay busy to the end, however unequal the games are, and
+    no game is played for content that failed its checks. The results are judged here."""
+    validations: dict[int, GameValidation] = {}
+    loaded: dict[int, LoadedGame] = {}
+    for index, slug in enumerate(slugs):
+        try:
+            loaded[index] = load_game(options.content_root, slug)
+        except ContentError as error:
+            validations[index] = GameValidation(slug, list(error.problems))
+    # The largest content first (a rough guess of the dearest checks).
+    order = sorted(loaded, key=lambda index: -content_size(options.content_root, slugs[index]))
+    done: SimpleQueue[tuple[str, int, Any]] = SimpleQueue()
+    findings: dict[int, Findings] = {}
+    plans: dict[int, PlayPlan] = {}
+    played: dict[int, list[Any]] = {}
+    _SIDE_BY_SIDE.update(loaded)
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+
+            def submit(kind: str, index: int, task: Callable[..., Any], *args: Any) -> None:
+                pool.apply_async(
+                    task,
+                    (index, options, *args),
+                    callback=lambda value: done.put((kind, index, value)),
+                    error_callback=lambda error: done.put(("failed", index, error)),
+                )
+
+            for index in order:
+                submit("checked", index, _checked_in_worker)
+            waiting = len(order)
+            while waiting:
+                kind, index, value = done.get()
+                waiting -= 1
+                if kind == "failed":
+                    raise value
+                if kind == "checked":
+                    validation, problems, plays = value
+                    validations[index] = validation
+                    findings[index] = Findings(loaded[index])
+                    findings[index].problems = problems
+                    if not plays:
+                        continue
+                    plan = _plan_of(index, options)
+                    plans[index] = plan
+                    played[index] = [None] * len(plan.jobs)
+                    for start in range(0, len(plan.jobs), PLAY_JOBS_PER_TASK):
+                        submit("played", index, _played_in_worker, start)
+                        waiting += 1
+                else:
+                    start, games = value
+                    played[index][start : start + len(games)] = games
+    finally:
+        _SIDE_BY_SIDE.clear()
+    for index, plan in plans.items():
+        _judge_play(validations[index], findings[index], plan, played[index], options)
+    for index, found in findings.items():
+        validations[index].problems = sorted(found.problems, key=lambda p: p.location)
+    return [validations[index] for index in range(len(slugs))]
+
+
+def _plan_of(index: int, options: _Options) -> PlayPlan:
+    game = _SIDE_BY_SIDE[index]
+    plugin = find_game(game.slug)
+    assert plugin is not None
+    return plan_play(plugin, game.model, games=options.simulated_games, seed=options.seed)
+
+
+def _checked_in_worker(index: int, options: _Options) -> tuple[GameValidation, list[Problem], bool]:
+    validation, findings, plugin = _check_before_play(_SIDE_BY_SIDE[index], options)
+    return validation, findings.problems, plugin is not None
+
+
+def _played_in_worker(index: int, options: _Options, start: int) -> tuple[int, list[Played]]:
+    if index not in _PLANS:
+        _PLANS[index] = _plan_of(index, options)
+    plan = _PLANS[index]
+    return start, [
+        plan.play(job) for job in range(start, min(start + PLAY_JOBS_PER_TASK, len(plan.jobs)))
+    ]
