@@ -29,6 +29,7 @@ from pnp.export.faces import (
 from pnp.export.files import ZIP_EPOCH, json_text, write_json
 from pnp.export.profiles import ShopProfile, UnsupportedSizeError
 from pnp.layout.primitives import Face
+from pnp.model.common import ProductKind
 from pnp.output import atomic_output
 from pnp.units import to_mm
 
@@ -102,14 +103,18 @@ def export_png(
     ``before_writing`` runs once the images are being made and before any file is written:
     the static checks of content loaded for this export run there, beside the workers, and
     an error they raise stops the export with nothing written."""
-    laid_out, rasteriser = collect(
-        game, templates_root, bleed_mm=profile.bleed_mm, products=products
-    )
+    # Boards and aids print as PDFs at true size; shops take cards here, so only the card
+    # products are laid out (in MineVenture, the boards were half of the layout's time).
+    wanted = set(products) if products is not None else None
+    cards = [
+        product.id
+        for product in game.model.products
+        if product.kind is ProductKind.CARDS and (wanted is None or product.id in wanted)
+    ]
+    laid_out, rasteriser = collect(game, templates_root, bleed_mm=profile.bleed_mm, products=cards)
     report = ExportReport(game.slug, out_dir)
     plans: list[_DeckPlan] = []
     for product in laid_out:
-        if not product.is_cards:
-            continue  # boards and aids print as PDFs at true size; shops take cards here
         try:
             plans.append(_plan_deck(game, product, profile, out_dir))
         except UnsupportedSizeError as error:
