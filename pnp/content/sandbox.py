@@ -27,13 +27,17 @@ import enum
 import numbers
 import re
 import types
+import typing
 from collections.abc import Callable, Iterator, Mapping, Sized
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 import jinja2
 from jinja2 import filters as jinja_filters
+from jinja2 import nodes
 from jinja2.sandbox import SandboxedEnvironment
+
+from pnp.content.parsecache import cached_code, cached_tree
 
 MAX_ITERATIONS = 100_000
 """Items one render may draw from ``range`` in all its loops together."""
@@ -212,6 +216,49 @@ class ContentEnvironment(SandboxedEnvironment):
             truncate=_width_guard("truncate", (1,)),
             format=_format_filter,
         )
+
+    # Texts parse and compile from the parse store when an earlier command did the work
+    # (see pnp.content.parsecache); only texts without a template name, as content's are.
+
+    def parse(
+        self, source: str, name: str | None = None, filename: str | None = None
+    ) -> nodes.Template:
+        if name is not None or filename is not None:
+            return super().parse(source, name, filename)
+        return cached_tree(self, source, lambda: super(ContentEnvironment, self).parse(source))
+
+    @typing.overload
+    def compile(
+        self,
+        source: str | nodes.Template,
+        name: str | None = None,
+        filename: str | None = None,
+        raw: Literal[False] = False,
+        defer_init: bool = False,
+    ) -> types.CodeType: ...
+
+    @typing.overload
+    def compile(
+        self,
+        source: str | nodes.Template,
+        name: str | None = None,
+        filename: str | None = None,
+        raw: Literal[True] = ...,
+        defer_init: bool = False,
+    ) -> str: ...
+
+    def compile(
+        self,
+        source: str | nodes.Template,
+        name: str | None = None,
+        filename: str | None = None,
+        raw: bool = False,
+        defer_init: bool = False,
+    ) -> str | types.CodeType:
+        if not isinstance(source, str) or name or filename or raw or defer_init:
+            return super().compile(source, name, filename, raw, defer_init)  # type: ignore[call-overload, no-any-return]
+        text = source
+        return cached_code(self, text, lambda: super(ContentEnvironment, self).compile(text))
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         cls = type(obj)
