@@ -17,7 +17,7 @@ from typing import Any
 
 from pnp.content.loader import LoadedGame, load_game
 from pnp.cores import default_workers, may_fork
-from pnp.engines.batch import run_seeds
+from pnp.engines.batch import few_full_collections, run_seeds
 from pnp.errors import ContentError, Location, Problem
 from pnp.model.common import Balance
 from pnp.paths import content_size
@@ -135,10 +135,11 @@ def validate_games(
         ray_address,
     )
     count = default_workers() if workers is None else max(1, workers)
-    if simulate and not balance and count > 1 and len(slugs) > 1 and may_fork():
-        validations = _validate_side_by_side(slugs, replace(options, workers=1), count)
-    else:
-        validations = [validate_game(slug, options) for slug in slugs]
+    with few_full_collections():
+        if simulate and not balance and count > 1 and len(slugs) > 1 and may_fork():
+            validations = _validate_side_by_side(slugs, replace(options, workers=1), count)
+        else:
+            validations = [validate_game(slug, options) for slug in slugs]
     result = ValidationResult()
     for validation in validations:
         result.problems.extend(validation.problems)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 
 import pytest
 
 from pnp.cores import default_workers
-from pnp.engines.batch import game_seeds, run_seeds
+from pnp.engines.batch import FULL_COLLECTION_EVERY, game_seeds, run_seeds
 
 
 def _play(seed: int) -> tuple[int, int, float]:
@@ -41,3 +42,12 @@ def test_workers_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> N
     assert default_workers() == 3
     monkeypatch.setenv("PNP_WORKERS", "nonsense")
     assert default_workers() >= 1
+
+
+def test_games_play_with_rare_full_collections_everywhere_and_the_setting_is_restored() -> None:
+    before = gc.get_threshold()
+    seen = run_seeds(lambda seed: (os.getpid(), gc.get_threshold()), list(range(16)), workers=2)
+    assert {full for _, (_, _, full) in seen} == {FULL_COLLECTION_EVERY}
+    assert os.getpid() not in {pid for pid, _ in seen}  # the workers inherit it
+    assert run_seeds(lambda seed: gc.get_threshold()[2], [1], workers=1) == [FULL_COLLECTION_EVERY]
+    assert gc.get_threshold() == before
