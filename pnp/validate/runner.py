@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from queue import SimpleQueue
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pnp.content.loader import LoadedGame, load_game
 from pnp.cores import default_workers, may_fork
@@ -24,8 +24,12 @@ from pnp.paths import content_size
 from pnp.registry import Game, find_game
 from pnp.validate.checks import Findings, check_common
 from pnp.validate.fit import check_fit, check_observed
-from pnp.validate.play import Played, PlayPlan, judge_balance, plan_play
 from pnp.validate.rulebook import check_rulebook
+
+if TYPE_CHECKING:
+    # Play is imported where games are played: the gate (check_static) is every command's,
+    # and a build or an export need not load the play checks.
+    from pnp.validate.play import Played, PlayPlan
 
 
 @dataclass
@@ -158,6 +162,8 @@ def validate_game(slug: str, options: _Options) -> GameValidation:
         return GameValidation(slug, list(error.problems))
     validation, findings, plugin = _check_before_play(game, options)
     if plugin is not None:
+        from pnp.validate.play import judge_balance, plan_play
+
         plan = plan_play(plugin, game.model, games=options.simulated_games, seed=options.seed)
         played = run_seeds(plan.play, range(len(plan.jobs)), workers=options.workers)
         _judge_play(validation, findings, plan, played, options)
@@ -240,6 +246,8 @@ def _validate_side_by_side(
     checks (hundreds of seeded games) follow as many small tasks, queued behind what is
     already waiting: so the cores stay busy to the end, however unequal the games are, and
     no game is played for content that failed its checks. The results are judged here."""
+    import pnp.validate.play  # noqa: F401 - imported once here, not in each worker
+
     validations: dict[int, GameValidation] = {}
     loaded: dict[int, LoadedGame] = {}
     for index, slug in enumerate(slugs):
@@ -299,6 +307,8 @@ def _validate_side_by_side(
 
 
 def _plan_of(index: int, options: _Options) -> PlayPlan:
+    from pnp.validate.play import plan_play
+
     game = _SIDE_BY_SIDE[index]
     plugin = find_game(game.slug)
     assert plugin is not None
