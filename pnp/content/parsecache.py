@@ -28,6 +28,7 @@ import pickle
 import sys
 import tempfile
 import types
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -95,7 +96,11 @@ def cached_code(
 
 # -- the store ------------------------------------------------------------------------------
 
-_IDENTITIES: dict[int, tuple[tuple[int, int], str]] = {}
+_IDENTITIES: weakref.WeakKeyDictionary[jinja2.Environment, tuple[tuple[int, int], str]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Each environment's identity, and the numbers of filters and tests it was worked out with
+(a filter added later makes another)."""
 _SOURCES: list[bytes] = []
 
 
@@ -118,7 +123,7 @@ _ROOTS: dict[str | None, str] = {}
 def _identity(environment: jinja2.Environment) -> str:
     """What, besides a text, decides its parse and its code in ``environment``."""
     sizes = (len(environment.filters), len(environment.tests))
-    known = _IDENTITIES.get(id(environment))
+    known = _IDENTITIES.get(environment)
     if known is not None and known[0] == sizes:
         return known[1]
     digest = hashlib.sha256()
@@ -137,7 +142,7 @@ def _identity(environment: jinja2.Environment) -> str:
     for source in _sources():
         digest.update(source)
     identity = digest.hexdigest()[:24]
-    _IDENTITIES[id(environment)] = (sizes, identity)
+    _IDENTITIES[environment] = (sizes, identity)
     return identity
 
 
