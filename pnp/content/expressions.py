@@ -24,11 +24,13 @@ from functools import lru_cache
 from typing import Any
 
 import jinja2
+from jinja2 import meta as jinja_meta
 from jinja2 import nodes
 from jinja2.nodes import EvalContext
 from jinja2.parser import Parser
 from jinja2.utils import _PassArg
 
+from pnp.content.parsecache import cached_names
 from pnp.content.sandbox import MAX_LENGTH, ContentEnvironment, call_bounded, render_bounded
 
 Scope = Mapping[str, Any]
@@ -93,6 +95,17 @@ def parsed(source: str, environment: ContentEnvironment) -> nodes.Template:
     read the same parse, and jinja's lexer is most of the cost of either. The tree is shared:
     read it, never change it."""
     return environment.parse(source)
+
+
+@lru_cache(maxsize=8192)
+def undeclared_names(source: str, environment: ContentEnvironment) -> frozenset[str]:
+    """The names ``source`` reads from its context (jinja's ``find_undeclared_variables``),
+    once per text, and kept in the parse store; TemplateSyntaxError when it does not parse."""
+
+    def find() -> frozenset[str]:
+        return frozenset(jinja_meta.find_undeclared_variables(parsed(source, environment)))
+
+    return cached_names(environment, source, find)
 
 
 def compile_text(source: str, environment: ContentEnvironment) -> Compiled | None:

@@ -3,7 +3,8 @@
 Every command parses and compiles the same template and prose texts as the command before
 it: a fifth of a five-kit build (0.5 s of CPU). Kept on disk, as Python keeps its own
 bytecode in ``__pycache__``, a syntax tree loads in a tenth of the time its parse takes
-(pickled) and compiled code in a four-hundredth (marshalled).
+(pickled) and compiled code in a four-hundredth (marshalled); so are the names a text reads
+from its context, which jinja finds by generating its code.
 
 An entry is found by the digest of its text and of everything else that decides the result:
 Python's and jinja's versions, the environment's settings, filters and tests, and the source
@@ -92,6 +93,25 @@ def cached_code(
     if path is not None:
         _write(path, marshal.dumps(code))
     return code
+
+
+def cached_names(
+    environment: jinja2.Environment, source: str, find: Callable[[], frozenset[str]]
+) -> frozenset[str]:
+    """``find()``, the names ``source`` reads from its context, from the store when an
+    earlier command found them (jinja finds them by running its code generator)."""
+    path = _entry(environment, "names", source)
+    if path is not None:
+        try:
+            names = marshal.loads(path.read_bytes())
+            if isinstance(names, frozenset) and all(isinstance(name, str) for name in names):
+                return names
+        except Exception:  # a missing or unreadable entry: found again
+            pass
+    names = find()
+    if path is not None:
+        _write(path, marshal.dumps(names))
+    return names
 
 
 # -- the store ------------------------------------------------------------------------------

@@ -28,7 +28,6 @@ from typing import Any
 
 import jinja2
 import yaml
-from jinja2 import meta as jinja_meta
 from jinja2 import nodes
 
 from pnp.content.expressions import (
@@ -39,6 +38,7 @@ from pnp.content.expressions import (
     compile_text,
     parsed,
     text_renderer,
+    undeclared_names,
     with_fallback,
 )
 from pnp.content.prose import located_error
@@ -328,7 +328,7 @@ class _MacroModule:
 
     def __init__(self, macros: str) -> None:
         self.template = _compiled_template(macros)
-        self.reads = tuple(sorted(jinja_meta.find_undeclared_variables(parsed(macros, _ENV))))
+        self.reads = tuple(sorted(undeclared_names(macros, _ENV)))
         # What the macros were made from, with them: one attribute, replaced whole.
         self.made: tuple[tuple[Any, ...], dict[str, Any]] | None = None
 

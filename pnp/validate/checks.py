@@ -11,10 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from jinja2 import meta as jinja_meta
 
 from pnp.content.assets import resolve_asset
-from pnp.content.expressions import parsed
+from pnp.content.expressions import undeclared_names
 from pnp.content.loader import LoadedGame
 from pnp.content.prose import render_prose
 from pnp.content.sandbox import ENVIRONMENT
@@ -239,7 +238,7 @@ def check_prose(findings: Findings) -> None:
                 continue
             seen.add((text, where))
             try:
-                names = jinja_meta.find_undeclared_variables(parsed(text, ENVIRONMENT))
+                names = undeclared_names(text, ENVIRONMENT)
             except jinja2.TemplateSyntaxError as error:
                 findings.error(where, f"jinja syntax error: {error.message}")
                 continue

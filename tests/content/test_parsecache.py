@@ -112,3 +112,17 @@ def test_an_environment_with_other_filters_keeps_its_own_entries(store: Path) ->
     # The same text in an environment without the filter is compiled, not found, and fails.
     with pytest.raises(jinja2.TemplateAssertionError, match="shout"):
         fresh().from_string("{{ name | shout }}")
+
+
+def test_the_names_a_text_reads_are_kept_too(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pnp.content import expressions
+
+    environment = fresh()
+    assert expressions.undeclared_names(TEXT, environment) == {"name", "cost"}
+    expressions.undeclared_names.cache_clear()
+
+    def generate(*args: object) -> None:
+        raise AssertionError("jinja ran its code generator for names the store holds")
+
+    monkeypatch.setattr(expressions.jinja_meta, "find_undeclared_variables", generate)
+    assert expressions.undeclared_names(TEXT, environment) == {"name", "cost"}
