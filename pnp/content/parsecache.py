@@ -32,7 +32,7 @@ import types
 import weakref
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import jinja2
 from jinja2 import nodes
@@ -59,21 +59,17 @@ def cached_tree(
 ) -> nodes.Template:
     """``parse()``, the syntax tree of ``source`` in ``environment``, from the store when an
     earlier command parsed the same text."""
-    path = _entry(environment, "tree", source)
-    if path is not None:
-        try:
-            data = path.read_bytes()
-            tree = _TreeUnpickler(io.BytesIO(data), environment).load()
-            if isinstance(tree, nodes.Template):
-                return tree
-        except Exception:  # a missing or unreadable entry: parsed again
-            pass
-    tree = parse()
-    if path is not None:
+
+    def dump(tree: nodes.Template) -> bytes:
         buffer = io.BytesIO()
         _TreePickler(buffer, environment).dump(tree)
-        _write(path, buffer.getvalue())
-    return tree
+        return buffer.getvalue()
+
+    def load(data: bytes) -> nodes.Template | None:
+        tree = _TreeUnpickler(io.BytesIO(data), environment).load()
+        return tree if isinstance(tree, nodes.Template) else None
+
+    return _kept(environment, "tree", source, parse, dump, load)
 
 
 def cached_code(
@@ -81,18 +77,12 @@ def cached_code(
 ) -> types.CodeType:
     """``compile_()``, the code jinja compiles ``source`` to in ``environment``, from the
     store when an earlier command compiled the same text."""
-    path = _entry(environment, "code", source)
-    if path is not None:
-        try:
-            code = marshal.loads(path.read_bytes())
-            if isinstance(code, types.CodeType):
-                return code
-        except Exception:  # a missing or unreadable entry: compiled again
-            pass
-    code = compile_()
-    if path is not None:
-        _write(path, marshal.dumps(code))
-    return code
+
+    def load(data: bytes) -> types.CodeType | None:
+        code = marshal.loads(data)
+        return code if isinstance(code, types.CodeType) else None
+
+    return _kept(environment, "code", source, compile_, marshal.dumps, load)
 
 
 def cached_names(
@@ -100,18 +90,41 @@ def cached_names(
 ) -> frozenset[str]:
     """``find()``, the names ``source`` reads from its context, from the store when an
     earlier command found them (jinja finds them by running its code generator)."""
-    path = _entry(environment, "names", source)
+
+    def load(data: bytes) -> frozenset[str] | None:
+        names = marshal.loads(data)
+        if isinstance(names, frozenset) and all(isinstance(name, str) for name in names):
+            return names
+        return None
+
+    return _kept(environment, "names", source, find, marshal.dumps, load)
+
+
+T = TypeVar("T")
+
+
+def _kept(
+    environment: jinja2.Environment,
+    kind: str,
+    source: str,
+    make: Callable[[], T],
+    dump: Callable[[T], bytes],
+    load: Callable[[bytes], T | None],
+) -> T:
+    """``make()`` of ``source``, loaded from its entry when the store holds one (``load``
+    returns None for an entry that is not what it should be), else made and stored."""
+    path = _entry(environment, kind, source)
     if path is not None:
         try:
-            names = marshal.loads(path.read_bytes())
-            if isinstance(names, frozenset) and all(isinstance(name, str) for name in names):
-                return names
-        except Exception:  # a missing or unreadable entry: found again
+            found = load(path.read_bytes())
+            if found is not None:
+                return found
+        except Exception:  # a missing or unreadable entry: made again
             pass
-    names = find()
+    made = make()
     if path is not None:
-        _write(path, marshal.dumps(names))
-    return names
+        _write(path, dump(made))
+    return made
 
 
 # -- the store ------------------------------------------------------------------------------
