@@ -50,7 +50,10 @@ def parse_cache_dir() -> Path | None:
     if explicit:
         return Path(explicit).expanduser()
     xdg = os.environ.get("XDG_CACHE_HOME")
-    root = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
+    try:
+        root = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
+    except (RuntimeError, KeyError):  # no home folder to be found: do without the store
+        return None
     return root / "pnp" / "parses"
 
 
@@ -138,7 +141,8 @@ _SOURCES: list[bytes] = []
 
 
 def _entry(environment: jinja2.Environment, kind: str, source: str) -> Path | None:
-    setting = os.environ.get(ENV_PARSE_CACHE)
+    environ = os.environ
+    setting = (environ.get(ENV_PARSE_CACHE), environ.get("XDG_CACHE_HOME"), environ.get("HOME"))
     root = _ROOTS.get(setting)
     if root is None:
         root = _ROOTS[setting] = str(parse_cache_dir() or "")
@@ -149,8 +153,8 @@ def _entry(environment: jinja2.Environment, kind: str, source: str) -> Path | No
     return Path(f"{root}/{_identity(environment)}/{kind}/{digest[:2]}/{digest[2:]}")
 
 
-_ROOTS: dict[str | None, str] = {}
-"""The store's folder for each setting of $PNP_PARSE_CACHE seen ("" when off)."""
+_ROOTS: dict[tuple[str | None, ...], str] = {}
+"""The store's folder for each setting of the variables that place it ("" when off)."""
 
 
 def _identity(environment: jinja2.Environment) -> str:

@@ -126,3 +126,21 @@ def test_the_names_a_text_reads_are_kept_too(store: Path, monkeypatch: pytest.Mo
 
     monkeypatch.setattr(expressions.jinja_meta, "find_undeclared_variables", generate)
     assert expressions.undeclared_names(TEXT, environment) == {"name", "cost"}
+
+
+def test_without_a_home_folder_texts_are_parsed_and_nothing_fails(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(parsecache.ENV_PARSE_CACHE, raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(Path, "home", no_home)
+    parsecache._ROOTS.clear()
+    try:
+        assert parsecache.parse_cache_dir() is None
+        assert fresh().from_string(TEXT).render(name="z", cost=1) == "z: ●"
+    finally:
+        parsecache._ROOTS.clear()
