@@ -32,7 +32,7 @@ import tempfile
 import threading
 import time
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -111,6 +111,8 @@ class FontSet:
         The bundled fonts draw every character the source font has; a user's font only
         those it holds.
         """
+        if self.coverage.issuperset(map(ord, text)):  # nearly every text: no set built
+            return set()
         outside = {ch for ch in set(text) if ord(ch) not in self.coverage and _drawable(ch)}
         if not outside or self.family is None:
             return outside
@@ -761,14 +763,12 @@ class _Family:
         self.identity = _key(self.store.identity, *STYLES)
         self.current: FontSet | None = None
 
-    def need(self, text: Iterable[str]) -> bool:
+    def need(self, text: str | Collection[str]) -> bool:
         """Take in the drawable characters of `text`; True when any was new."""
-        unseen = set(map(ord, text))
-        unseen -= self.settled
-        if not unseen:  # the common case, checked without the lock
+        if self.settled.issuperset(map(ord, text)):  # the common case, without the lock
             return False
         with _lock:
-            return self._take_in(unseen - self.settled)
+            return self._take_in(set(map(ord, text)) - self.settled)
 
     def _take_in(self, unseen: set[int]) -> bool:
         # Spaces are glyphs too (their advance); only control characters are not.
