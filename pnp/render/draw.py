@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from weakref import WeakKeyDictionary
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.pathobject import PDFPathObject
 
 from pnp.content.assets import resolve_asset
 from pnp.errors import TemplateError
@@ -55,6 +57,34 @@ def _apply_style(canvas: Canvas, style: Style) -> tuple[int, int]:
     return (1 if style.stroke else 0), (1 if style.fill else 0)
 
 
+_TRACED: dict[tuple[object, ...], tuple[str, ...]] = {}
+_TRACED_KEPT = 4096
+
+
+def _traced(kind: str, *numbers: float) -> tuple[str, ...]:
+    """The path operators reportlab's roundRect or circle writes for this geometry.
+
+    Each is a dozen Bézier segments worked out and formatted in Python; a deck draws the
+    same frame and badge on every card, so each geometry is traced once a process.
+    """
+    key = (kind, *numbers)
+    traced = _TRACED.get(key)
+    if traced is None:
+        code: list[str] = []
+        path = PDFPathObject(code=code)
+        if kind == "round":
+            x, y, width, height, radius = numbers
+            path.roundRect(x, y, width, height, radius)
+        else:  # a circle, as Canvas.circle hands it to Canvas.ellipse
+            cx, cy, r = numbers
+            x1, y1, x2, y2 = cx - r, cy - r, cx + r, cy + r
+            path.ellipse(x1, y1, x2 - x1, y2 - y1)
+        if len(_TRACED) >= _TRACED_KEPT:
+            _TRACED.clear()
+        traced = _TRACED[key] = tuple(code)
+    return traced
+
+
 def draw_shapes(
     canvas: Canvas,
     shapes: tuple[Shape, ...],
@@ -69,15 +99,10 @@ def draw_shapes(
         elif isinstance(shape, RectShape):
             stroke, fill = _apply_style(canvas, shape.style)
             if shape.radius:
-                canvas.roundRect(
-                    shape.x,
-                    shape.y,
-                    shape.width,
-                    shape.height,
-                    shape.radius,
-                    stroke=stroke,
-                    fill=fill,
+                canvas._code.extend(
+                    _traced("round", shape.x, shape.y, shape.width, shape.height, shape.radius)
                 )
+                canvas._strokeAndFill(stroke, fill)
             else:
                 canvas.rect(shape.x, shape.y, shape.width, shape.height, stroke=stroke, fill=fill)
         elif isinstance(shape, LineShape):
@@ -85,7 +110,8 @@ def draw_shapes(
             canvas.line(shape.x1, shape.y1, shape.x2, shape.y2)
         elif isinstance(shape, CircleShape):
             stroke, fill = _apply_style(canvas, shape.style)
-            canvas.circle(shape.cx, shape.cy, shape.r, stroke=stroke, fill=fill)
+            canvas._code.extend(_traced("circle", shape.cx, shape.cy, shape.r))
+            canvas._strokeAndFill(stroke, fill)
         elif isinstance(shape, PolygonShape):
             stroke, fill = _apply_style(canvas, shape.style)
             path = canvas.beginPath()
@@ -112,11 +138,64 @@ def draw_shapes(
             )
 
 
+# What each text drawn on a canvas wrote: (text, box, style, font, opacity) -> (operators,
+# whether it overflowed). Kept per canvas, because the operators name the document's font
+# subsets.
+_WRITTEN: WeakKeyDictionary[Canvas, dict[tuple[object, ...], tuple[list[str], bool]]] = (
+    WeakKeyDictionary()
+)
+
+
+def _written_texts(canvas: Canvas) -> dict[tuple[object, ...], tuple[list[str], bool]]:
+    written = _WRITTEN.get(canvas)
+    if written is None:
+        written = _WRITTEN[canvas] = {}
+    return written
+
+
 def _draw_text(canvas: Canvas, shape: TextShape, fonts: FontSet, report: DrawReport) -> None:
+    """Draw a text shape; the same text in the same box on the same canvas is written again
+    from what it wrote the first time.
+
+    A deck repeats its corner indices, labels and rules texts from card to card at the same
+    places, and setting a text is the dearest thing a face draws.  Text is always drawn
+    inside a saved state (q ... Q) that leaves the canvas as it found it, and its operators
+    depend on nothing else of the canvas but its opacity, which is part of the key.
+    """
     font = fonts.bold if shape.font == "bold" else fonts.regular
     missing = fonts.missing(shape.text)
     if missing:
         report.missing_glyphs.setdefault(shape.origin, set()).update(missing)
+    written = _written_texts(canvas)
+    key = (
+        shape.text,
+        shape.x,
+        shape.y,
+        shape.width,
+        shape.height,
+        font,
+        shape.size,
+        shape.min_size,
+        shape.color,
+        shape.align,
+        shape.valign,
+        shape.leading,
+        tuple(canvas._extgstate._d.items()),
+    )
+    code: list[str] = canvas._code
+    known = written.get(key)
+    if known is None:
+        start = len(code)
+        overflow = _set_text(canvas, shape, font)
+        known = written[key] = (code[start:], overflow)
+    else:
+        code.extend(known[0])
+    if known[1]:
+        report.overflows.add(f"{shape.origin}: text does not fit its box: {shape.text[:24]!r}")
+
+
+def _set_text(canvas: Canvas, shape: TextShape, font: str) -> bool:
+    """Draw the text in its box, shrunk if it must be; True if it overflows even so."""
     if draw_line_if_fits(
         canvas,
         shape.text,
@@ -131,7 +210,7 @@ def _draw_text(canvas: Canvas, shape: TextShape, fonts: FontSet, report: DrawRep
         valign=shape.valign,
         color=shape.color,
     ):
-        return
+        return False
     fitted = fit_paragraph(
         shape.text,
         shape.width,
@@ -143,8 +222,6 @@ def _draw_text(canvas: Canvas, shape: TextShape, fonts: FontSet, report: DrawRep
         align=shape.align,
         color=shape.color,
     )
-    if fitted.overflow:
-        report.overflows.add(f"{shape.origin}: text does not fit its box: {shape.text[:24]!r}")
     draw_fitted(
         canvas,
         fitted,
@@ -154,6 +231,7 @@ def _draw_text(canvas: Canvas, shape: TextShape, fonts: FontSet, report: DrawRep
         shape.height,
         valign=shape.valign,
     )
+    return fitted.overflow
 
 
 def draw_face(

@@ -20,10 +20,11 @@ from xml.sax.saxutils import escape
 from reportlab.lib import textsplit
 from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
-from reportlab.lib.rl_accel import sameFrag
+from reportlab.lib.rl_accel import escapePDF, fp_str, sameFrag
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
+from reportlab.pdfbase.pdfmetrics import getAscentDescent, getFont, stringWidth
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.textobject import rtlSupport
 from reportlab.rl_config import _FUZZ
 
 from pnp.render.deferred import link_pattern_deferred
@@ -589,6 +590,15 @@ def draw_line_if_fits(
     else:
         top = y_top - height + leading
     baseline = top - ((leading - size) / 2 + _EM_ASCENT * size)
+    # The origin as drawCentredString and drawRightString compute it, to the last bit.
+    if align == "center":
+        origin = x + width / 2 - 0.5 * text_width
+    elif align == "right":
+        origin = x + width - text_width
+    else:
+        origin = x
+    if _set_line(canvas, text, origin, baseline, font, size, color):
+        return True
     canvas.saveState()
     canvas.setFont(font, size)
     canvas.setFillColor(_colour(color))
@@ -599,4 +609,48 @@ def draw_line_if_fits(
     else:
         canvas.drawString(x, baseline, text)
     canvas.restoreState()
+    return True
+
+
+_FILL_OPERATORS: dict[str, str] = {}
+
+
+def _set_line(
+    canvas: Canvas, text: str, x: float, baseline: float, font: str, size: float, color: str
+) -> bool:
+    """Append what reportlab writes for `text` set in a saved state (q, setFont,
+    setFillColor, drawString, Q) without its text object; False where that is not certain.
+
+    It writes the same operators for a TrueType font on a bottom-up canvas with opaque
+    fills, which is every line pnp sets: a card face has a dozen of them, and reportlab's
+    route spends most of its time saving and restoring Python state no operator shows.
+    tests/render/test_text.py compares the two on every kind of text.
+    """
+    face = getFont(font)
+    state = canvas._extgstate._d  # reportlab writes no "gs" while the fill stays opaque
+    if not (face._dynamicFont and canvas.bottomup and state.get("ca", 1) == 1):
+        return False
+    if rtlSupport or getattr(canvas, "_enforceColorSpace", None) is not None:
+        return False  # with rlbidi installed, reportlab may reorder the text
+    fill = _FILL_OPERATORS.get(color)
+    if fill is None:
+        rgb = _colour(color)
+        if rgb.alpha != 1:
+            return False
+        fill = _FILL_OPERATORS[color] = f"{fp_str(rgb.red, rgb.green, rgb.blue)} rg"
+    document = canvas._doc
+    document.ensureMinPdfVersion("transparency")  # setFillColor's opacity asks for PDF 1.4
+    shown: list[str] = []
+    current = -1
+    sized = f"{fp_str(size)} Tf {fp_str(size * 1.2)} TL"
+    for subset, chunk in face.splitString(text, document):
+        if subset != current:
+            shown.append(f"{face.getSubsetInternalName(subset, document)} {sized}")
+            current = subset
+        shown.append(f"({escapePDF(chunk)}) Tj")
+    code = canvas._code
+    code.append("q")
+    code.append(fill)
+    code.append(f"BT 1 0 0 1 {fp_str(x, baseline)} Tm {' '.join(shown)} T* ET")
+    code.append("Q")
     return True

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
 import pdfplumber
 import pytest
+from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -14,10 +16,13 @@ from reportlab.platypus import Paragraph
 
 from pnp.render.fonts import FontSet
 from pnp.render.text import (
+    _EM_ASCENT,
     NO_LINE_END,
     NO_LINE_START,
+    Align,
     CJKParagraph,
     draw_fitted,
+    draw_line_if_fits,
     fit_paragraph,
     paragraph_style,
     to_markup,
@@ -261,3 +266,84 @@ def test_justify_fills_every_line_but_the_last(cjk_fonts: FontSet, tmp_path: Pat
         assert min(c["x0"] for c in row) == pytest.approx(x, abs=0.01)
         assert max(c["x1"] for c in row) == pytest.approx(x + width, abs=0.5)
     assert max(c["x1"] for c in ordered[-1]) < x + width - 5
+
+
+def _reference_line(
+    canvas: Canvas, text: str, x: float, y: float, width: float, style: _LineStyle
+) -> None:
+    """draw_line_if_fits as reportlab's own calls would draw it."""
+    font, size, align, color = style
+    text_width = stringWidth(text, font, size)
+    leading = size * 1.3
+    baseline = y - ((leading - size) / 2 + _EM_ASCENT * size)
+    canvas.saveState()
+    canvas.setFont(font, size)
+    canvas.setFillColor(HexColor(color))
+    if align == "center":
+        canvas.drawCentredString(x + width / 2, baseline, text)
+    elif align == "right":
+        canvas.drawRightString(x + width, baseline, text)
+    else:
+        canvas.drawString(x, baseline, text)
+    canvas.restoreState()
+    assert text_width <= width
+
+
+_LineStyle = tuple[str, float, Align, str]  # font, size, align, colour
+_SIZES_ALIGNS_COLOURS: tuple[tuple[float, Align, str], ...] = (
+    (9, "left", "#000"),
+    (13.5, "center", "#c0262d"),
+    (7.25, "right", "#1d1d1f"),
+)
+
+# Enough distinct characters to fill three of reportlab's 256-code font subsets, so lines
+# switch subsets in their middle.
+_MANY_HANZI = "".join(chr(cp) for cp in range(0x4E00, 0x4E00 + 700))
+
+
+@pytest.mark.parametrize("opacity", [None, 0.5])
+def test_plain_lines_are_written_as_reportlab_writes_them(
+    cjk_fonts: FontSet, tmp_path: Path, opacity: float | None
+) -> None:
+    texts = ["A", "计数 +4", "(括号) \\ 反斜杠", "\u00a0空格", "", "♥ 10"]
+    texts += [_MANY_HANZI[i : i + 12] for i in range(0, len(_MANY_HANZI), 12)]
+    styles: list[_LineStyle] = [
+        (font, size, align, color)
+        for font in (cjk_fonts.regular, cjk_fonts.bold)
+        for size, align, color in _SIZES_ALIGNS_COLOURS
+    ]
+    places = random.Random(99)
+    lines = [
+        (text, styles[number % len(styles)], places.uniform(0, 200), places.uniform(50, 800))
+        for number, text in enumerate(texts * 4)
+    ]
+    written = []
+    for draw in ("pnp", "reportlab"):
+        path = tmp_path / f"{draw}.pdf"
+        canvas = Canvas(str(path), initialFontName=cjk_fonts.regular, invariant=1)
+        if opacity is not None:
+            canvas.setFillAlpha(opacity)  # reportlab's own route then
+        for text, style, x, y in lines:
+            width = 500 / 3
+            if draw == "pnp":
+                font, size, align, color = style
+                assert draw_line_if_fits(
+                    canvas,
+                    text,
+                    x,
+                    y,
+                    width,
+                    40,
+                    font=font,
+                    size=size,
+                    leading_ratio=1.3,
+                    align=align,
+                    valign="top",
+                    color=color,
+                )
+            else:
+                _reference_line(canvas, text, x, y, width, style)
+        canvas.drawString(30, 30, "之后")  # the canvas's own state is as it was
+        canvas.save()
+        written.append(path.read_bytes())
+    assert written[0] == written[1]
