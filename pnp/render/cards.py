@@ -46,8 +46,18 @@ class _Forms:
         self.canvas, self.fonts, self.report = canvas, fonts, report
         self.content_root = content_root
         self.names: dict[tuple[object, ...], str] = {}
+        # The copies of an item are one Face object: its shapes are hashed once, not per copy.
+        self.named_faces: dict[int, tuple[Face, str]] = {}
 
     def name_for(self, face: Face) -> str:
+        known = self.named_faces.get(id(face))
+        if known is not None and known[0] is face:
+            return known[1]
+        name = self._name_by_content(face)
+        self.named_faces[id(face)] = (face, name)
+        return name
+
+    def _name_by_content(self, face: Face) -> str:
         # Keyed by what is drawn, not by which item it is: the 96 identical backs of a deck
         # become one form, and so do the two decks' copies of each face.
         content = (face.width, face.height, face.bleed, face.shapes)
@@ -62,38 +72,96 @@ class _Forms:
         return name
 
 
-def _place(
+class _Placer:
+    """Places faces in the slots of a sheet's pages.
+
+    A slot's operators (save, clip, move, turn) are the same on every page; they are worked
+    out on the first page and written again on the others, with only the form they draw
+    changed.  Each placement restores the state it saved, so writing them again is drawing
+    them again.
+    """
+
+    def __init__(
+        self, canvas: Canvas, forms: _Forms, grid: CardGrid, options: CardSheetOptions
+    ) -> None:
+        self.canvas, self.forms, self.grid, self.options = canvas, forms, grid, options
+        self.openings: dict[tuple[bool, int, bool], list[str]] = {}
+        self.marks: list[str] | None = None
+
+    def crop_marks(self) -> None:
+        """The page's crop marks: the same operators in the same state on every page."""
+        code = self.canvas._code
+        if self.marks is None:
+            start = len(code)
+            _crop_marks(self.canvas, self.grid)
+            self.marks = code[start:]
+        else:
+            code.extend(self.marks)
+
+    def front(self, face: Face, index: int) -> None:
+        self._place(face, False, index)
+
+    def back(self, face: Face, index: int) -> None:
+        self._place(face, True, index)
+
+    def _place(self, face: Face, back: bool, index: int) -> None:
+        canvas = self.canvas
+        name = self.forms.name_for(face)
+        # A landscape item in a portrait slot: turned a quarter so it still fills the trim.
+        turned = abs(face.width - self.grid.card_width) > 0.01
+        key = (back, index, turned)
+        opening = self.openings.get(key)
+        if opening is not None:
+            canvas._code.extend(opening)
+            canvas.doForm(name)
+            canvas._code.append("Q")
+            return
+        start = len(canvas._code)
+        options = self.options
+        if back:
+            _open_slot(
+                canvas,
+                self.grid.back(index, options.flip),
+                turned,
+                options.back_offset_x,
+                options.back_offset_y,
+                clockwise=options.flip is Flip.LONG_EDGE,
+            )
+        else:
+            _open_slot(canvas, self.grid.front(index), turned)
+        self.openings[key] = canvas._code[start:]
+        canvas.doForm(name)
+        canvas.restoreState()
+
+
+def _open_slot(
     canvas: Canvas,
-    forms: _Forms,
-    face: Face,
     slot: Slot,
+    turned: bool,
     dx: float = 0.0,
     dy: float = 0.0,
     clockwise: bool = False,
 ) -> None:
-    """Draw `face` in `slot`; a landscape face in a portrait slot is turned a quarter.
+    """Save the state, clip to `slot` and move the origin to its trim, turned a quarter if
+    the face is landscape in a portrait slot.
 
     Fronts turn counter-clockwise (the face's top on the slot's left). A back printed for a
     long-edge flip turns `clockwise`, so after the flip its top lies on the same physical edge
     as its front's top; a short-edge flip keeps left and right, so its backs turn like fronts.
     """
-    name = forms.name_for(face)
     canvas.saveState()
     path = canvas.beginPath()
     cell = slot.cell
     path.rect(cell.x + dx, cell.y + dy, cell.width, cell.height)
     canvas.clipPath(path, stroke=0, fill=0)
     canvas.translate(slot.trim.x + dx, slot.trim.y + dy)
-    if abs(face.width - slot.trim.width) > 0.01:
-        # A landscape item in a portrait slot: turn it a quarter so it still fills the trim.
+    if turned:
         if clockwise:
             canvas.rotate(-90)
             canvas.translate(-slot.trim.height, 0)
         else:
             canvas.rotate(90)
             canvas.translate(0, -slot.trim.width)
-    canvas.doForm(name)
-    canvas.restoreState()
 
 
 def _crop_marks(canvas: Canvas, grid: CardGrid) -> None:
@@ -132,30 +200,22 @@ def render_card_sheets(
         canvas = new_canvas(
             temporary, (grid.page_width, grid.page_height), title=title, font=fonts.regular
         )
-        forms = _Forms(canvas, fonts, report, content_root)
+        placer = _Placer(canvas, _Forms(canvas, fonts, report, content_root), grid, options)
         for page in range(pages):
             chunk = cards[page * grid.per_page : (page + 1) * grid.per_page]
             for index, (front, _) in enumerate(chunk):
-                _place(canvas, forms, front, grid.front(index))
+                placer.front(front, index)
             if options.crop_marks:
-                _crop_marks(canvas, grid)
+                placer.crop_marks()
             _label(canvas, grid, fonts.regular, f"{title} · 正面 {page + 1}/{pages}")
             canvas.showPage()
             if not has_backs:
                 continue
             for index, (_, back) in enumerate(chunk):
                 if back is not None:
-                    _place(
-                        canvas,
-                        forms,
-                        back,
-                        grid.back(index, options.flip),
-                        options.back_offset_x,
-                        options.back_offset_y,
-                        clockwise=options.flip is Flip.LONG_EDGE,
-                    )
+                    placer.back(back, index)
             if options.crop_marks:
-                _crop_marks(canvas, grid)
+                placer.crop_marks()
             _label(canvas, grid, fonts.regular, f"{title} · 背面 {page + 1}/{pages}")
             canvas.showPage()
         canvas.save()
