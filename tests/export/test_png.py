@@ -269,3 +269,29 @@ def test_exports_of_games_built_side_by_side_run_inside_their_workers(
     assert result.exit_code == 0, result.output
     for slug in ("deadline-99", "maquis"):
         assert list((tmp_path / slug / "export" / "png" / "default").glob("*.zip"))
+
+
+def test_a_rendered_page_matches_pdfiums_own_white_page_and_rendering(tmp_path: Path) -> None:
+    """The worker's buffer is whitened with a memset instead of pdfium's fill: the pixels of
+    a page with bare paper around a shape are pdfium's own."""
+    import pypdfium2
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.export.faces import _page_png
+
+    path = tmp_path / "page.pdf"
+    canvas = Canvas(str(path), pagesize=(90, 60))
+    canvas.setFillColorRGB(0.75, 0.15, 0.18)
+    canvas.rect(20, 10, 30, 25, stroke=0, fill=1)
+    canvas.showPage()
+    canvas.showPage()  # a blank page: paper only
+    canvas.save()
+    document = pypdfium2.PdfDocument(str(path))
+    try:
+        for index in range(2):
+            ours = Image.open(io.BytesIO(_page_png(document[index], 144)))
+            theirs = document[index].render(scale=2, rev_byteorder=True).to_pil()
+            assert ours.tobytes() == theirs.convert("RGB").tobytes()
+        assert ours.getcolors() == [(180 * 120, (255, 255, 255))]  # the blank page
+    finally:
+        document.close()
