@@ -298,30 +298,55 @@ class HalvingSearchPolicy(_Playouts):
         if len(others) > wanted:
             others = rng.sample(others, wanted)
         alive = [anchor, *others]
+        schedule = self._schedule(len(alive))
+        if self._anchor_is_certain(len(alive), schedule):
+            # The playouts would not change the choice; their seeds are still drawn, so the
+            # games that follow are the same.
+            for _ in range(sum(schedule)):
+                rng.getrandbits(64)
+            return anchor
         # samples[action][j]: the seat's score after ``action`` in the j-th shared playout.
         samples: dict[Any, dict[int, float]] = {action: {} for action in alive}
-        rounds = max(1, math.ceil(math.log2(len(alive))))
-        spent = played = 0
-        for round_index in range(rounds):
-            if round_index and spent >= self.iterations:
-                break
-            left = rounds - round_index
-            per_action = max(1, (self.iterations - spent) // (len(alive) * left))
+        played = 0
+        for per_action in schedule:
             for _ in range(per_action):
                 draw = rng.getrandbits(64)
                 for action in alive:
                     samples[action][played] = self._sample(rules, state, seat, action, draw)
-                    spent += 1
                 played += 1
             if len(alive) > 2:
                 ranked = sorted(alive[1:], key=lambda action: -_mean(samples[action]))
-                alive = [anchor, *ranked[: max(1, len(alive) // 2 - 1)]]
+                alive = [anchor, *ranked[: _survivors(len(alive)) - 1]]
         best = max(alive, key=lambda action: _mean(samples[action]))
         if best == anchor:
             return anchor
         shared = [j for j in samples[best] if j in samples[anchor]]
         gains = [samples[best][j] - samples[anchor][j] for j in shared]
         return best if _significant(gains, self.margin) else anchor
+
+    @staticmethod
+    def _anchor_is_certain(actions: int, schedule: list[int]) -> bool:
+        """Whether the anchor is chosen whatever the playouts say: no other action is played
+        twice, and `_significant` needs two paired gains to replace the anchor. A budget of
+        two playouts a decision (the liveness run's) is such a budget: its search player
+        plays its rollout policy's moves, and need not play the playouts to know it."""
+        return actions == 1 or sum(schedule) < 2
+
+    def _schedule(self, actions: int) -> list[int]:
+        """Playouts per action in each round of `choose`, for this many root actions: the
+        budget split over ceil(log2(actions)) rounds, the worse half dropped after each. It
+        depends on the counts alone (which actions survive does not change how many do)."""
+        rounds = max(1, math.ceil(math.log2(actions)))
+        schedule: list[int] = []
+        spent = 0
+        for round_index in range(rounds):
+            if round_index and spent >= self.iterations:
+                break
+            per_action = max(1, (self.iterations - spent) // (actions * (rounds - round_index)))
+            schedule.append(per_action)
+            spent += per_action * actions
+            actions = _survivors(actions)
+        return schedule
 
     def _sample(
         self, rules: Rules[Any, Any], state: Any, seat: int, action: Any, draw: int
@@ -330,6 +355,12 @@ class HalvingSearchPolicy(_Playouts):
         world = determinise(rules, state, seat, shared)
         after = rules.apply(world, action)
         return self._playout(rules, after, random.Random(shared.getrandbits(64)))[seat]
+
+
+def _survivors(actions: int) -> int:
+    """Root actions left after a round of halving: the anchor and the better half of the rest
+    (at least one); two actions are both kept."""
+    return 1 + max(1, actions // 2 - 1) if actions > 2 else actions
 
 
 def _mean(scores: dict[int, float]) -> float:

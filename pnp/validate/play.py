@@ -613,7 +613,10 @@ LIVENESS_SEARCH = 2
 minutes for the long games (arena-tales: ~1 s a decision at 100 playouts, 300 decisions), and
 the default run is what CI runs on every change (within 10 s for all five games); liveness asks
 that the search player's games end, not that it plays at full strength: ``--balance`` and
-``pnp simulate --duel`` play it at full strength."""
+``pnp simulate --duel`` play it at full strength. At this budget the halving player never
+leaves its rollout policy's move (no action gets the two paired playouts it needs to beat it),
+so it plays no playouts at all (``HalvingSearchPolicy._anchor_is_certain``); the ISMCTS player
+(MineVenture's) does play its two."""
 
 LIVENESS_DEPTH = 12
 """Decisions a playout of that search player makes at most before the game's evaluation hint

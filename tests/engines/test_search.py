@@ -6,6 +6,9 @@ from __future__ import annotations
 import enum
 import random
 from dataclasses import dataclass
+from typing import Any
+
+import pytest
 
 from pnp.engines.base import Declaration, Outcome, RandomPolicy, play_game
 from pnp.engines.search import HalvingSearchPolicy, SearchPolicy, terminal_scores
@@ -218,3 +221,40 @@ def test_halving_plays_the_same_game_from_the_same_seed() -> None:
         for _ in range(2)
     ]
     assert games[0].actions == games[1].actions
+
+
+def _choices_and_draws(strong: HalvingSearchPolicy, rules: NimRules) -> list[tuple[int, int]]:
+    """Each position's choice and the next number the shared generator gives after it."""
+    found = []
+    for stones in range(2, 15):
+        rng = random.Random(stones)
+        found.append((strong.choose(rules, Nim(stones, stones % 2), rng), rng.getrandbits(32)))
+    return found
+
+
+def test_a_budget_that_cannot_replace_the_anchor_plays_no_playout(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Up to three playouts a decision (Nim has three moves) give no action two paired
+    samples: the anchor is chosen, with the same random draws as when the playouts are
+    played. Six give the survivor of the first round a second sample: they are played."""
+    rules = NimRules(stones=15)
+    played: list[int] = []
+    sample = HalvingSearchPolicy._sample
+
+    def counted(self: HalvingSearchPolicy, *args: Any) -> float:
+        played.append(1)
+        return sample(self, *args)
+
+    monkeypatch.setattr(HalvingSearchPolicy, "_sample", counted)
+    for budget in (1, 2, 3, 6):
+        strong = HalvingSearchPolicy(iterations=budget, rollout=RandomPolicy())
+        played.clear()
+        skipping = _choices_and_draws(strong, rules)
+        skipped = not played
+        monkeypatch.setattr(HalvingSearchPolicy, "_anchor_is_certain", lambda *_: False)
+        assert _choices_and_draws(strong, rules) == skipping, budget
+        assert played  # the playouts were played this time
+        monkeypatch.undo()
+        monkeypatch.setattr(HalvingSearchPolicy, "_sample", counted)
+        assert skipped == (budget <= 3), budget
