@@ -597,8 +597,27 @@ def draw_line_if_fits(
         origin = x + width - text_width
     else:
         origin = x
-    if _set_line(canvas, text, origin, baseline, font, size, color):
-        return True
+    if not _set_line(canvas, text, origin, baseline, font, size, color):
+        line_by_reportlab(
+            canvas, text, x, baseline, width, font=font, size=size, align=align, color=color
+        )
+    return True
+
+
+def line_by_reportlab(
+    canvas: Canvas,
+    text: str,
+    x: float,
+    baseline: float,
+    width: float,
+    *,
+    font: str,
+    size: float,
+    align: Align,
+    color: str,
+) -> None:
+    """One line set by reportlab's own calls, aligned in the box from `x`, `width` wide:
+    what `_set_line` writes the operators of, where it can."""
     canvas.saveState()
     canvas.setFont(font, size)
     canvas.setFillColor(_colour(color))
@@ -609,7 +628,6 @@ def draw_line_if_fits(
     else:
         canvas.drawString(x, baseline, text)
     canvas.restoreState()
-    return True
 
 
 _FILL_OPERATORS: dict[str, str] = {}

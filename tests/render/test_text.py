@@ -8,7 +8,6 @@ from typing import Any
 
 import pdfplumber
 import pytest
-from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -24,6 +23,7 @@ from pnp.render.text import (
     draw_fitted,
     draw_line_if_fits,
     fit_paragraph,
+    line_by_reportlab,
     paragraph_style,
     to_markup,
 )
@@ -268,27 +268,6 @@ def test_justify_fills_every_line_but_the_last(cjk_fonts: FontSet, tmp_path: Pat
     assert max(c["x1"] for c in ordered[-1]) < x + width - 5
 
 
-def _reference_line(
-    canvas: Canvas, text: str, x: float, y: float, width: float, style: _LineStyle
-) -> None:
-    """draw_line_if_fits as reportlab's own calls would draw it."""
-    font, size, align, color = style
-    text_width = stringWidth(text, font, size)
-    leading = size * 1.3
-    baseline = y - ((leading - size) / 2 + _EM_ASCENT * size)
-    canvas.saveState()
-    canvas.setFont(font, size)
-    canvas.setFillColor(HexColor(color))
-    if align == "center":
-        canvas.drawCentredString(x + width / 2, baseline, text)
-    elif align == "right":
-        canvas.drawRightString(x + width, baseline, text)
-    else:
-        canvas.drawString(x, baseline, text)
-    canvas.restoreState()
-    assert text_width <= width
-
-
 _LineStyle = tuple[str, float, Align, str]  # font, size, align, colour
 _SIZES_ALIGNS_COLOURS: tuple[tuple[float, Align, str], ...] = (
     (9, "left", "#000"),
@@ -342,7 +321,11 @@ def test_plain_lines_are_written_as_reportlab_writes_them(
                     color=color,
                 )
             else:
-                _reference_line(canvas, text, x, y, width, style)
+                font, size, align, color = style
+                baseline = y - ((size * 1.3 - size) / 2 + _EM_ASCENT * size)  # valign top
+                line_by_reportlab(
+                    canvas, text, x, baseline, width, font=font, size=size, align=align, color=color
+                )
         canvas.drawString(30, 30, "之后")  # the canvas's own state is as it was
         canvas.save()
         written.append(path.read_bytes())
