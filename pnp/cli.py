@@ -623,11 +623,13 @@ def _exported(
         )
         return game, report
     from pnp.validate.runner import require_clean
+    from pnp.validate.verdicts import verdict_key
 
+    key = verdict_key(obj.content_root / game, obj.templates_root)
     loaded = obj.load(game)
 
     def check() -> None:
-        require_clean(loaded, obj.templates_root)
+        require_clean(loaded, obj.templates_root, key=key)
 
     try:
         report = export_game(

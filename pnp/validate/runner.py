@@ -25,6 +25,7 @@ from pnp.registry import Game, find_game
 from pnp.validate.checks import Findings, check_common
 from pnp.validate.fit import check_fit, check_observed
 from pnp.validate.rulebook import check_rulebook
+from pnp.validate.verdicts import passed_before, remember_passed, verdict_key
 
 if TYPE_CHECKING:
     # Play is imported where games are played: the gate (check_static) is every command's,
@@ -67,18 +68,27 @@ def check_static(game: LoadedGame, templates_root: Path) -> Findings:
 def load_checked(content_root: Path, slug: str, templates_root: Path) -> LoadedGame:
     """Load a game and pass it through :func:`check_static`; ContentError carrying every
     error when it fails (warnings do not stop a command)."""
+    key = verdict_key(content_root / slug, templates_root)
     game = load_game(content_root, slug)
-    require_clean(game, templates_root)
+    require_clean(game, templates_root, key=key)
     return game
 
 
-def require_clean(game: LoadedGame, templates_root: Path) -> None:
+def require_clean(game: LoadedGame, templates_root: Path, *, key: str | None = None) -> None:
     """Pass a loaded game through :func:`check_static`: ContentError carrying every error
-    when it fails (warnings do not stop a command)."""
+    when it fails (warnings do not stop a command).
+
+    ``key`` is the game's :func:`~pnp.validate.verdicts.verdict_key`, taken before it was
+    loaded: content whose key passed before is not checked again, and content that passes
+    now is remembered under it unless its files changed while it was checked."""
+    if key is not None and passed_before(key):
+        return
     findings = check_static(game, templates_root)
     errors = [p for p in findings.problems if p.severity == "error"]
     if errors:
         raise ContentError(sorted(errors, key=lambda p: p.location))
+    if key is not None and verdict_key(game.folder, templates_root) == key:
+        remember_passed(key)
 
 
 @dataclass
