@@ -27,7 +27,6 @@ import marshal
 import os
 import pickle
 import sys
-import tempfile
 import types
 import weakref
 from collections.abc import Callable
@@ -37,6 +36,8 @@ from typing import Any, TypeVar
 import jinja2
 from jinja2 import nodes
 from jinja2.utils import _PassArg
+
+from pnp.output import atomic_output
 
 ENV_PARSE_CACHE = "PNP_PARSE_CACHE"
 _OFF = {"off", "0", "no", "false"}
@@ -228,15 +229,8 @@ def _sources() -> list[bytes]:
 
 def _write(path: Path, data: bytes) -> None:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(data)
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        with atomic_output(path) as temporary:
+            temporary.write_bytes(data)
     except OSError:
         pass  # a read-only or full disk: the next command parses again
 

@@ -17,12 +17,10 @@ faster, never different.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 from pnp.content.parsecache import parse_cache_dir
-from pnp.output import input_digest
+from pnp.output import atomic_output, input_digest
 
 _CHECKS = "check_static"  # what the digest is of, beside the inputs
 
@@ -43,10 +41,8 @@ def remember_passed(key: str) -> None:
     if path is None:
         return
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(prefix=".pnp-", dir=path.parent)
-        os.close(handle)
-        os.replace(temporary, path)
+        with atomic_output(path):
+            pass  # the file's name is the verdict; it is empty
     except OSError:  # a read-only or full disk: the next command checks again
         return
 
