@@ -1,4 +1,4 @@
-"""The exception tree. Domain code raises these; only cli.py turns them into exit codes."""
+"""The exception tree. Domain code raises these; only pnp/cli/ turns them into exit codes."""
 
 from __future__ import annotations
 

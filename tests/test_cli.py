@@ -463,3 +463,20 @@ def test_finding_one_game_imports_only_its_package() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "['pnp.games.maquis']"
+
+
+def test_version_is_printed_from_the_repository_root() -> None:
+    # The distribution is pnp-kit; asking metadata for "pnp" failed with a traceback.
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-m", "pnp", "--version"],
+        cwd=REPOSITORY,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert re.fullmatch(r"pnp, version \d+\.\d+\.\d+\S*\n", result.stdout)
+    assert "Traceback" not in result.stderr

@@ -150,17 +150,23 @@ def test_watch_rebuilds_a_game_when_its_content_is_saved(
     import threading
     import time
 
-    from pnp.cli import Context, _watch
+    from pnp.cli.app import Context
+    from pnp.cli.build import build_one
+    from pnp.cli.watch import watch_games
     from pnp.options import BuildOptions
 
     out = tmp_path / "deadline-99"
     build(content_copy, out)
     before = _times(out)
     context = Context(content_copy, verbosity=0)
+
+    def rebuild(slug: str) -> None:
+        build_one(
+            context, slug, tmp_path / slug, BuildOptions(), only=(), force=False, exports=False
+        )
+
     watcher = threading.Thread(
-        target=_watch,
-        args=(context, ["deadline-99"], tmp_path, BuildOptions()),
-        kwargs={"only": (), "exports": False, "rounds": 40},
+        target=watch_games, args=(context, ["deadline-99"], rebuild), kwargs={"rounds": 40}
     )
     watcher.start()
     time.sleep(0.5)

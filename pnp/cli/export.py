@@ -1,0 +1,156 @@
+"""`pnp export`: per-card PNGs, Tabletop Simulator sheets and the gallery."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from pnp.cli.app import Context, Failures, content_option, fail, main
+from pnp.errors import ContentError, PnpError
+from pnp.paths import (
+    default_output_root,
+)
+
+if TYPE_CHECKING:
+    from pnp.content.loader import LoadedGame
+    from pnp.export import ExportReport
+
+
+def export_formats(
+    obj: Context,
+    game: LoadedGame | str,
+    formats: tuple[str, ...],
+    game_dir: Path,
+    profile: str,
+    base_url: str | None,
+) -> None:
+    """Every export of `formats` into `game_dir/export/`, beside the game's kit. `game` is the
+    loaded game, or its slug: then it is loaded (and checked) only if an export is not up to
+    date with the content."""
+    from pnp.export import export_dir, export_up_to_date, record_export
+
+    slug = game if isinstance(game, str) else game.slug
+    content_folder = obj.content_root / slug
+    for fmt in formats:
+        started = time.perf_counter()
+        folder = export_dir(game_dir, fmt, profile)
+        options = ("export", fmt, profile, base_url)
+        warnings = export_up_to_date(content_folder, folder, obj.templates_root, options)
+        if warnings is not None:
+            click.echo(
+                f"{slug}: export {fmt}: up to date -> {folder} "
+                f"({time.perf_counter() - started:.2f} s)"
+            )
+        else:
+            game, report = _exported(obj, game, fmt, game_dir, profile, base_url)
+            record_export(report, content_folder, obj.templates_root, options)
+            size = sum(path.stat().st_size for path in report.files if path.is_file())
+            click.echo(
+                f"{slug}: export {fmt}: {len(report.files)} files, {size / 1e6:.1f} MB "
+                f"-> {report.out_dir} ({time.perf_counter() - started:.2f} s)"
+            )
+            warnings = report.warnings
+        for warning in warnings:
+            click.echo(f"  warning: {warning}", err=True)
+
+
+def _exported(
+    obj: Context,
+    game: LoadedGame | str,
+    fmt: str,
+    game_dir: Path,
+    profile: str,
+    base_url: str | None,
+) -> tuple[LoadedGame, ExportReport]:
+    """The game and its export in ``fmt``. A game given by its slug is loaded here and its
+    static checks run while the export makes its images (before it writes anything): errors
+    they find stop the export with nothing written, as checking first did."""
+    from pnp.export import export_game
+
+    if not isinstance(game, str):
+        report = export_game(
+            game, fmt, game_dir, obj.templates_root, profile=profile, base_url=base_url
+        )
+        return game, report
+    from pnp.validate.runner import require_clean
+    from pnp.validate.verdicts import verdict_key
+
+    key = verdict_key(obj.content_root / game, obj.templates_root)
+    loaded = obj.load(game)
+
+    def check() -> None:
+        require_clean(loaded, obj.templates_root, key=key)
+
+    try:
+        report = export_game(
+            loaded,
+            fmt,
+            game_dir,
+            obj.templates_root,
+            profile=profile,
+            base_url=base_url,
+            before_writing=check,
+        )
+    except ContentError:
+        raise
+    except PnpError:
+        # Content the checks refuse can stop the export before they run (a template naming
+        # a missing field): then the checks say what is wrong, every error of it.
+        check()
+        raise
+    return loaded, report
+
+
+@main.command()
+@content_option
+@click.argument("games", nargs=-1, required=True)
+@click.option(
+    "--format",
+    "formats",
+    type=click.Choice(["png", "tts", "gallery"]),
+    multiple=True,
+    required=True,
+    help="What to export (repeat for several): png for print shops, tts for Tabletop "
+    "Simulator, gallery for review in a browser.",
+)
+@click.option(
+    "--profile",
+    type=click.Choice(["default", "makeplayingcards", "thegamecrafter"]),
+    default="default",
+    show_default=True,
+    help="Print-shop profile for png.",
+)
+@click.option(
+    "--base-url",
+    default=None,
+    help="Where the tts images will be hosted (default: paths relative to the saved object; "
+    "see HOW-TO-LOAD.txt).",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Output root (default: output/); files go to <root>/<game>/export/<format>/.",
+)
+@click.pass_obj
+def export(
+    obj: Context,
+    games: tuple[str, ...],
+    formats: tuple[str, ...],
+    profile: str,
+    base_url: str | None,
+    out: Path | None,
+) -> None:
+    """Export GAMES as per-card PNGs, Tabletop Simulator sheets or a gallery."""
+    from pnp.export import PROFILES
+
+    if profile not in PROFILES:
+        fail(f"--profile: unknown shop profile {profile!r} (expected one of {', '.join(PROFILES)})")
+    failures = Failures()
+    for slug in games:
+        with failures.for_game(slug):
+            root = out or default_output_root()
+            export_formats(obj, slug, formats, root / slug, profile, base_url)
+    failures.exit()

@@ -1,0 +1,146 @@
+"""`pnp simulate`: seeded games, balance tables, duels."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from pnp.cli.app import Context, content_option, fail, main, report_content_error
+from pnp.errors import ContentError, PnpError
+from pnp.paths import (
+    default_output_root,
+)
+
+if TYPE_CHECKING:
+    pass
+
+
+@main.command()
+@content_option
+@click.argument("game")
+@click.option("--players", type=int, default=None, help="Players (default: every count).")
+@click.option(
+    "--games",
+    "games_count",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Games (default: 1000; with --report, the content's balance.games per table).",
+)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option(
+    "--policy",
+    default=None,
+    help="random, strong (strong:N: N playouts a decision; strong:N:D: playouts of D "
+    "decisions at most), or one of the game's own "
+    "(default: sensible; with --report, the policy the content's balance promises are made for).",
+)
+@click.option(
+    "--report",
+    is_flag=True,
+    help="Play every table, print the balance tables and write an HTML report with charts.",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Output root (default: output/); the report goes to <root>/<game>/report/.",
+)
+@click.option(
+    "--duel",
+    is_flag=True,
+    help="Measure the strong player against the sensible policy, paired on shared seeds "
+    "(with --report: added to the report).",
+)
+@click.option(
+    "--duel-tables",
+    default="",
+    metavar="NAMES",
+    help="With --duel: only these tables, comma-separated (default: every table).",
+)
+@click.option(
+    "--duel-games",
+    type=click.IntRange(min=1),
+    default=None,
+    help="With --duel: games per table (default: --games, else the content's balance.games).",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Processes (default: every core, or $PNP_WORKERS).",
+)
+@click.option(
+    "--ray",
+    "ray_address",
+    is_flag=False,
+    flag_value="local",
+    default=None,
+    metavar="ADDRESS",
+    help="With --report: play on a Ray cluster (no address: a local Ray).",
+)
+@click.pass_obj
+def simulate(
+    obj: Context,
+    game: str,
+    players: int | None,
+    games_count: int | None,
+    seed: int,
+    policy: str | None,
+    report: bool,
+    out: Path | None,
+    duel: bool,
+    duel_tables: str,
+    duel_games: int | None,
+    workers: int | None,
+    ray_address: str | None,
+) -> None:
+    """Play seeded games with the reference engine and print statistics."""
+    from pnp.model.common import Balance
+    from pnp.validate.simulation import duel_game, report_game, simulate_game
+
+    tables = [name.strip() for name in duel_tables.split(",") if name.strip()]
+
+    try:
+        loaded = obj.checked(game)
+        lines: Iterable[str]
+        if report:
+            lines = report_game(
+                loaded,
+                (out or default_output_root()) / game / "report",
+                games=games_count,
+                seed=seed,
+                policy=policy,
+                duel=duel,
+                duel_tables=tables,
+                duel_games=duel_games,
+                workers=workers,
+                use_ray=ray_address is not None,
+                ray_address=None if ray_address in (None, "local") else ray_address,
+            )
+        elif duel:
+            balance = getattr(loaded.model, "balance", None)
+            count = (
+                duel_games
+                or games_count
+                or (balance.games if isinstance(balance, Balance) else 100)
+            )
+            lines = (
+                f"strong vs sensible {one}"
+                for one in duel_game(loaded, games=count, seed=seed, tables=tables, workers=workers)
+            )
+        else:
+            lines = simulate_game(
+                loaded,
+                players=players,
+                games=games_count or 1000,
+                seed=seed,
+                policy=policy or "sensible",
+            )
+        for line in lines:
+            click.echo(line)
+    except ContentError as error:
+        report_content_error(error)
+    except PnpError as error:
+        fail(f"error: {error}")
