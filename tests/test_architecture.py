@@ -19,6 +19,7 @@ BASE = {
     "paths",
     "cores",
     "installed",
+    "trust",
 }  # leaf modules every stage may use
 
 # stage -> the stages it may import (besides itself and BASE)

@@ -14,9 +14,12 @@ that does not parse is parsed again, and its error raised as before.
 
 The store is ``$PNP_PARSE_CACHE``, else ``pnp/parses`` in the XDG cache directory beside the
 font store; ``PNP_PARSE_CACHE=off`` turns it off. Entries are written to a temporary name and
-renamed (processes side by side may write one at once) and read through an unpickler that
-builds jinja's node classes and nothing else. An entry that cannot be read or written is
-parsed instead: the store makes commands faster, never different.
+renamed (processes side by side may write one at once). The folder is input, not trust (a CI
+cache is restored from shared storage): every entry is sealed with this user's key on this
+machine (:mod:`pnp.trust`), and one whose seal does not verify is parsed again, never loaded;
+a verified tree is still read through an unpickler that builds jinja's node classes and
+nothing else. An entry that cannot be read or written is parsed instead: the store makes
+commands faster, never different.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from jinja2 import nodes
 from jinja2.utils import _PassArg
 
 from pnp.output import atomic_output
+from pnp.trust import seal, unseal
 
 ENV_PARSE_CACHE = "PNP_PARSE_CACHE"
 _OFF = {"off", "0", "no", "false"}
@@ -119,15 +123,19 @@ def _kept(
     returns None for an entry that is not what it should be), else made and stored."""
     path = _entry(environment, kind, source)
     if path is not None:
+        name = "parses/" + "/".join(path.parts[-4:])
         try:
-            found = load(path.read_bytes())
+            payload = unseal(name, path.read_bytes())
+            # Only an entry this user sealed on this machine is loaded (see pnp.trust):
+            # compiled code is executed, and a tree decides what a text means.
+            found = load(payload) if payload is not None else None
             if found is not None:
                 return found
         except Exception:  # a missing or unreadable entry: made again
             pass
     made = make()
     if path is not None:
-        _write(path, dump(made))
+        _write(path, seal(name, dump(made)))
     return made
 
 

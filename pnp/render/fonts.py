@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.errors import FontError
+from pnp.trust import seal, seal_text, unseal, verify_text
 
 log = logging.getLogger("pnp.fonts")
 
@@ -252,11 +253,41 @@ def _store_path(directory: Path, identity: str, style: str) -> Path:
 
 
 def _read_store(path: Path) -> dict[int, StoredGlyph | None]:
+    # The cache folder is input, not trust: only a store this user sealed on this machine is
+    # read (see pnp.trust); a planted one would put other outlines into every PDF.
     try:
-        data = marshal.loads(path.read_bytes())
+        payload = unseal(_sealed_name(path), path.read_bytes())
+        data = marshal.loads(payload) if payload is not None else None
     except (OSError, EOFError, ValueError, TypeError):
         return {}
     return data if isinstance(data, dict) else {}
+
+
+def _sealed_name(path: Path) -> str:
+    return f"fonts/{path.name}"
+
+
+def _font_seal_path(path: Path) -> Path:
+    return path.with_name(path.name + ".seal")
+
+
+def _sealed_font(path: Path) -> bool:
+    """Whether ``path`` holds the TrueType font this user's pnp wrote under that name (its
+    seal beside it verifies), so reportlab may embed it."""
+    try:
+        data = path.read_bytes()
+        mark = _font_seal_path(path).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return False
+    return data[:4] == b"\x00\x01\x00\x00" and verify_text(
+        _sealed_name(path), hashlib.sha256(data).hexdigest(), mark
+    )
+
+
+def _write_sealed_font(path: Path, data: bytes) -> None:
+    _write_atomically(path, data)
+    mark = seal_text(_sealed_name(path), hashlib.sha256(data).hexdigest())
+    _write_atomically(_font_seal_path(path), mark.encode("ascii"))
 
 
 def _cmap_format12(face: Any) -> dict[int, int] | None:
@@ -459,7 +490,7 @@ class _GlyphStore:
             path = _store_path(self.directory, self.identity, style)
             # Another process may have stored glyphs meanwhile: keep theirs as well.
             merged = {**_read_store(path), **self.glyphs[style]}
-            _write_atomically(path, marshal.dumps(merged))
+            _write_atomically(path, seal(_sealed_name(path), marshal.dumps(merged)))
             self.glyphs[style] = merged
         self._unsaved.clear()
 
@@ -483,14 +514,14 @@ def build_fonts(
     paths = {
         style: directory / f"PnpSans-{style}-{_key(identity, style, chars)}.ttf" for style in STYLES
     }
-    todo = [style for style, path in paths.items() if not _looks_like_truetype(path)]
+    todo = [style for style, path in paths.items() if not _sealed_font(path)]
     if todo:
         store = store or _GlyphStore(source, directory)
         codepoints = [ord(ch) for ch in chars]
         store.ensure([_NOTDEF, *codepoints])
         store.save()
         for style in todo:
-            _write_atomically(paths[style], store.font_bytes(style, codepoints))
+            _write_sealed_font(paths[style], store.font_bytes(style, codepoints))
     return paths
 
 
@@ -629,14 +660,6 @@ def _write_atomically(path: Path, data: bytes) -> None:
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
-
-
-def _looks_like_truetype(path: Path) -> bool:
-    try:
-        with path.open("rb") as stream:
-            return stream.read(4) == b"\x00\x01\x00\x00"
-    except OSError:
-        return False
 
 
 def convert_font(source: Path, charset: str) -> dict[str, bytes]:

@@ -10,6 +10,7 @@ import jinja2
 import pytest
 from jinja2 import nodes
 
+from pnp import trust
 from pnp.content import parsecache
 from pnp.content.sandbox import ContentEnvironment
 
@@ -103,6 +104,48 @@ def test_a_tampered_tree_naming_anything_but_a_jinja_node_is_refused(
     tree = fresh().parse(TEXT)
     assert isinstance(tree, nodes.Template)
     assert not witness.exists()
+
+
+def test_planted_code_is_never_run(store: Path, tmp_path: Path) -> None:
+    """The store lies in a cache folder CI restores from shared storage: compiled code planted
+    there (the store's own format, unsealed or sealed by another key) must not run."""
+    import marshal
+
+    fresh().from_string(TEXT)
+    witness = tmp_path / "ran"
+    planted = compile(
+        f"import pathlib; pathlib.Path({str(witness)!r}).touch()\n"
+        "def root(context, missing=None, environment=None):\n    yield 'planted'\n"
+        "blocks = {}\ndebug_info = ''\n",
+        "<planted>",
+        "exec",
+    )
+    for path in entries(store, "code"):
+        path.write_bytes(marshal.dumps(planted))
+    assert fresh().from_string(TEXT).render(name="火", cost=1) == "火: ●"
+    assert not witness.exists()
+
+
+def test_a_planted_tree_cannot_change_what_a_text_means(
+    store: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The tree of another text under this text's name: moved there from this user's own
+    store, or sealed there by someone else's key. Either way the text is parsed again."""
+    other = "{{ 'planted' }}"
+    expected = fresh().parse(TEXT)
+    (entry,) = entries(store, "tree")
+    name = "parses/" + "/".join(entry.parts[-4:])
+    fresh().parse(other)
+    (other_entry,) = [path for path in entries(store, "tree") if path != entry]
+    entry.write_bytes(other_entry.read_bytes())  # moved: sealed under the other text's name
+    assert fresh().parse(TEXT) == expected
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "elsewhere"))
+    payload = trust.unseal("parses/" + "/".join(other_entry.parts[-4:]), other_entry.read_bytes())
+    if payload is None:  # sealed by this test's own key: take the bytes as they are
+        payload = other_entry.read_bytes()[len(trust.SEAL_PREFIX) + 32 :]
+    entry.write_bytes(trust.seal(name, payload))  # sealed by another machine's key
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "here"))
+    assert fresh().parse(TEXT) == expected
 
 
 def test_an_environment_with_other_filters_keeps_its_own_entries(store: Path) -> None:

@@ -225,6 +225,27 @@ def test_build_is_deterministic_and_cached(tmp_path: Path) -> None:
     assert not list((tmp_path / "a").glob("*.tmp"))  # no temp file left
 
 
+def test_a_planted_font_or_glyph_store_in_the_cache_is_not_used(tmp_path: Path) -> None:
+    """The font cache may be restored from shared storage: a font file planted under the name
+    pnp would use (here the bold outlines as the regular font) and a planted glyph store are
+    made again, never embedded."""
+    import marshal
+
+    source = _source()
+    directory = tmp_path / "cache"
+    built = fonts.build_fonts(source, SMALL, directory)
+    regular = built["regular"].read_bytes()
+    built["regular"].write_bytes(built["bold"].read_bytes())
+    for store in directory.glob("glyphs-*.marshal"):
+        store.write_bytes(marshal.dumps({ord("死"): (1, b"planted")}))
+    again = fonts.build_fonts(source, SMALL, directory)
+    assert again["regular"].read_bytes() == regular
+    assert all(
+        fonts._read_store(store).get(ord("死")) != (1, b"planted")
+        for store in directory.glob("glyphs-*.marshal")
+    )
+
+
 def test_styles_converted_side_by_side_are_the_glyphs_one_process_makes(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
