@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pnp.content.schema import convert, merge_files
+from pnp.content.sources import Snapshot, take_snapshot
 from pnp.content.yamlsource import load_yaml
 from pnp.errors import ContentError, Location, PnpError, Problem, UnknownGameError
 from pnp.model.generic import GenericGame
-from pnp.paths import discover_games
+from pnp.paths import discover_games, templates_root_for
 from pnp.registry import find_game
 
 
@@ -24,17 +26,41 @@ class LoadedGame:
     folder: Path  # the game's content folder
     display_folder: str  # how messages name that folder, e.g. content/deadline-99
     files: tuple[str, ...]  # display paths of the YAML files read
+    sources: Snapshot | None = None
+    """The bytes the game was loaded from, and all its templates and images may read: every
+    later stage reads from here (pinned, see pnp.content.sources), and every record of the
+    game's outputs is keyed on its digest."""
+
+    def reading(self) -> contextlib.AbstractContextManager[object]:
+        """Within the block, templates and images are read from the bytes the game was
+        loaded with (nothing to pin for a game made without a snapshot, as tests do)."""
+        return self.sources.pinned() if self.sources is not None else contextlib.nullcontext()
+
+    @property
+    def digest(self) -> str:
+        """The digest of every byte the game's outputs may depend on (content, templates)."""
+        if self.sources is None:
+            raise ValueError(f"game {self.slug!r} was not loaded from a snapshot")
+        return self.sources.digest
 
 
-def _display_root(content_root: Path) -> str:
+def display_root(content_root: Path) -> str:
     try:
         return str(content_root.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(content_root)
 
 
-def load_game(content_root: Path, slug: str) -> LoadedGame:
-    """Load one game; raises ContentError carrying every problem found."""
+def load_game(
+    content_root: Path,
+    slug: str,
+    *,
+    templates_root: Path | None = None,
+    sources: Snapshot | None = None,
+) -> LoadedGame:
+    """Load one game from ``sources`` (read now when not given: the game's folder and
+    ``templates_root``, by default the templates beside the content tree); raises
+    ContentError carrying every problem found."""
     folder = content_root / slug
     if not folder.is_dir():
         known = discover_games(content_root)
@@ -42,26 +68,30 @@ def load_game(content_root: Path, slug: str) -> LoadedGame:
         hint = f" (did you mean {near[0]!r}?)" if near else ""
         listing = ", ".join(known) or "none"
         raise UnknownGameError(f"no game {slug!r} in {content_root}{hint}; games: {listing}")
-    display_folder = f"{_display_root(content_root)}/{slug}"
+    display_folder = f"{display_root(content_root)}/{slug}"
     try:
         registered = find_game(slug)
     except PnpError as error:  # its package is announced but broken: this game alone fails
         raise ContentError([Problem(Location(display_folder), str(error), game=slug)]) from None
     # No package claims the folder: a data-only game (pnp new), read into the generic model.
     model_type = registered.model if registered is not None else GenericGame
-    paths = sorted(folder.glob("*.yaml"))
-    if not paths:
+    if sources is None:
+        templates = templates_root or templates_root_for(content_root)
+        sources = take_snapshot(folder, templates, label=display_folder)
+    names = sources.content.names(".yaml")
+    if not names:
         raise ContentError([Problem(Location(display_folder), "no *.yaml files", game=slug)])
     problems: list[Problem] = []
     nodes = []
     files = []
-    for path in paths:
-        display = f"{display_folder}/{path.name}"
-        files.append(display)
-        try:
-            nodes.append(load_yaml(path, display))
-        except ContentError as error:
-            problems.extend(error.problems)
+    with sources.pinned():
+        for name in names:
+            display = f"{display_folder}/{name}"
+            files.append(display)
+            try:
+                nodes.append(load_yaml(folder / name, display))
+            except ContentError as error:
+                problems.extend(error.problems)
     if problems:
         raise ContentError(_with_game(problems, slug))
     try:
@@ -81,7 +111,12 @@ def load_game(content_root: Path, slug: str) -> LoadedGame:
             )
         raise ContentError(problems) from None
     return LoadedGame(
-        slug=slug, model=model, folder=folder, display_folder=display_folder, files=tuple(files)
+        slug=slug,
+        model=model,
+        folder=folder,
+        display_folder=display_folder,
+        files=tuple(files),
+        sources=sources,
     )
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
 
+from pnp.content.sources import read_file
 from pnp.errors import ContentError, Location, Problem
 
 # libyaml composes several times faster and its marks carry the same line and column.
@@ -165,17 +166,12 @@ def check_shape(text: str, display_path: str) -> None:
 
 
 def _read_text(path: Path, display_path: str) -> str:
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            message = (
-                f"file is {size:,} bytes; content files may be at most {MAX_FILE_BYTES:,} bytes"
-            )
-            raise ContentError([Problem(Location(display_path), message)])
-        data = path.read_bytes()
-    except OSError as exc:
-        problem = Problem(Location(display_path), f"cannot read file: {exc.strerror or exc}")
-        raise ContentError([problem]) from None
+    data = read_file(path, display_path)
+    if len(data) > MAX_FILE_BYTES:
+        message = (
+            f"file is {len(data):,} bytes; content files may be at most {MAX_FILE_BYTES:,} bytes"
+        )
+        raise ContentError([Problem(Location(display_path), message)])
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

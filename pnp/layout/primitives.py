@@ -81,6 +81,9 @@ class ImageShape:
     path: str
     origin: str = ""
     """The template line that placed it, for messages."""
+    digest: str = ""
+    """SHA-256 of the image's bytes as layout read them (empty when unknown): a face whose
+    picture was replaced under the same name is another face, and renders again."""
 
 
 Shape = RectShape | LineShape | CircleShape | PolygonShape | TextShape | ImageShape

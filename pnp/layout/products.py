@@ -51,7 +51,8 @@ def layout_product(
     if found is not None and found[0] is game:
         _RECENT.move_to_end(key)
         return found[1]
-    laid_out = _layout_product(game, product, templates_root, bleed)
+    with game.reading():
+        laid_out = _layout_product(game, product, templates_root, bleed)
     _RECENT[key] = (game, laid_out)
     while len(_RECENT) > _RECENT_LIMIT:
         _RECENT.popitem(last=False)

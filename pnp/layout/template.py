@@ -18,6 +18,7 @@ is relative to the face's width (x, w, cx, r) or height (y, h). A value that is 
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from collections.abc import Callable, Mapping
@@ -30,6 +31,7 @@ import jinja2
 import yaml
 from jinja2 import nodes
 
+from pnp.content.assets import asset_digest
 from pnp.content.expressions import (
     Compiled,
     Scope,
@@ -47,6 +49,7 @@ from pnp.content.sandbox import (
     evaluate_bounded,
     render_bounded,
 )
+from pnp.content.sources import pinned_snapshot, read_file
 from pnp.content.yamlsource import check_shape
 from pnp.errors import ContentError, TemplateError
 from pnp.layout.primitives import (
@@ -401,7 +404,6 @@ def _macro_output(macros: str) -> str | None:
     return output
 
 
-_CACHE: dict[Path, Template] = {}
 _MACRO = re.compile(r"\{%-?\s*macro\s+(\w+)")
 
 
@@ -430,14 +432,13 @@ def template_path(templates_root: Path, name: str, where: str = "") -> Path:
 
 
 def load_template(templates_root: Path, name: str) -> Template:
-    """The template `name` (relative to templates_root), with its `extends` chain merged."""
+    """The template `name` (relative to templates_root), with its `extends` chain merged.
+
+    Read through the pinned snapshot (pnp.content.sources) when there is one, so a build reads
+    the bytes its record is keyed on; a template is kept by the bytes of its whole chain, so an
+    edit to it or to a base it extends is seen by the next load (``--watch``)."""
     path = template_path(templates_root, name)
-    cached = _CACHE.get(path)
-    if cached is not None:
-        return cached
-    template = _read_template(templates_root, path, seen=())
-    _CACHE[path] = template
-    return template
+    return _read_template(templates_root, path, seen=())[1]
 
 
 def _display(templates_root: Path, path: Path) -> str:
@@ -447,36 +448,54 @@ def _display(templates_root: Path, path: Path) -> str:
         return str(path)
 
 
-def _read_template(templates_root: Path, path: Path, seen: tuple[Path, ...]) -> Template:
-    if path in seen:
-        raise TemplateError(f"{_display(templates_root, path)}: 'extends' loops back to itself")
-    # A base is read once, however many templates extend it (again if its file changes).
-    try:
-        stat = path.stat()
-        key = (templates_root.resolve(), path, stat.st_mtime_ns, stat.st_size)
-    except OSError:
-        return _parse_template(templates_root, path, seen)  # it says the file is missing
-    template = _READ.get(key)
-    if template is None:
-        template = _READ[key] = _parse_template(templates_root, path, seen)
-    return template
-
-
-_READ: dict[tuple[Path, Path, int, int], Template] = {}
+_ChainKey = tuple[object, ...]
+_MERGED: dict[tuple[Path, _ChainKey], Template] = {}
+"""Templates merged with their bases, by the bytes of every file of the chain."""
+_PARSED: dict[tuple[Path, bytes], tuple[yaml.Node | None, dict[str, Any]]] = {}
+"""Each template file's YAML (its node tree, for lines, and its data), by path and bytes."""
 # libyaml parses several times faster, with the same marks (lines) and the same data.
 _FAST_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def _parse_template(templates_root: Path, path: Path, seen: tuple[Path, ...]) -> Template:
+def _read_template(
+    templates_root: Path, path: Path, seen: tuple[Path, ...]
+) -> tuple[_ChainKey, Template]:
     display = _display(templates_root, path)
     if path in seen:
         raise TemplateError(f"{display}: 'extends' loops back to itself")
     try:
-        if path.stat().st_size > MAX_TEMPLATE_BYTES:
-            raise TemplateError(f"{display}: larger than {MAX_TEMPLATE_BYTES:,} bytes")
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        raise TemplateError(f"{display}: template not found") from None
+        raw = read_file(path, display)
+    except ContentError as error:
+        reason = error.problems[0].message
+        if reason == "no such file":
+            reason = "template not found"
+        raise TemplateError(f"{display}: {reason}") from None
+    if len(raw) > MAX_TEMPLATE_BYTES:
+        raise TemplateError(f"{display}: larger than {MAX_TEMPLATE_BYTES:,} bytes")
+    own = (path, hashlib.sha256(raw).digest())
+    parsed = _PARSED.get(own)
+    if parsed is None:
+        parsed = _PARSED[own] = _parse_yaml(raw, display)
+    root_node, data = parsed
+    base_key: _ChainKey = ()
+    base: Template | None = None
+    if "extends" in data:
+        relative = path.parent.relative_to(templates_root.resolve()) / str(data["extends"])
+        base_path = template_path(templates_root, str(relative), display)
+        base_key, base = _read_template(templates_root, base_path, (*seen, path))
+    key: _ChainKey = (own, base_key)
+    root = templates_root.resolve()
+    template = _MERGED.get((root, key))
+    if template is None:
+        template = _MERGED[root, key] = _merge(display, root_node, data, base)
+    return key, template
+
+
+def _parse_yaml(raw: bytes, display: str) -> tuple[yaml.Node | None, dict[str, Any]]:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise TemplateError(f"{display}: not UTF-8 text") from None
     try:
         check_shape(text, display)
     except ContentError as error:
@@ -498,13 +517,12 @@ def _parse_template(templates_root: Path, path: Path, seen: tuple[Path, ...]) ->
     unknown = set(data) - {"extends", "palette", "vars", "macros", "boxes", "size"}
     if unknown:
         raise TemplateError(f"{display}: unknown template key {sorted(unknown)[0]!r}")
+    return root_node, data
 
-    base: Template | None = None
-    if "extends" in data:
-        relative = path.parent.relative_to(templates_root.resolve()) / str(data["extends"])
-        base_path = template_path(templates_root, str(relative), display)
-        base = _read_template(templates_root, base_path, (*seen, path))
 
+def _merge(
+    display: str, root_node: yaml.Node | None, data: dict[str, Any], base: Template | None
+) -> Template:
     box_lines = _box_lines(root_node)
     boxes: list[BoxSpec] = []
     for index, raw in enumerate(data.get("boxes") or []):
@@ -583,7 +601,11 @@ def layout_face(
     validator and the rulebook's figures and card appendix all ask for the same faces, and
     the model they read is frozen. The memo holds the context's values, so their ids stay
     theirs while it is kept."""
+    # A face shows the content folder's images as well: another reading of the folder (an
+    # image saved under the same name) is laid out anew.
+    images = _images_read()
     memo_key = (
+        images,
         id(template),
         key,
         width,
@@ -598,6 +620,7 @@ def layout_face(
     # is laid out once for the deck, not once per card.
     reads = template.names_read()
     drawn_key = (
+        images,
         id(template),
         width,
         height,
@@ -619,6 +642,11 @@ def layout_face(
         _FACES.clear()
     _FACES[memo_key] = (face, template, tuple(context.values()))
     return face
+
+
+def _images_read() -> str:
+    snapshot = pinned_snapshot()
+    return snapshot.content.digest if snapshot is not None else ""
 
 
 _FACES: dict[tuple[Any, ...], tuple[Face, Template, tuple[Any, ...]]] = {}
@@ -878,7 +906,12 @@ class _Painter:
             return [PolygonShape(self._points(plan, top), self.style())]
         if kind == "image":
             x, y, w, h = length("x"), length("y"), length("w"), length("h")
-            return [ImageShape(x, top - y - h, w, h, str(self.value("src")), origin=plan.where)]
+            source = str(self.value("src"))
+            return [
+                ImageShape(
+                    x, top - y - h, w, h, source, origin=plan.where, digest=asset_digest(source)
+                )
+            ]
         raise TemplateError(f"{plan.where}: unknown box type {kind!r}")  # pragma: no cover
 
     def _points(self, plan: _BoxPlan, top: float) -> tuple[tuple[float, float], ...]:

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import hashlib
+import io
 from dataclasses import dataclass, field
 from pathlib import Path
 from weakref import WeakKeyDictionary
 
 from reportlab.lib.colors import HexColor
+from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 
-from pnp.content.assets import resolve_asset
+from pnp.content.assets import read_asset
 from pnp.errors import TemplateError
 from pnp.layout.primitives import (
     CircleShape,
@@ -124,10 +127,8 @@ def draw_shapes(
         elif isinstance(shape, ImageShape):
             if content_root is None:
                 raise TemplateError(f"{shape.origin}: image {shape.path!r}: no content folder")
-            source = resolve_asset(content_root, shape.path, shape.origin)
-            # drawImage with a path: reportlab stores one image object per file name.
             canvas.drawImage(
-                str(source),
+                _image_reader(canvas, content_root, shape),
                 shape.x,
                 shape.y,
                 shape.width,
@@ -136,6 +137,29 @@ def draw_shapes(
                 preserveAspectRatio=True,
                 anchor="c",
             )
+
+
+_IMAGES: WeakKeyDictionary[Canvas, dict[str, ImageReader]] = WeakKeyDictionary()
+
+
+def _image_reader(canvas: Canvas, content_root: Path, shape: ImageShape) -> ImageReader:
+    """The image a shape shows, from the bytes layout saw (the pinned snapshot), one reader
+    per picture and canvas. reportlab names an image drawn from a reader by its pixels, so the
+    PDF holds each picture once, and the same bytes wherever the content folder lies."""
+    readers = _IMAGES.get(canvas)
+    if readers is None:
+        readers = _IMAGES[canvas] = {}
+    reader = readers.get(shape.digest) if shape.digest else None
+    if reader is None:
+        data = read_asset(content_root, shape.path, shape.origin)
+        digest = hashlib.sha256(data).hexdigest()
+        if shape.digest and digest != shape.digest:
+            raise TemplateError(
+                f"{shape.origin}: image {shape.path!r} changed while the kit was being made; "
+                "build again"
+            )
+        reader = readers.setdefault(digest, ImageReader(io.BytesIO(data)))
+    return reader
 
 
 # What each text drawn on a canvas wrote: (text, box, style, font, opacity) -> (operators,

@@ -12,7 +12,7 @@ from typing import Any
 
 import jinja2
 
-from pnp.content.assets import resolve_asset
+from pnp.content.assets import read_asset
 from pnp.content.expressions import undeclared_names
 from pnp.content.loader import LoadedGame
 from pnp.content.prose import render_prose
@@ -284,19 +284,21 @@ def check_layout(findings: Findings, templates_root: Path) -> None:
                         continue
                     seen.add((shape.path, shape.origin))
                     try:
-                        _check_image(resolve_asset(game.folder, shape.path, shape.origin), shape)
+                        _check_image(read_asset(game.folder, shape.path, shape.origin), shape)
                     except TemplateError as error:
                         where, message = _located(error)
                         findings.error(where or product.where, f"product {product.id!r}: {message}")
 
 
-def _check_image(path: Path, shape: ImageShape) -> None:
+def _check_image(data: bytes, shape: ImageShape) -> None:
     """The file decodes as the image it claims to be (a corrupt file would stop a build
     half-way through writing the kit)."""
+    import io
+
     from PIL import Image, UnidentifiedImageError
 
     try:
-        with Image.open(path) as image:
+        with Image.open(io.BytesIO(data)) as image:
             image.verify()
     except (OSError, UnidentifiedImageError, ValueError, SyntaxError) as error:
         raise TemplateError(

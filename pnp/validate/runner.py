@@ -47,6 +47,11 @@ def _has_errors(findings: Findings) -> bool:
 def check_static(game: LoadedGame, templates_root: Path) -> Findings:
     """Every static check of one loaded game: the shared ones, the game's own, and (when
     those pass, since it quotes the engine's worked examples) the rulebook's."""
+    with game.reading():
+        return _check_static(game, templates_root)
+
+
+def _check_static(game: LoadedGame, templates_root: Path) -> Findings:
     findings = Findings(game)
     check_common(findings, templates_root)
     plugin = find_game(game.slug)
@@ -68,26 +73,23 @@ def check_static(game: LoadedGame, templates_root: Path) -> Findings:
 def load_checked(content_root: Path, slug: str, templates_root: Path) -> LoadedGame:
     """Load a game and pass it through :func:`check_static`; ContentError carrying every
     error when it fails (warnings do not stop a command)."""
-    key = verdict_key(content_root / slug, templates_root)
-    game = load_game(content_root, slug)
-    require_clean(game, templates_root, key=key)
+    game = load_game(content_root, slug, templates_root=templates_root)
+    require_clean(game, templates_root)
     return game
 
 
-def require_clean(game: LoadedGame, templates_root: Path, *, key: str | None = None) -> None:
+def require_clean(game: LoadedGame, templates_root: Path) -> None:
     """Pass a loaded game through :func:`check_static`: ContentError carrying every error
-    when it fails (warnings do not stop a command).
-
-    ``key`` is the game's :func:`~pnp.validate.verdicts.verdict_key`, taken before it was
-    loaded: content whose key passed before is not checked again, and content that passes
-    now is remembered under it unless its files changed while it was checked."""
+    when it fails (warnings do not stop a command). Content whose snapshot passed before (a
+    sealed verdict, see pnp.validate.verdicts) is not checked again."""
+    key = verdict_key(game.digest) if game.sources is not None else None
     if key is not None and passed_before(key):
         return
     findings = check_static(game, templates_root)
     errors = [p for p in findings.problems if p.severity == "error"]
     if errors:
         raise ContentError(sorted(errors, key=lambda p: p.location))
-    if key is not None and verdict_key(game.folder, templates_root) == key:
+    if key is not None:
         remember_passed(key)
 
 
@@ -167,7 +169,7 @@ def validate_games(
 def validate_game(slug: str, options: _Options) -> GameValidation:
     """Every check of one game."""
     try:
-        game = load_game(options.content_root, slug)
+        game = load_game(options.content_root, slug, templates_root=options.templates_root)
     except ContentError as error:
         return GameValidation(slug, list(error.problems))
     validation, findings, plugin = _check_before_play(game, options)
@@ -262,7 +264,9 @@ def _validate_side_by_side(
     loaded: dict[int, LoadedGame] = {}
     for index, slug in enumerate(slugs):
         try:
-            loaded[index] = load_game(options.content_root, slug)
+            loaded[index] = load_game(
+                options.content_root, slug, templates_root=options.templates_root
+            )
         except ContentError as error:
             validations[index] = GameValidation(slug, list(error.problems))
     # The largest content first (a rough guess of the dearest checks).

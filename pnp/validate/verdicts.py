@@ -2,38 +2,46 @@
 
 Every command passes a game's content through the static checks before it uses it
 (:func:`pnp.validate.runner.require_clean`): 0.05 to 0.25 s of CPU a game, most of it laying
-out every product to find template mistakes. An export of cards lays out its cards only, so
-for it the rest of that work is the check alone. The checks read nothing but what the build
-cache digests (:func:`pnp.output.input_digest`: the game's content folder, the templates,
-pnp's own code, the installed libraries and the variables that choose the fonts), so content
-with the digest of content that passed passes again.
+out every product to find template mistakes. The checks read nothing but the game's snapshot
+(:mod:`pnp.content.sources`: its content folder and the templates, read once) and pnp's own
+code and libraries, so content whose snapshot has the digest of content that passed passes
+again: the verdict is keyed on the very bytes that were checked, whatever happens to the files
+meanwhile.
 
-Only a pass is kept: an empty file named by the digest, in ``verdicts/`` of the parse store's
-folder (see :mod:`pnp.content.parsecache`; ``PNP_PARSE_CACHE=off`` turns both off). Content
-that fails is checked every time, so the errors shown are always those of the code running.
-A verdict that cannot be read or written is checked instead: the store makes commands
-faster, never different.
+Only a pass is kept, in ``verdicts/`` of the parse store's folder (see
+:mod:`pnp.content.parsecache`; ``PNP_PARSE_CACHE=off`` turns both off), sealed with this
+user's key on this machine (:mod:`pnp.trust`): a pass planted in a restored cache does not
+verify, so the content is checked. Content that fails is checked every time, so the errors
+shown are always those of the code running. A verdict that cannot be read or written is
+checked instead: the store makes commands faster, never different.
 """
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 from pnp.content.parsecache import parse_cache_dir
-from pnp.output import atomic_output, input_digest
+from pnp.output import atomic_output, code_fingerprint
+from pnp.trust import seal, unseal
 
-_CHECKS = "check_static"  # what the digest is of, beside the inputs
+_PASSED = b"check_static passed"
 
 
-def verdict_key(content_folder: Path, templates_root: Path) -> str:
-    """The digest of everything the static checks of the game in ``content_folder`` read.
-    Taken before the content is loaded, so the content checked is no older than the key."""
-    return input_digest(content_folder, templates_root, _CHECKS)
+def verdict_key(snapshot_digest: str) -> str:
+    """The digest of what the static checks of a game read: its snapshot and pnp's code."""
+    text = f"check_static\0{code_fingerprint()}\0{snapshot_digest}"
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def passed_before(key: str) -> bool:
     path = _path(key)
-    return path is not None and path.is_file()
+    if path is None:
+        return False
+    try:
+        return unseal(_name(key), path.read_bytes()) == _PASSED
+    except OSError:
+        return False
 
 
 def remember_passed(key: str) -> None:
@@ -41,10 +49,14 @@ def remember_passed(key: str) -> None:
     if path is None:
         return
     try:
-        with atomic_output(path):
-            pass  # the file's name is the verdict; it is empty
+        with atomic_output(path) as temporary:
+            temporary.write_bytes(seal(_name(key), _PASSED))
     except OSError:  # a read-only or full disk: the next command checks again
         return
+
+
+def _name(key: str) -> str:
+    return f"verdicts/{key}"
 
 
 def _path(key: str) -> Path | None:

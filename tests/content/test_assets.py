@@ -11,7 +11,8 @@ from click.testing import CliRunner
 from PIL import Image
 
 from pnp.cli import main
-from pnp.content.assets import resolve_asset
+from pnp.content.assets import read_asset
+from pnp.content.sources import take_snapshot
 from pnp.errors import TemplateError
 from tests.conftest import CONTENT, TEMPLATES
 
@@ -26,8 +27,8 @@ def tree(tmp_path: Path) -> Path:
     return folder
 
 
-def test_an_image_inside_the_folder_resolves(tree: Path) -> None:
-    assert resolve_asset(tree, "art/ok.png", "t.yaml:3") == (tree / "art" / "ok.png").resolve()
+def test_an_image_inside_the_folder_is_read(tree: Path) -> None:
+    assert read_asset(tree, "art/ok.png", "t.yaml:3") == (tree / "art" / "ok.png").read_bytes()
 
 
 @pytest.mark.parametrize(
@@ -47,14 +48,26 @@ def test_a_path_out_of_the_folder_is_refused_with_its_place(
     if name == "ABSOLUTE":
         name = str(tree.parent.parent / "secret.png")
     with pytest.raises(TemplateError, match=message) as caught:
-        resolve_asset(tree, name, "templates/x/face.yaml:12")
+        read_asset(tree, name, "templates/x/face.yaml:12")
+    assert str(caught.value).startswith("templates/x/face.yaml:12: ")
+    # The same from the snapshot a build reads.
+    snapshot = take_snapshot(tree, tree.parent / "templates")
+    with snapshot.pinned(), pytest.raises(TemplateError, match=message) as caught:
+        read_asset(tree, name, "templates/x/face.yaml:12")
     assert str(caught.value).startswith("templates/x/face.yaml:12: ")
 
 
 def test_a_symlink_out_of_the_folder_is_refused(tree: Path) -> None:
     (tree / "art" / "link.png").symlink_to(tree.parent.parent / "secret.png")
     with pytest.raises(TemplateError, match="outside the game's content folder"):
-        resolve_asset(tree, "art/link.png", "t.yaml:1")
+        read_asset(tree, "art/link.png", "t.yaml:1")
+    snapshot = take_snapshot(tree, tree.parent / "templates")
+    with (
+        snapshot.pinned(),
+        pytest.raises(TemplateError, match="leads outside its folder") as caught,
+    ):
+        read_asset(tree, "art/link.png", "t.yaml:1")
+    assert "secret" not in str(caught.value)  # the target is never quoted
 
 
 def test_build_refuses_a_face_that_shows_a_file_outside_the_content(tmp_path: Path) -> None:

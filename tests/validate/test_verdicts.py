@@ -60,24 +60,50 @@ def test_with_the_store_off_every_command_checks(
     assert checks == ["maquis", "maquis"]
 
 
-def test_content_edited_as_it_was_loaded_is_not_remembered_under_the_old_key(
-    content_copy: Path, checks: list[str], monkeypatch: pytest.MonkeyPatch
+def test_a_verdict_holds_for_the_bytes_that_were_checked_whatever_the_files_do_meanwhile(
+    content_copy: Path, checks: list[str]
 ) -> None:
-    """A file fixed between taking the key and loading: the pass is of the fixed content, and
-    must not vouch for the broken content the key was taken of."""
+    """Broken -> fixed -> broken while the gate runs: the pass is of the bytes it checked (the
+    fixed ones), and the broken content is checked and refused afterwards."""
+    from pnp.content.loader import load_game
+    from pnp.content.sources import take_snapshot
+    from pnp.validate.runner import require_clean
+
     rulebook = content_copy / "deadline-99" / "rulebook.yaml"
     fixed = rulebook.read_text(encoding="utf-8")
     broken = fixed.replace("item: 7-heart", "item: 7-hearts")
-    rulebook.write_text(broken, encoding="utf-8")
-    load_game = runner.load_game
-
-    def fixed_meanwhile(content_root: Path, slug: str) -> Any:
-        rulebook.write_text(fixed, encoding="utf-8")
-        return load_game(content_root, slug)
-
-    monkeypatch.setattr(runner, "load_game", fixed_meanwhile)
-    load_checked(content_copy, "deadline-99", TEMPLATES)  # the fixed content passes
-    monkeypatch.setattr(runner, "load_game", load_game)
-    rulebook.write_text(broken, encoding="utf-8")
+    snapshot = take_snapshot(content_copy / "deadline-99", TEMPLATES)  # the fixed bytes
+    rulebook.write_text(broken, encoding="utf-8")  # saved while the checks run
+    game = load_game(content_copy, "deadline-99", templates_root=TEMPLATES, sources=snapshot)
+    require_clean(game, TEMPLATES)  # the fixed content passes
     with pytest.raises(ContentError):
         load_checked(content_copy, "deadline-99", TEMPLATES)
+    assert checks == ["deadline-99", "deadline-99"]
+
+
+def test_a_planted_pass_does_not_let_broken_content_through(
+    content_copy: Path, checks: list[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A CI cache restored from shared storage may hold a pass for anything: only a pass this
+    user sealed on this machine counts."""
+    from pnp.content.loader import load_game
+    from pnp.validate import verdicts
+
+    rulebook = content_copy / "deadline-99" / "rulebook.yaml"
+    text = rulebook.read_text(encoding="utf-8")
+    rulebook.write_text(text.replace("item: 7-heart", "item: 7-hearts"), encoding="utf-8")
+    key = verdicts.verdict_key(
+        load_game(content_copy, "deadline-99", templates_root=TEMPLATES).digest
+    )
+    path = tmp_path / "store" / "verdicts" / key
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"")  # the store's old format: an empty file was a pass
+    with pytest.raises(ContentError):
+        load_checked(content_copy, "deadline-99", TEMPLATES)
+    # Sealed by someone else (another machine's or user's key): no pass either.
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "elsewhere"))
+    verdicts.remember_passed(key)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "here"))
+    with pytest.raises(ContentError):
+        load_checked(content_copy, "deadline-99", TEMPLATES)
+    assert checks == ["deadline-99", "deadline-99"]
