@@ -58,6 +58,11 @@ class FontError(PnpError):
     """No usable CJK font could be found or prepared."""
 
 
+class OutputError(PnpError):
+    """What pnp writes cannot be written where it must go (a fault of the machine, not of
+    the content)."""
+
+
 class UnknownGameError(PnpError):
     """A command named a game that the content tree does not hold."""
 

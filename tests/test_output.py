@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from pnp.cli import main
@@ -192,3 +193,228 @@ def test_clean_removes_what_pnp_wrote_and_keeps_the_rest(
     assert not (out / "export").exists()
     assert (out / "my-notes.txt").read_text() == "mine"
     assert (out / "deadline-99-playing-cards.pdf").is_file()
+
+
+# -- issue 27: every output is a pure function of the bytes it read ---------------------------
+
+
+def _kit_with_templates(tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of deadline-99's content with a templates folder of its own beside it."""
+    import shutil
+
+    from tests.conftest import CONTENT, TEMPLATES
+
+    content, templates = tmp_path / "content", tmp_path / "templates"
+    shutil.copytree(CONTENT / "deadline-99", content / "deadline-99")
+    shutil.copytree(TEMPLATES / "deadline-99", templates / "deadline-99")
+    return content, templates
+
+
+def _png(path: Path, colour: str) -> None:
+    from PIL import Image
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", (8, 8), colour).save(path)
+
+
+def test_replaced_art_is_drawn_by_the_next_build(tmp_path: Path) -> None:
+    content, templates = _kit_with_templates(tmp_path)
+    face = templates / "deadline-99" / "variant-card.yaml"
+    face.write_text(
+        face.read_text(encoding="utf-8")
+        + "  - {type: image, x: 1mm, y: 1mm, w: 5mm, h: 5mm, src: art/mark.png}\n",
+        encoding="utf-8",
+    )
+    art = content / "deadline-99" / "art" / "mark.png"
+    _png(art, "red")
+    out = tmp_path / "out" / "deadline-99"
+    build(content, out)
+    sheet = out / "deadline-99-variant-cards.pdf"
+    red = sha256_of(sheet)
+    _png(art, "blue")  # the same path, new bytes
+    code, stdout, err = _build_args(content, out)
+    assert code == 0, err
+    assert "up to date" not in stdout
+    assert sha256_of(sheet) != red
+    fresh = tmp_path / "fresh" / "deadline-99"
+    assert _build_args(content, fresh, "--force")[0] == 0
+    assert sha256_of(sheet) == sha256_of(fresh / sheet.name)
+
+
+def test_watch_sees_every_template_edit(tmp_path: Path) -> None:
+    import threading
+    import time
+
+    from pnp.cli.app import Context
+    from pnp.cli.build import build_one
+    from pnp.cli.watch import watch_games
+    from pnp.options import BuildOptions
+
+    content, templates = _kit_with_templates(tmp_path)
+    out = tmp_path / "out" / "deadline-99"
+    build(content, out)
+    context = Context(content, verbosity=0)
+    assert context.templates_root == templates
+
+    def rebuild(slug: str) -> None:
+        build_one(context, slug, out, BuildOptions(), only=(), force=False, exports=False)
+
+    stop = threading.Event()
+    watcher = threading.Thread(
+        target=watch_games, args=(context, ["deadline-99"], rebuild), kwargs={"stop": stop}
+    )
+    watcher.start()
+    face = templates / "deadline-99" / "count-tracker.yaml"
+    original = face.read_text(encoding="utf-8")
+    sheet = out / "deadline-99-count-tracker.pdf"
+    seen = [sha256_of(sheet)]
+    time.sleep(1)  # the watch has looked at the files once
+    try:
+        for fill in ("pale", "red"):  # the second edit is the one a cache by path missed
+            background = f"{{type: background, fill: {fill}}}"
+            edited = original.replace("{type: background, fill: paper}", background)
+            face.write_text(edited, encoding="utf-8")
+            deadline = time.monotonic() + 60
+            while sha256_of(sheet) == seen[-1] and time.monotonic() < deadline:
+                time.sleep(0.1)
+            seen.append(sha256_of(sheet))
+    finally:
+        stop.set()
+        watcher.join(timeout=60)
+    assert len(set(seen)) == 3, "an edit of the template did not reach the kit"
+    fresh = tmp_path / "fresh" / "deadline-99"
+    assert _build_args(content, fresh, "--force")[0] == 0
+    assert sha256_of(fresh / sheet.name) == seen[-1]
+
+
+def test_hidden_files_are_neither_read_nor_a_reason_to_rebuild(
+    content_copy: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "deadline-99"
+    build(content_copy, out)
+    lock = content_copy / "deadline-99" / ".#cards.yaml"  # an editor's lock file
+    lock.write_text("players: [broken\n", encoding="utf-8")
+    code, stdout, err = _build_args(content_copy, out)
+    assert code == 0, err
+    assert "up to date" in stdout
+    result = CliRunner().invoke(
+        main, ["--content", str(content_copy), "validate", "deadline-99", "--static-only"]
+    )
+    assert result.exit_code == 0, result.stdout + result.stderr
+
+
+def test_a_file_saved_while_a_build_runs_is_built_by_the_next_build(
+    content_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The build reads its files once: the kit is of those bytes, its record says so, and an
+    edit saved meanwhile makes the next build rebuild (never "up to date" on a stale kit)."""
+    from pnp.cli import app
+
+    out = tmp_path / "deadline-99"
+    variants = content_copy / "deadline-99" / "variants.yaml"
+    text = variants.read_text(encoding="utf-8")
+    checked = app.Context.checked
+
+    def saved_meanwhile(self: app.Context, slug: str, sources: object = None) -> object:
+        # The files were read; the designer saves an edit as the build goes on.
+        variants.write_text(text.replace("name: 天使", "name: 大天使"), encoding="utf-8")
+        return checked(self, slug, sources)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(app.Context, "checked", saved_meanwhile)
+    build(content_copy, out)
+    monkeypatch.setattr(app.Context, "checked", checked)
+    code, stdout, err = _build_args(content_copy, out)
+    assert code == 0, err
+    assert "up to date" not in stdout
+    assert "wrote deadline-99-variant-cards.pdf" in stdout
+    code, stdout, _ = _build_args(content_copy, out)
+    assert "up to date" in stdout
+
+
+def test_a_second_build_waits_for_the_first_and_leaves_its_files_alone(
+    content_copy: Path, tmp_path: Path
+) -> None:
+    """A build removes the temporary files a killed build left: never those of a build that
+    is still writing into the same folder (which then failed with a bug report)."""
+    import subprocess
+    import sys
+    import time
+
+    from pnp.output import folder_lock
+
+    kit = tmp_path / "out" / "deadline-99"
+    kit.mkdir(parents=True)
+    command = [
+        sys.executable, "-m", "pnp", "-q", "--content", str(content_copy),
+        "build", "deadline-99", "--out", str(kit.parent),
+    ]  # fmt: skip
+    with folder_lock(kit):  # another build is writing
+        being_written = kit / ".deadline-99-count-tracker-abcd1234.pdf"
+        being_written.write_bytes(b"%PDF-1.4 half way")
+        second = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+        time.sleep(3)
+        assert second.poll() is None  # waiting its turn
+        assert being_written.exists()
+        being_written.unlink()  # the first build renames it into place as it finishes
+    assert second.wait(timeout=300) == 0, second.stderr.read() if second.stderr else ""
+    code, stdout, _ = _build_args(content_copy, kit)
+    assert code == 0 and "up to date" in stdout
+
+
+def test_builds_side_by_side_into_one_folder_all_succeed(
+    content_copy: Path, tmp_path: Path
+) -> None:
+    import subprocess
+    import sys
+
+    out = tmp_path / "out"
+    command = [
+        sys.executable, "-m", "pnp", "-q", "--content", str(content_copy),
+        "build", "deadline-99", "--out", str(out), "--force",
+    ]  # fmt: skip
+    for _ in range(2):
+        runs = [subprocess.Popen(command, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+        results = [(run.wait(timeout=300), run.stderr.read() if run.stderr else "") for run in runs]
+        assert [code for code, _ in results] == [0, 0], results
+    kit = out / "deadline-99"
+    assert not [p.name for p in kit.iterdir() if p.name.startswith(".deadline-99")]
+    code, stdout, _ = _build_args(content_copy, kit)
+    assert code == 0 and "up to date" in stdout
+
+
+def test_a_tampered_record_is_not_trusted(content_copy: Path, tmp_path: Path) -> None:
+    """The record lies in the output folder, which others can write: a foreign PDF whose hash
+    was written into it is rendered over, and a file it lists that pnp never wrote stays."""
+    import json
+
+    out = tmp_path / "deadline-99"
+    build(content_copy, out)
+    tracker = out / "deadline-99-count-tracker.pdf"
+    good = sha256_of(tracker)
+    tracker.write_bytes(b"%PDF-1.4 not the kit's")
+    notes = out / "my-notes.txt"
+    notes.write_text("mine", encoding="utf-8")
+    record = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    record["files"]["deadline-99-count-tracker.pdf"] = sha256_of(tracker)
+    record["files"]["my-notes.txt"] = sha256_of(notes)
+    (out / MANIFEST).write_text(json.dumps(record), encoding="utf-8")
+    code, stdout, err = _build_args(content_copy, out)
+    assert code == 0, err
+    assert "up to date" not in stdout
+    assert sha256_of(tracker) == good
+    assert notes.read_text(encoding="utf-8") == "mine"
+
+
+def test_a_listed_file_that_is_no_longer_pnps_is_kept(content_copy: Path, tmp_path: Path) -> None:
+    out = tmp_path / "deadline-99"
+    build(content_copy, out)
+    tracker = out / "deadline-99-count-tracker.pdf"
+    tracker.write_bytes(b"%PDF-1.4 a player's own edit")
+    kit = content_copy / "deadline-99" / "kit.yaml"
+    kit.write_text(
+        kit.read_text(encoding="utf-8").replace("id: count-tracker", "id: count-dial"),
+        encoding="utf-8",
+    )
+    code, _, err = _build_args(content_copy, out)
+    assert code == 0, err
+    assert tracker.read_bytes() == b"%PDF-1.4 a player's own edit"

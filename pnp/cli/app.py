@@ -26,6 +26,7 @@ from pnp.paths import default_content_root, discover_games, templates_root_for
 
 if TYPE_CHECKING:
     from pnp.content.loader import LoadedGame
+    from pnp.content.sources import Snapshot
 
 
 class Context:
@@ -58,17 +59,35 @@ class Context:
             )
         return found
 
-    def load(self, slug: str) -> LoadedGame:
+    def snapshot(self, slug: str) -> Snapshot:
+        """The bytes of the game's content folder and of the templates, read now: what a
+        command's up-to-date check, its loading and its outputs all go by."""
+        from pnp.content.sources import take_snapshot
+
+        return take_snapshot(
+            self.content_root / slug, self.templates_root, label=self.display_folder(slug)
+        )
+
+    def display_folder(self, slug: str) -> str:
+        from pnp.content.loader import display_root
+
+        return f"{display_root(self.content_root)}/{slug}"
+
+    def load(self, slug: str, sources: Snapshot | None = None) -> LoadedGame:
         """The game's content, loaded but not checked (``list``, ``validate``)."""
         from pnp.content.loader import load_game
 
-        return load_game(self.content_root, slug)
+        return load_game(
+            self.content_root, slug, templates_root=self.templates_root, sources=sources
+        )
 
-    def checked(self, slug: str) -> LoadedGame:
+    def checked(self, slug: str, sources: Snapshot | None = None) -> LoadedGame:
         """The game's content after the static checks: ContentError when they find errors."""
-        from pnp.validate.runner import load_checked
+        from pnp.validate.runner import require_clean
 
-        return load_checked(self.content_root, slug, self.templates_root)
+        game = self.load(slug, sources)
+        require_clean(game, self.templates_root)
+        return game
 
 
 class Failures:

@@ -135,13 +135,15 @@ def build(
 
     def build_game(slug: str) -> None:
         with failures.for_game(slug):
-            if clean:
-                from pnp.output import clean_folder
-
-                for name in clean_folder(root / slug, f"{slug}-"):
-                    obj.say(f"  removed {name}", verbose=True)
             build_one(
-                obj, slug, root / slug, options, only=only, force=force or clean, exports=exports
+                obj,
+                slug,
+                root / slug,
+                options,
+                only=only,
+                force=force or clean,
+                exports=exports,
+                clean=clean,
             )
 
     if not (force or clean or only or exports):
@@ -150,9 +152,7 @@ def build(
         started = time.perf_counter()
         said = []
         for slug in slugs:
-            if not kit_up_to_date(
-                obj.content_root / slug, root / slug, obj.templates_root, options
-            ):
+            if not kit_up_to_date(obj.snapshot(slug).digest, root / slug, options):
                 break
             said.append(
                 f"{slug}: up to date -> {root / slug} ({time.perf_counter() - started:.2f} s)"
@@ -228,26 +228,34 @@ def build_one(
     only: tuple[str, ...],
     force: bool,
     exports: bool,
+    clean: bool = False,
 ) -> None:
-    from pnp.output import kit_up_to_date
+    """Build one game's kit into ``out_dir``, taking turns with any other pnp writing there.
+    The game's files are read once, before anything else (see pnp.content.sources): the
+    up-to-date check, the checks, the kit and its record all go by those bytes, so a file
+    saved meanwhile is built by the next build, never half-seen by this one."""
+    from pnp.output import MANIFEST, clean_folder, folder_lock, kit_up_to_date
 
     started = time.perf_counter()
-    if (
-        not force
-        and not only
-        and not exports
-        and kit_up_to_date(obj.content_root / slug, out_dir, obj.templates_root, options)
-    ):
-        obj.say(f"{slug}: up to date -> {out_dir} ({time.perf_counter() - started:.2f} s)")
-        return
-    from pnp.rulebook.build import build_game
+    with folder_lock(out_dir):
+        if clean:
+            for name in clean_folder(out_dir, f"{slug}-"):
+                obj.say(f"  removed {name}", verbose=True)
+        sources = obj.snapshot(slug)
+        if (
+            not force
+            and not only
+            and not exports
+            and kit_up_to_date(sources.digest, out_dir, options)
+        ):
+            obj.say(f"{slug}: up to date -> {out_dir} ({time.perf_counter() - started:.2f} s)")
+            return
+        from pnp.rulebook.build import build_game
 
-    game = obj.checked(slug)
-    if force:
-        from pnp.output import MANIFEST
-
-        (out_dir / MANIFEST).unlink(missing_ok=True)
-    report = build_game(game, out_dir, obj.templates_root, options, only=only or None)
+        game = obj.checked(slug, sources)
+        if force:
+            (out_dir / MANIFEST).unlink(missing_ok=True)
+        report = build_game(game, out_dir, obj.templates_root, options, only=only or None)
     elapsed = time.perf_counter() - started
     pages = sum(f.pages for f in report.files)
     obj.say(

@@ -16,6 +16,7 @@ from pnp.paths import (
 
 if TYPE_CHECKING:
     from pnp.content.loader import LoadedGame
+    from pnp.content.sources import Snapshot
     from pnp.export import ExportReport
 
 
@@ -31,28 +32,31 @@ def export_formats(
     loaded game, or its slug: then it is loaded (and checked) only if an export is not up to
     date with the content."""
     from pnp.export import export_dir, export_up_to_date, record_export
+    from pnp.output import folder_lock
 
     slug = game if isinstance(game, str) else game.slug
-    content_folder = obj.content_root / slug
+    # One reading of the game's files for every format: checks, images and records agree.
+    sources = (game.sources if not isinstance(game, str) else None) or obj.snapshot(slug)
     for fmt in formats:
         started = time.perf_counter()
         folder = export_dir(game_dir, fmt, profile)
         options = ("export", fmt, profile, base_url)
-        warnings = export_up_to_date(content_folder, folder, obj.templates_root, options)
-        if warnings is not None:
-            click.echo(
-                f"{slug}: export {fmt}: up to date -> {folder} "
-                f"({time.perf_counter() - started:.2f} s)"
-            )
-        else:
-            game, report = _exported(obj, game, fmt, game_dir, profile, base_url)
-            record_export(report, content_folder, obj.templates_root, options)
-            size = sum(path.stat().st_size for path in report.files if path.is_file())
-            click.echo(
-                f"{slug}: export {fmt}: {len(report.files)} files, {size / 1e6:.1f} MB "
-                f"-> {report.out_dir} ({time.perf_counter() - started:.2f} s)"
-            )
-            warnings = report.warnings
+        with folder_lock(folder):
+            warnings = export_up_to_date(sources.digest, folder, options)
+            if warnings is not None:
+                click.echo(
+                    f"{slug}: export {fmt}: up to date -> {folder} "
+                    f"({time.perf_counter() - started:.2f} s)"
+                )
+            else:
+                game, report = _exported(obj, game, fmt, game_dir, profile, base_url, sources)
+                record_export(report, sources.digest, options)
+                size = sum(path.stat().st_size for path in report.files if path.is_file())
+                click.echo(
+                    f"{slug}: export {fmt}: {len(report.files)} files, {size / 1e6:.1f} MB "
+                    f"-> {report.out_dir} ({time.perf_counter() - started:.2f} s)"
+                )
+                warnings = report.warnings
         for warning in warnings:
             click.echo(f"  warning: {warning}", err=True)
 
@@ -64,6 +68,7 @@ def _exported(
     game_dir: Path,
     profile: str,
     base_url: str | None,
+    sources: Snapshot,
 ) -> tuple[LoadedGame, ExportReport]:
     """The game and its export in ``fmt``. A game given by its slug is loaded here and its
     static checks run while the export makes its images (before it writes anything): errors
@@ -76,13 +81,11 @@ def _exported(
         )
         return game, report
     from pnp.validate.runner import require_clean
-    from pnp.validate.verdicts import verdict_key
 
-    key = verdict_key(obj.content_root / game, obj.templates_root)
-    loaded = obj.load(game)
+    loaded = obj.load(game, sources)
 
     def check() -> None:
-        require_clean(loaded, obj.templates_root, key=key)
+        require_clean(loaded, obj.templates_root)
 
     try:
         report = export_game(

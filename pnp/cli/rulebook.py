@@ -28,11 +28,14 @@ if TYPE_CHECKING:
 @click.pass_obj
 def rulebook(obj: Context, game: str, out: Path | None) -> None:
     """Build GAME's rulebook alone: an A5 reading edition and an A4 saddle-stitch booklet."""
+    from pnp.output import folder_lock
     from pnp.rulebook.build import build_rulebook
 
+    folder = (out or default_output_root()) / game
     try:
-        loaded = obj.checked(game)
-        files = build_rulebook(loaded, (out or default_output_root()) / game, obj.templates_root)
+        with folder_lock(folder):
+            loaded = obj.checked(game)
+            files = build_rulebook(loaded, folder, obj.templates_root)
     except ContentError as error:
         report_content_error(error)
     except PnpError as error:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -34,16 +35,17 @@ def watch_games(
     rebuild: Callable[[str], None],
     *,
     rounds: int | None = None,
+    stop: threading.Event | None = None,
 ) -> None:
     """Call ``rebuild(slug)`` each time one of the game's content files, or a template,
-    changes; until interrupted (or for `rounds` polls, for tests). A content mistake is
-    reported and the watch goes on."""
+    changes; until interrupted (or for `rounds` polls, or until ``stop`` is set). A content
+    mistake is reported and the watch goes on."""
     folders = {slug: obj.content_root / slug for slug in slugs}
     seen = {slug: _snapshot([folder, obj.templates_root]) for slug, folder in folders.items()}
     obj.say(f"watching {', '.join(slugs)} (Ctrl-C to stop)")
     polls = 0
     try:
-        while rounds is None or polls < rounds:
+        while (rounds is None or polls < rounds) and not (stop is not None and stop.is_set()):
             time.sleep(WATCH_INTERVAL_SECONDS)
             polls += 1
             for slug, folder in folders.items():

@@ -31,17 +31,16 @@ def export_dir(game_dir: Path, fmt: str, profile: str | None = None) -> Path:
     return folder / profile if fmt == "png" and profile else folder
 
 
-def export_up_to_date(
-    content_folder: Path, folder: Path, templates_root: Path, options: object
-) -> list[str] | None:
+def export_up_to_date(snapshot_digest: str, folder: Path, options: object) -> list[str] | None:
     """The warnings of the last export into ``folder`` when it was made from exactly these
-    inputs (content, templates, pnp and its libraries, ``options``) and its files are as it
-    wrote them; None when it must be made again. Checked before the content is loaded, as a
-    kit's no-op rebuild is: an unchanged export costs a few hashes."""
+    bytes (the game's snapshot: content and templates), pnp and its libraries and
+    ``options``, and its files are as it wrote them; None when it must be made again.
+    Checked before the content is parsed, as a kit's no-op rebuild is: an unchanged export
+    costs a few hashes."""
     from pnp.output import files_unchanged, input_digest, read_manifest
 
     record = read_manifest(folder)
-    if record.get("inputs") != input_digest(content_folder, templates_root, options):
+    if record.get("inputs") != input_digest(snapshot_digest, options):
         return None
     warnings = record.get("warnings")
     if not isinstance(warnings, list) or not files_unchanged(folder, record):
@@ -49,9 +48,7 @@ def export_up_to_date(
     return [str(warning) for warning in warnings]
 
 
-def record_export(
-    report: ExportReport, content_folder: Path, templates_root: Path, options: object
-) -> None:
+def record_export(report: ExportReport, snapshot_digest: str, options: object) -> None:
     """Record what an export wrote (see :func:`export_up_to_date`), when all of it lies in its
     folder; an export that writes elsewhere too (the gallery's index) is never skipped."""
     from pnp.output import MANIFEST, input_digest, sha256_of, write_manifest
@@ -61,7 +58,7 @@ def record_export(
         (folder / MANIFEST).unlink(missing_ok=True)
         return
     files = {path.relative_to(folder).as_posix(): sha256_of(path) for path in report.files}
-    inputs = input_digest(content_folder, templates_root, options)
+    inputs = input_digest(snapshot_digest, options)
     write_manifest(
         folder,
         {"game": report.game, "files": files, "inputs": inputs, "warnings": report.warnings},
@@ -87,6 +84,30 @@ def export_game(
     ``before_writing`` (the static checks of content loaded for this export) runs before
     anything is written; the png export runs it while its images are being made.
     """
+    with game.reading():
+        return _export_game(
+            game,
+            fmt,
+            game_dir,
+            templates_root,
+            profile=profile,
+            base_url=base_url,
+            products=products,
+            before_writing=before_writing,
+        )
+
+
+def _export_game(
+    game: LoadedGame,
+    fmt: str,
+    game_dir: Path,
+    templates_root: Path,
+    *,
+    profile: str,
+    base_url: str | None,
+    products: Iterable[str] | None,
+    before_writing: Callable[[], None] | None,
+) -> ExportReport:
     if fmt == "png":
         from pnp.export.png import export_png
 

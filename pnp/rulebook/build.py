@@ -41,7 +41,8 @@ def build_rulebook(game: LoadedGame, out_dir: Path, templates_root: Path) -> Rul
     remove_leftovers(out_dir, f"{game.slug}-rulebook")
     reading = out_dir / f"{game.slug}-rulebook.pdf"
     booklet = out_dir / f"{game.slug}-rulebook-booklet.pdf"
-    pages = render_reading_edition(game, reading, templates_root)
+    with game.reading():
+        pages = render_reading_edition(game, reading, templates_root)
     sides = impose_booklet(reading, booklet)
     return RulebookFiles(reading, booklet, pages, sides // 2)
 
@@ -79,9 +80,10 @@ def build_game(
                 )
     remove_leftovers(out_dir, f"{game.slug}-")
     previous = read_manifest(out_dir)
-    report = build_kit(
-        game, out_dir, templates_root, options, only=only, previous=previous, cover=False
-    )
+    with game.reading():
+        report = build_kit(
+            game, out_dir, templates_root, options, only=only, previous=previous, cover=False
+        )
     extras: list[BuiltFile] = []
     if has_rulebook and (only is None or RULEBOOK in only):
         book = build_rulebook(game, out_dir, templates_root)
@@ -106,7 +108,8 @@ def build_game(
         report.files.extend(extras)
         _record(out_dir, game, previous, report, inputs=None)
         return report
-    add_cover(game, out_dir, options, report, extras)
+    with game.reading():
+        add_cover(game, out_dir, options, report, extras)
     written = [file.path.name for file in report.files]
     report.removed.extend(remove_stale(out_dir, written))
     _record(
@@ -114,7 +117,7 @@ def build_game(
         game,
         previous,
         report,
-        inputs=input_digest(game.folder, templates_root, options),
+        inputs=input_digest(game.digest, options),
         replace=True,
     )
     return report
