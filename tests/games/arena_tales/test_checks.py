@@ -18,9 +18,6 @@ SEEDING = Seeding("arena-tales", games=4)
 validate, edit, line_of = SEEDING.validate, SEEDING.edit, SEEDING.line_of
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 28 item 6: the printed 失控 card and the engine disagree at 4 and 6"
-)
 def test_the_shipped_content_is_clean_including_simulated_play(content_copy: Path) -> None:
     # As `pnp validate` plays it: coverage needs the default number of games.
     result = validate_games(content_copy, ["arena-tales"], TEMPLATES, simulated_games=None)

@@ -81,15 +81,21 @@ def test_an_effect_the_engine_resolves_otherwise_is_an_error_at_its_line(
     assert problem.location.line == line_of(content_copy, "cards.yaml", f"id: {card},")
 
 
-def test_todays_out_of_control_card_disagrees_with_the_engine_at_four_players(
+def test_a_sanity_card_that_prints_the_other_reading_of_out_of_control_is_caught(
     content_copy: Path,
 ) -> None:
-    # Issue 28, item 6: the printed 失控 face says no discard-move next to an enemy; the
-    # engine lets a player next to one enemy step towards another.
+    # Issue 28, item 6: the engine holds out-of-control moves to "closer to every enemy"; a
+    # card printing "closer to at least one enemy" is located where it is printed.
+    SEEDING.edit(content_copy, "table.yaml", "更靠近每一名敌人", "更靠近至少一名敌人")
     problem = only(
         validate(content_copy),
-        r"失控 face prints 「贴着敌人」, but in a 4-player game the engine lets an "
-        r"out-of-control player next to an enemy discard-move",
+        r"失控 face prints 「更靠近至少一名敌人」, but in a 4-player game, between two "
+        r"enemies, the engine offers no step",
     )
     assert problem.location.path.endswith("table.yaml")
     assert problem.location.line == line_of(content_copy, "table.yaml", "name: 失控")
+
+
+def test_the_shipped_kit_and_engine_agree(model: ArenaTales) -> None:
+    disagree = [(str(c.where), c.says) for c in claims(model, TEMPLATES) if c.probe() is not None]
+    assert disagree == []

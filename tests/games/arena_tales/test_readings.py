@@ -269,3 +269,40 @@ def test_taking_damage_still_offers_face_up_cards(duel: ArenaTalesRules) -> None
     state = position(duel, hands=[("fire-tongue", "jab"), ("jab",)], places=[(0, 0), (0, -3)])
     after = duel.apply(state, Play("fire-tongue"))
     assert duel.legal_actions(after) == [Absorb(0), Absorb(1)]
+
+
+# -- 失控 (issue 28, item 6) -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def four(model: ArenaTales) -> ArenaTalesRules:
+    return ArenaTalesRules(model, 4, ["chiyan", "ziyuan", "qinglan", "jinzhong"])
+
+
+def test_out_of_control_next_to_one_enemy_no_step_towards_another(four: ArenaTalesRules) -> None:
+    # Post (理智/失控区): 「当玩家处于【失控】时,玩家的弃牌移动,移动后离任意敌对玩家的距离
+    # 必须比移动前更近」: closer to every enemy. Next to an enemy no step is closer to it, so
+    # there is no discard-move at all, even towards the other enemy (seat 3, far south-west).
+    state = position(
+        four,
+        hands=[("jab",), ("jab",), ("jab",), ("jab",)],
+        places=[(0, 0), (0, -1), (4, -4), (-3, 3)],
+    )
+    state.seats[0].sane = False
+    assert not [a for a in four.legal_actions(state) if isinstance(a, Move)]
+    assert not four.is_legal(state, Move("jab", 4, 0))  # towards seat 3
+
+
+def test_out_of_control_steps_must_close_on_every_enemy(four: ArenaTalesRules) -> None:
+    # 「离任意敌对玩家的距离必须比移动前更近」: with one enemy north and one south no step
+    # closes on both; with both to the north, the step north does.
+    state = position(
+        four,
+        hands=[("jab",), ("jab",), ("jab",), ("jab",)],
+        places=[(0, 0), (0, -3), (4, -4), (0, 3)],
+    )
+    state.seats[0].sane = False
+    assert not [a for a in four.legal_actions(state) if isinstance(a, Move)]
+    state.seats[3].pos = (1, -4)
+    moves = {a.direction for a in four.legal_actions(state) if isinstance(a, Move)}
+    assert moves == {0}
