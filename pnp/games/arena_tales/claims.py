@@ -44,6 +44,7 @@ from pnp.games.arena_tales.state import (
     Move,
     Play,
     Seat,
+    Talent,
 )
 from pnp.model.rulebook import Block
 from pnp.validate.claims import Claim, Probe, phrase_claims
@@ -70,7 +71,13 @@ def claims(model: ArenaTales, templates_root: Path) -> list[Claim]:
     glossary = [
         (f"the glossary's {entry.name}", entry.text, entry.where)
         for entry in model.glossary
-        if entry.keyword in (Keyword.OUT_OF_CONTROL, Keyword.ORIENTATION_POINT, Keyword.SANITY)
+        if entry.keyword
+        in (
+            Keyword.OUT_OF_CONTROL,
+            Keyword.ORIENTATION_POINT,
+            Keyword.SANITY,
+            Keyword.INITIAL_TALENT,
+        )
     ]
     rulebook = [
         ("the rulebook", text, block.where)
@@ -835,7 +842,29 @@ class Bench:
             "没有倒放就翻到失控面": self.calm_turn_goes_wild,
             "翻回理智面": self.damage_calms,
             "只有进入或离开方位点时，棋子才可以转向": self.turns_at_points,
+            "用不用": self.talent_is_a_choice,
         }
+
+    def talent_is_a_choice(self) -> str | None:
+        """At the start every player with a talent chooses to use it or not; one who does
+        not has it in the deck and settings.life cards of life."""
+        model = self.model
+        for character in model.characters:
+            talent = model.talent_of(character)
+            if talent is None:
+                continue
+            other = next(c for c in model.characters if c is not character)
+            rules = ArenaTalesRules(model, self.duel.players, [character.id, other.id])
+            state = rules.initial_state(random.Random(0))
+            choices = rules.legal_actions(state)
+            if rules.current_player(state) != 0 or set(choices) != {Talent(True), Talent(False)}:
+                return f"a player with {talent.name} is offered {[str(a) for a in choices]}"
+            after = self.resolve(rules, rules.apply(state, Talent(False)), _keep_talent)
+            seat = after.seats[0]
+            code = rules._by_token[talent.id]
+            if code in [c for c, _ in seat.display] or len(seat.life) != model.settings.life:
+                return f"a player who does not use {talent.name} still has it or its life"
+        return None
 
     def _wild(self, rules: ArenaTalesRules, places: dict[int, hexgrid.Hex]) -> ArenaState:
         state = self.position(rules, places)

@@ -25,6 +25,7 @@ from pnp.games.arena_tales.state import (
     Move,
     Play,
     Stall,
+    Talent,
     Termination,
     arg,
 )
@@ -76,6 +77,7 @@ ACTIONS = {
     "action:maintain": "pay to keep a 维持 card",
     "action:let-go": "let a 维持 card be exhausted",
     "action:dash": "a card's straight move",
+    "action:skip-talent": "start without the talent (decision talent-start)",
 }
 """The kinds of decision a player makes (each located at the card or rule that asks for it)."""
 
@@ -114,6 +116,9 @@ def coverage_items(model: ArenaTales) -> dict[str, Location]:
     items["action:stall"] = decided.get("stuck", model.settings.where)
     items["action:absorb-face-up"] = decided.get("life-face-up", model.settings.where)
     items["action:dash"] = decided.get("dash-at-most", model.settings.where)
+    items["action:skip-talent"] = decided.get("talent-start", model.settings.where)
+    if not any(card.type is CardType.TALENT for card in model.cards):
+        items.pop("action:skip-talent")
     for kind, item in (
         (EffectKind.MAINTAIN, "action:maintain"),
         (EffectKind.MAINTAIN, "action:let-go"),
@@ -140,12 +145,6 @@ def covered(
     """The coverage items one step exercised."""
     assert isinstance(rules, ArenaTalesRules)
     found: list[str] = []
-    if before.turn == 0 and before.active == 0 and not before.played:
-        for seat in before.seats:  # the talents, in the display from the start
-            for code, face in seat.display:
-                if rules.cards[code].type is CardType.TALENT and face != DOWN:
-                    found.append(f"card:{rules.tokens[code]}")
-                    found.extend(f"effect:{e.kind.value}" for e in rules.cards[code].effects)
     if after.ended is not None and before.ended is None:
         found.append(f"ending:{after.ended.value}")
     kind = type(action)
@@ -169,6 +168,14 @@ def covered(
         found += ["action:maintain", "effect:maintain"] if action.keep else ["action:let-go"]
     elif kind is Dash:
         found.append("action:dash")
+    elif kind is Talent:
+        if action.use:  # the talent stays in the display for the whole game
+            for code, _ in before.seats[arg(before.queue[0], 1)].display:
+                if rules.cards[code].type is CardType.TALENT:
+                    found.append(f"card:{rules.tokens[code]}")
+                    found.extend(f"effect:{e.kind.value}" for e in rules.cards[code].effects)
+        else:
+            found.append("action:skip-talent")
     elif kind is Draw:
         task = before.queue[0]
         if task[0] == "lose" and arg(task, 2) > 0:

@@ -109,6 +109,16 @@ class Dash:
 
 
 @dataclass(frozen=True, slots=True)
+class Talent:
+    """初始天赋 at the start of the game: put the talent into the display, or play without it."""
+
+    use: bool
+
+    def __str__(self) -> str:
+        return "talent:use" if self.use else "talent:skip"
+
+
+@dataclass(frozen=True, slots=True)
 class Draw:
     """Chance: the card taken from the pile the task at the head of the queue draws from."""
 
@@ -118,12 +128,12 @@ class Draw:
         return f"draw:{self.card}"
 
 
-Action = Play | Move | Stall | Discard | Absorb | Maintain | Dash | Draw
+Action = Play | Move | Stall | Discard | Absorb | Maintain | Dash | Talent | Draw
 
 # Display entry states: face down, face up, face up and maintained through this clean-up.
 DOWN, UP, KEPT = 0, 1, 2
 # Draw destinations.
-TO_HAND, TO_DISPLAY = 0, 1
+TO_HAND, TO_DISPLAY, TO_LIFE = 0, 1, 2
 
 
 @dataclass(slots=True)
@@ -220,7 +230,7 @@ class ArenaState:
 
 
 PLAY_CARD, PLAY_TARGET, PLAY_DAMAGE, PLAY_RANGE, PLAY_COST, PLAY_COMBO = range(6)
-DECISION_TASKS = frozenset({"absorb", "discard", "maintain", "dash"})
+DECISION_TASKS = frozenset({"absorb", "discard", "maintain", "dash", "talent"})
 CHANCE_TASKS = frozenset({"draw", "lose"})
 
 

@@ -30,6 +30,7 @@ from pnp.games.arena_tales.state import (
     PLAY_DAMAGE,
     TO_DISPLAY,
     TO_HAND,
+    TO_LIFE,
     UP,
     Absorb,
     Action,
@@ -38,6 +39,7 @@ from pnp.games.arena_tales.state import (
     Discard,
     Maintain,
     Play,
+    Talent,
     Task,
     Termination,
     arg,
@@ -48,7 +50,8 @@ from pnp.games.arena_tales.state import (
 )
 
 ChanceTask = tuple[str, int, int, int]
-"""``("draw", seat, count, TO_HAND/TO_DISPLAY)`` or ``("lose", seat, face up, face down)``."""
+"""``("draw", seat, count, TO_HAND/TO_DISPLAY/TO_LIFE)`` or
+``("lose", seat, face up, face down)``."""
 END: Task = ("end",)
 END_TURN: Task = ("endturn",)
 
@@ -57,6 +60,8 @@ class TurnFlow(Movement):
     """The task queue of a turn and what resolves it; the rules set the tables below."""
 
     players: int
+    life: int
+    """``settings.life``: the life dealt to a player who plays without a talent."""
     refill: int
     """``settings.hand_refill``."""
     forced_end: int
@@ -136,6 +141,18 @@ class TurnFlow(Movement):
             s.queue = rest
             for _ in range(action.steps):
                 seat.pos = hexgrid.neighbour(seat.pos, seat.facing)
+        elif type(action) is Talent:
+            s.queue = rest
+            if not action.use:
+                # Played without the talent: it and the life dealt with it go back into the
+                # deck, and life is dealt again, settings.life cards (chance, from the deck).
+                talent = next(c for c, _ in seat.display if self.cards[c].type is CardType.TALENT)
+                seat.display = tuple(e for e in seat.display if e[0] != talent)
+                seat.deck = tuple(sorted((*seat.deck, *seat.life, talent)))
+                seat.life = ()
+                count = min(self.life, len(seat.deck))
+                if count > 0:
+                    s.queue = (("draw", task_seat(task), count, TO_LIFE), *rest)
         elif type(action) is Maintain:
             s.queue = rest
             if action.keep:
@@ -178,7 +195,11 @@ class TurnFlow(Movement):
         else:
             seat.life = without(seat.life, code)
             self._note_life(s, index)
-        if where == TO_DISPLAY:
+        if where == TO_LIFE:
+            life = list(seat.life)
+            life.insert(bisect_right(life, code), code)
+            seat.life = tuple(life)
+        elif where == TO_DISPLAY:
             # 展示: face up into the display; a damage card adds 1 to the card in play.
             seat.display = (*seat.display, (code, UP))
             if s.play and self.cards[code].type is CardType.DAMAGE:
@@ -277,7 +298,7 @@ class TurnFlow(Movement):
                 s.queue = s.queue[1:]  # cannot pay: the card is exhausted at clean-up
                 return True
             return False
-        return False  # pragma: no cover
+        return False  # the talent: always the player's choice
 
     def _decide_first(self, s: ArenaState) -> bool:
         seat = s.seats[task_seat(s.queue[0])]

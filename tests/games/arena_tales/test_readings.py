@@ -24,6 +24,7 @@ from pnp.games.arena_tales.state import (
     Move,
     Play,
     Stall,
+    Talent,
 )
 from tests.conftest import CONTENT
 from tests.games.arena_tales.test_rules import FAR, cards, position
@@ -306,3 +307,41 @@ def test_out_of_control_steps_must_close_on_every_enemy(four: ArenaTalesRules) -
     state.seats[3].pos = (1, -4)
     moves = {a.direction for a in four.legal_actions(state) if isinstance(a, Move)}
     assert moves == {0}
+
+
+# -- 初始天赋 (issue 28, item 4) ----------------------------------------------------------------
+
+
+def test_the_talent_at_the_start_is_the_players_choice(model: ArenaTales) -> None:
+    # Post (初始天赋): 「游戏开始时,可以把一张【天赋】卡放到展示区」: may, not must. Each
+    # player in turn chooses before the first turn; 舞心 (桃夭) costs 4 life to use.
+    rules = ArenaTalesRules(model, 2, ["taoyao", "yanshan"])
+    state = rules.initial_state(random.Random(3))
+    assert rules.current_player(state) == 0
+    assert rules.legal_actions(state) == [Talent(True), Talent(False)]
+    used = rules.apply(state, Talent(True))
+    dancing = rules._by_token["dancing-heart"]
+    assert used.seats[0].display == ((dancing, UP),)
+    assert len(used.seats[0].life) == rules.life - 4
+    assert rules.current_player(used) == 1  # then the next player chooses
+    # Without it: the talent stays in the deck (it can only be discarded when drawn) and the
+    # life zone is dealt settings.life cards from the shuffled deck, each a chance draw.
+    skipped = rules.apply(state, Talent(False))
+    while rules.is_chance(skipped):
+        skipped = rules.apply(skipped, rules.legal_actions(skipped)[-1])
+    mine = skipped.seats[0]
+    assert mine.display == () and len(mine.life) == rules.life
+    assert sorted((*mine.deck, *mine.life)) == sorted(rules._decks[0])
+    assert rules.current_player(skipped) == 1
+
+
+def test_the_first_turn_starts_once_every_player_has_chosen(model: ArenaTales) -> None:
+    rules = ArenaTalesRules(model, 2, ["taoyao", "yanshan"])
+    state = rules.apply(rules.initial_state(random.Random(3)), Talent(True))
+    state = rules.apply(state, Talent(False))
+    while rules.is_chance(state):  # seat 1's life, then seat 0's opening hand
+        state = rules.apply(state, rules.legal_actions(state)[0])
+    assert state.seats[1].display == () and len(state.seats[1].life) == rules.life
+    assert state.turn == 0 and state.active == 0 and len(state.seats[0].hand) == rules.refill
+    assert rules.parse_action("talent:skip") == Talent(False)
+    assert rules.from_notation(rules.notation(state)) == state
