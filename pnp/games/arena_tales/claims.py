@@ -43,6 +43,7 @@ from pnp.games.arena_tales.state import (
     Maintain,
     Move,
     Play,
+    Reveal,
     Seat,
     Talent,
 )
@@ -77,6 +78,7 @@ def claims(model: ArenaTales, templates_root: Path) -> list[Claim]:
             Keyword.ORIENTATION_POINT,
             Keyword.SANITY,
             Keyword.INITIAL_TALENT,
+            Keyword.SEE_THROUGH,
         )
     ]
     rulebook = [
@@ -843,7 +845,42 @@ class Bench:
             "翻回理智面": self.damage_calms,
             "只有进入或离开方位点时，棋子才可以转向": self.turns_at_points,
             "用不用": self.talent_is_a_choice,
+            "由你选择目标展示区": self.see_through_is_chosen,
+            "识破则由使用者挑选": self.see_through_is_chosen,
         }
+
+    def see_through_is_chosen(self) -> str | None:
+        """识破 X with more face-down cards than X: its user is offered every one of them."""
+        found = [
+            (card, e)
+            for card in self.model.cards
+            for e in card.effects
+            if e.kind is EffectKind.SEE_THROUGH and e.amount and e.timing in _ACTIVE_TIMINGS
+        ]
+        if not found:
+            return None
+        card, effect = found[0]
+        return self.about(card, partial(self._offers_each_card, card, effect))()
+
+    def _offers_each_card(self, card: Card, effect: Effect) -> str | None:
+        offered: list[list[Action]] = []
+        many = effect.amount + 2
+        life = self.fill.life
+
+        def look(state: ArenaState, actions: list[Action]) -> Action:
+            if isinstance(actions[0], Reveal):
+                offered.append(actions)
+            return actions[0]
+
+        def hidden(state: ArenaState, owner: int, target: int) -> None:
+            state.seats[target].display = ((life, DOWN),) * many
+
+        done = self.triggered(card, effect, hidden, look)
+        if isinstance(done, str):
+            return done
+        if not offered or len(offered[0]) < many:
+            return f"{card.name} turns cards up with no choice ({[str(a) for a in offered]})"
+        return None
 
     def talent_is_a_choice(self) -> str | None:
         """At the start every player with a talent chooses to use it or not; one who does

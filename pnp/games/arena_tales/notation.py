@@ -19,6 +19,7 @@ from pnp.games.arena_tales.state import (
     Maintain,
     Move,
     Play,
+    Reveal,
     Seat,
     Stall,
     Talent,
@@ -173,6 +174,8 @@ def parse_action(rules: ArenaTalesRules, text: str) -> Action:
             return Maintain(rest == "keep")
         if kind == "dash":
             return Dash(int(rest))
+        if kind == "reveal":
+            return Reveal(int(rest))
         if kind == "talent" and rest in ("use", "skip"):
             return Talent(rest == "use")
         if kind == "draw" and rest:

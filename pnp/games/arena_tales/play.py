@@ -24,6 +24,7 @@ from pnp.games.arena_tales.state import (
     Maintain,
     Move,
     Play,
+    Reveal,
     Stall,
     Talent,
     Termination,
@@ -78,6 +79,7 @@ ACTIONS = {
     "action:let-go": "let a 维持 card be exhausted",
     "action:dash": "a card's straight move",
     "action:skip-talent": "start without the talent (decision talent-start)",
+    "action:reveal": "choose the face-down card 识破 turns up",
 }
 """The kinds of decision a player makes (each located at the card or rule that asks for it)."""
 
@@ -129,6 +131,10 @@ def coverage_items(model: ArenaTales) -> dict[str, Location]:
             items.pop(item)
     if EffectKind.DASH not in effects:
         items.pop("action:dash")
+    if EffectKind.SEE_THROUGH in effects:
+        items["action:reveal"] = effects[EffectKind.SEE_THROUGH]
+    else:
+        items.pop("action:reveal")
     arena = model.arena
     if arena.orientation_points:
         items["terrain:orientation-point"] = arena.orientation_points[0].where
@@ -168,6 +174,8 @@ def covered(
         found += ["action:maintain", "effect:maintain"] if action.keep else ["action:let-go"]
     elif kind is Dash:
         found.append("action:dash")
+    elif kind is Reveal:
+        found.append("action:reveal")
     elif kind is Talent:
         if action.use:  # the talent stays in the display for the whole game
             for code, _ in before.seats[arg(before.queue[0], 1)].display:

@@ -20,6 +20,7 @@ from pnp.games.arena_tales.state import (
     Maintain,
     Move,
     Play,
+    Reveal,
     Stall,
     Talent,
 )
@@ -64,6 +65,8 @@ class SensiblePolicy:
             return Maintain(True)
         if isinstance(first, Talent):
             return first  # use the talent
+        if isinstance(first, Reveal):
+            return actions[-1]  # 识破: the newest face-down card
         if isinstance(first, Dash):
             return actions[-1]  # a card's straight move: as far as it goes
         if isinstance(first, Discard):
@@ -122,7 +125,7 @@ class PassivePolicy:
             return first
         if isinstance(first, Maintain):
             return Maintain(False)
-        if isinstance(first, Talent):
+        if isinstance(first, (Talent, Reveal)):
             return first
         if isinstance(first, (Dash, Discard)):
             return (

@@ -69,6 +69,7 @@ from pnp.games.arena_tales.movement import SIX, move_row
 from pnp.games.arena_tales.notation import format_state, parse_action, parse_state
 from pnp.games.arena_tales.state import (
     CHANCE_TASKS,
+    DOWN,
     PLAY_CARD,
     PLAY_DAMAGE,
     PLAY_TARGET,
@@ -84,6 +85,7 @@ from pnp.games.arena_tales.state import (
     Mode,
     Move,
     Play,
+    Reveal,
     Seat,
     Stall,
     Talent,
@@ -132,13 +134,19 @@ NO_CARD = -1
 """``ArenaTalesRules._check`` of a legal action that names no card."""
 MAINTAIN_KEEP, MAINTAIN_DROP = Maintain(True), Maintain(False)
 TALENT_USE, TALENT_SKIP = Talent(True), Talent(False)
-ACTION_TYPES = (Play, Move, Stall, Discard, Absorb, Maintain, Dash, Talent, Draw)
+ACTION_TYPES = (Play, Move, Stall, Discard, Absorb, Maintain, Dash, Reveal, Talent, Draw)
 
 
 @cache
 def targeted_plays(token: str, players: int) -> tuple[Play, ...]:
     """The play of ``token`` naming each seat."""
     return tuple(Play(token, t) for t in range(players))
+
+
+@cache
+def reveal_action(index: int) -> Reveal:
+    """识破's choice of the face-down card at ``index`` (shared objects, as every action)."""
+    return Reveal(index)
 
 
 @cache
@@ -472,6 +480,9 @@ class ArenaTalesRules(TurnFlow):
                 return [MAINTAIN_KEEP, MAINTAIN_DROP] if len(seat.hand) >= need else []
             if name == "dash":
                 return self._dashes(self._dash_reach(state, task_seat(task), arg(task, 2)))
+            if name == "reveal":
+                display = state.seats[arg(task, 2)].display
+                return [reveal_action(i) for i, (_, face) in enumerate(display) if face == DOWN]
             if name == "talent":
                 return [TALENT_USE, TALENT_SKIP]
             raise AssertionError(f"task {task!r} waits for nothing")  # pragma: no cover
@@ -531,6 +542,13 @@ class ArenaTalesRules(TurnFlow):
                     return None
                 reach = self._dash_reach(state, task_seat(task), arg(task, 2))
                 return NO_CARD if action.steps in range(reach + 1) else None
+            if name == "reveal":
+                if type(action) is not Reveal:
+                    return None
+                display = state.seats[arg(task, 2)].display
+                index = action.index
+                legal = type(index) is int and 0 <= index < len(display)
+                return NO_CARD if legal and display[index][1] == DOWN else None
             if name == "talent":
                 return NO_CARD if type(action) is Talent and action.use in (True, False) else None
             raise AssertionError(f"task {task!r} waits for nothing")  # pragma: no cover

@@ -39,6 +39,7 @@ from pnp.games.arena_tales.state import (
     Discard,
     Maintain,
     Play,
+    Reveal,
     Talent,
     Task,
     Termination,
@@ -141,6 +142,10 @@ class TurnFlow(Movement):
             s.queue = rest
             for _ in range(action.steps):
                 seat.pos = hexgrid.neighbour(seat.pos, seat.facing)
+        elif type(action) is Reveal:
+            target, left = arg(task, 2), arg(task, 3)
+            self._reveal(s, target, action.index)
+            s.queue = (("reveal", task_seat(task), target, left - 1), *rest) if left > 1 else rest
         elif type(action) is Talent:
             s.queue = rest
             if not action.use:
@@ -292,6 +297,17 @@ class TurnFlow(Movement):
                 s.queue = s.queue[1:]  # blocked straight ahead: nothing to choose
                 return True
             return False
+        if name == "reveal":
+            # Nothing to choose when the user turns up every face-down card (识破 with no
+            # number, or no more of them than it turns): all of them, oldest first.
+            target, left = arg(task, 2), arg(task, 3)
+            downs = [i for i, (_, face) in enumerate(s.seats[target].display) if face == DOWN]
+            if left > 0 and len(downs) > left:
+                return False
+            for index in downs:
+                self._reveal(s, target, index)
+            s.queue = s.queue[1:]
+            return True
         if name == "maintain":
             need = self._maintain_need[seat.display[arg(task, 2)][0]]
             if len(seat.hand) < need:
@@ -299,6 +315,15 @@ class TurnFlow(Movement):
                 return True
             return False
         return False  # the talent: always the player's choice
+
+    def _reveal(self, s: ArenaState, target: int, index: int) -> None:
+        """识破 turns up the face-down card at ``index`` of the target's display; a card with
+        a 响应 is recorded, to resolve at step [6]."""
+        own = writable(s, target)
+        card = own.display[index][0]
+        own.display = (*own.display[:index], (card, UP), *own.display[index + 1 :])
+        if self._responds[card]:
+            s.responses = (*s.responses, (target, card))
 
     def _decide_first(self, s: ArenaState) -> bool:
         seat = s.seats[task_seat(s.queue[0])]

@@ -23,6 +23,7 @@ from pnp.games.arena_tales.state import (
     Draw,
     Move,
     Play,
+    Reveal,
     Stall,
     Talent,
 )
@@ -345,3 +346,29 @@ def test_the_first_turn_starts_once_every_player_has_chosen(model: ArenaTales) -
     assert state.turn == 0 and state.active == 0 and len(state.seats[0].hand) == rules.refill
     assert rules.parse_action("talent:skip") == Talent(False)
     assert rules.from_notation(rules.notation(state)) == state
+
+
+# -- 识破 (issue 28, item 5) -------------------------------------------------------------------
+
+
+def test_see_through_turns_up_the_face_down_cards_its_user_chooses(model: ArenaTales) -> None:
+    # Post (识破): 「选择目标玩家展示区 X 张盖卡,翻开。会触发响应。」 The user of 罗汉拳
+    # (识破 1 on the character it hits) picks which of the target's face-down cards turns up.
+    rules = ArenaTalesRules(model, 2, ["jinzhong", "taoyao"])
+    state = position(rules, hands=[("arhat-fist", "jab"), ("jab",)], places=[(0, 0), (0, -1)])
+    mirror, jab = rules._by_token["water-mirror"], rules._by_token["jab"]
+    state.seats[1].display = ((jab, DOWN), (mirror, DOWN), (jab, DOWN))
+    state = rules.apply(state, Play("arhat-fist"))
+    while rules.current_player(state) != 0 or rules.is_chance(state):
+        choices = rules.legal_actions(state)
+        state = rules.apply(state, choices[0] if isinstance(choices[0], Absorb) else choices[-1])
+    assert state.queue[0] == ("reveal", 0, 1, 1)
+    # The user chooses among the target's face-down cards (the damage just laid two more).
+    downs = [i for i, (_, face) in enumerate(state.seats[1].display) if face == DOWN]
+    assert rules.legal_actions(state) == [Reveal(i) for i in downs]
+    after = rules.apply(state, Reveal(1))  # the second card placed: 水镜, a response
+    assert after.seats[1].display[1] == (mirror, UP)
+    assert [face for _, face in after.seats[1].display].count(UP) == 1
+    # 水镜's response (回复 1) is set off at step [6]: a face-down card goes back to life.
+    assert len(after.seats[1].life) == len(state.seats[1].life) + 1
+    assert rules.parse_action("reveal:1") == Reveal(1)
