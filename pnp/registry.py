@@ -22,9 +22,12 @@ from pnp import installed
 from pnp.errors import PnpError, UnknownGameError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from pnp.engines.base import Policy, Rules, Table
     from pnp.errors import Location
     from pnp.validate.checks import Findings
+    from pnp.validate.claims import Claim
 
 ENTRY_POINT_GROUP = "pnp.games"
 
@@ -146,6 +149,12 @@ class Game:
     """The search player's evaluation hint for positions where a playout stops."""
     search: SearchSettings = field(default_factory=SearchSettings)
     """How the strong player plays this game."""
+
+    claims: Callable[[Any, Path], Iterable[Claim]] | None = None
+    """What the kit prints, tied to the engine: ``claims(model, templates_root)`` lists each
+    printed phrase (an effect, a keyword, a reference-card line) with the probe that plays it
+    out (pnp.validate.claims); ``pnp validate`` reports every phrase the engine disagrees with
+    at the line that prints it."""
 
     # -- what the physical checks (pnp.validate.fit) need --------------------------------------
     public_state: Callable[[Any], Mapping[str, Range]] | None = None

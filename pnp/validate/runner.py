@@ -23,6 +23,7 @@ from pnp.model.common import Balance
 from pnp.paths import content_size
 from pnp.registry import Game, find_game
 from pnp.validate.checks import Findings, check_common
+from pnp.validate.claims import check_claims
 from pnp.validate.fit import check_fit, check_observed
 from pnp.validate.rulebook import check_rulebook
 from pnp.validate.verdicts import passed_before, remember_passed, verdict_key
@@ -206,6 +207,10 @@ def _check_before_play(
     validation = GameValidation(game.slug, summary=[])
     findings = check_static(game, options.templates_root)
     plugin = find_game(game.slug)
+    if not _has_errors(findings):
+        # Validate's own, not the gate's: a build needs content it can draw, and these
+        # probes ask what the engine does with every printed phrase.
+        check_claims(findings, plugin, options.templates_root)
     # Simulating broken content mostly repeats the static findings in a noisier voice.
     if (
         not options.simulate

@@ -6,6 +6,7 @@ player's evaluation and settings)."""
 from __future__ import annotations
 
 from pnp.games.arena_tales import checks
+from pnp.games.arena_tales.claims import claims
 from pnp.games.arena_tales.examples import example_tables, rulebook_examples
 from pnp.games.arena_tales.model import ArenaTales
 from pnp.games.arena_tales.physical import public_state
@@ -41,4 +42,5 @@ GAME = Game(
     evaluate=evaluate,
     search=SEARCH,
     public_state=public_state,
+    claims=claims,
 )

@@ -22,7 +22,6 @@ from pnp.games.arena_tales.state import (
     PLAY_RANGE,
     TO_DISPLAY,
     TO_HAND,
-    UP,
     ArenaState,
     Mode,
     bump,
@@ -75,21 +74,11 @@ def _fx_heal(
 def _fx_see_through(
     rules: ArenaTalesRules, s: ArenaState, seat: int, code: int, x: int, t: Timing
 ) -> None:
-    # 识破 X: turn the target's newest X face-down display cards face up (0: all); responses.
-    for target in combat.targets(rules, s, seat, code, t):
-        own = writable(s, target)
-        display = list(own.display)
-        left = x if x > 0 else len(display)
-        for index in range(len(display) - 1, -1, -1):
-            if left <= 0:
-                break
-            card, face = display[index]
-            if face == DOWN:
-                display[index] = (card, UP)
-                left -= 1
-                if rules._responds[card]:
-                    s.responses = (*s.responses, (target, card))
-        own.display = tuple(display)
+    # 识破 X: the user chooses X face-down cards of the target's display and turns them face
+    # up (post: 「选择目标玩家展示区 X 张盖卡,翻开」; ``Reveal``); 0: all of them. Responses
+    # are recorded as they turn up (``TurnFlow._reveal``).
+    tasks = [("reveal", seat, target, x) for target in combat.targets(rules, s, seat, code, t)]
+    s.queue = (*tasks, *s.queue)
 
 
 def _fx_recycle(

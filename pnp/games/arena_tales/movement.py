@@ -148,9 +148,9 @@ class Movement:
         if not seat.sane:
             seats = state.seats
             closer = self._closer[seat.pos]
-            toward = 0
+            toward = ALL_DIRECTIONS
             for e in self._enemies[state.active]:
-                toward |= closer[seats[e].pos]
+                toward &= closer[seats[e].pos]
             if not toward >> direction & 1:
                 return False
         return turning or facing == seat.facing
@@ -172,13 +172,11 @@ class Movement:
         for other in seats:
             open_ &= blocks[other.pos]
         if not seat.sane:
-            # ...and 失控: a discard-move must end closer to at least one enemy (decided,
-            # out-of-control-closer: any one; when no step is closer, e.g. next to an enemy,
-            # there is no discard-move at all: the rule exists to end turtling).
-            toward = 0
+            # ...and 失控: a discard-move must end closer to every enemy (post: 「离任意敌对
+            # 玩家的距离必须比移动前更近」; decided, out-of-control-closer). Next to an enemy
+            # no step is closer to it: no discard-move at all.
             for e in self._enemies[state.active]:
-                toward |= closer[seats[e].pos]
-            open_ &= toward
+                open_ &= closer[seats[e].pos]
         slot = seat.facing << 6 | open_
         found = memo[slot]
         if found is None:

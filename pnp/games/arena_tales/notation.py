@@ -19,8 +19,10 @@ from pnp.games.arena_tales.state import (
     Maintain,
     Move,
     Play,
+    Reveal,
     Seat,
     Stall,
+    Talent,
     Termination,
     split_items,
 )
@@ -172,6 +174,10 @@ def parse_action(rules: ArenaTalesRules, text: str) -> Action:
             return Maintain(rest == "keep")
         if kind == "dash":
             return Dash(int(rest))
+        if kind == "reveal":
+            return Reveal(int(rest))
+        if kind == "talent" and rest in ("use", "skip"):
+            return Talent(rest == "use")
         if kind == "draw" and rest:
             return Draw(rest)
     except ValueError:

@@ -20,7 +20,9 @@ from pnp.games.arena_tales.state import (
     Maintain,
     Move,
     Play,
+    Reveal,
     Stall,
+    Talent,
 )
 
 
@@ -47,8 +49,9 @@ def best(options: Sequence[Action], key: Callable[[Action], Any], rng: random.Ra
 
 
 class SensiblePolicy:
-    """A simple player: the play that hits enemies hardest; otherwise a step towards the nearest
-    enemy (discarding a non-damage card first); take damage face down; keep maintained cards;
+    """A simple player: use its talent; the play that hits enemies hardest; otherwise a step
+    towards the nearest enemy (discarding a non-damage card first); take damage face down; keep
+    maintained cards;
     move as far as a card allows; discard the cheapest card. Every tie is broken at random from
     the injected generator, so no seat, card or direction is favoured by list order."""
 
@@ -60,6 +63,10 @@ class SensiblePolicy:
             return first
         if isinstance(first, Maintain):
             return Maintain(True)
+        if isinstance(first, Talent):
+            return first  # use the talent
+        if isinstance(first, Reveal):
+            return actions[-1]  # 识破: the newest face-down card
         if isinstance(first, Dash):
             return actions[-1]  # a card's straight move: as far as it goes
         if isinstance(first, Discard):
@@ -118,6 +125,8 @@ class PassivePolicy:
             return first
         if isinstance(first, Maintain):
             return Maintain(False)
+        if isinstance(first, (Talent, Reveal)):
+            return first
         if isinstance(first, (Dash, Discard)):
             return (
                 pick(actions, rng)

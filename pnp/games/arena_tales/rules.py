@@ -7,8 +7,10 @@ content/arena-tales/game.yaml (cited as "decided" where the code encodes them):
   orientation points come from the arena's setup for the player count; pieces start facing the
   centre. Each seat plays the character of the same index (modulo the roster), or the ones
   given to the constructor.
-- Set-up: the talent goes face up into the display (decided: always), the deck is shuffled and
-  ``settings.life`` (+ talent life) cards are dealt face down to the life zone. No hand.
+- Set-up: each player in seat order may put their talent face up into the display (post:
+  「游戏开始时,可以把一张【天赋】卡放到展示区」; decided, talent-start), then the deck is
+  shuffled and ``settings.life`` (+ the talent's life if it is used) cards are dealt face down
+  to the life zone. No hand.
 - A turn: start step (maintain choices, clear the display, draw the pending draw, then refill to
   ``settings.hand_refill``), then any number of plays and discard-moves; it ends after the card
   in resolution when the next player's pending draw reached ``settings.forced_end``, or when the
@@ -67,6 +69,7 @@ from pnp.games.arena_tales.movement import SIX, move_row
 from pnp.games.arena_tales.notation import format_state, parse_action, parse_state
 from pnp.games.arena_tales.state import (
     CHANCE_TASKS,
+    DOWN,
     PLAY_CARD,
     PLAY_DAMAGE,
     PLAY_TARGET,
@@ -82,8 +85,10 @@ from pnp.games.arena_tales.state import (
     Mode,
     Move,
     Play,
+    Reveal,
     Seat,
     Stall,
+    Talent,
     Task,
     arg,
     fork,
@@ -128,13 +133,20 @@ ANY_TARGET = object()
 NO_CARD = -1
 """``ArenaTalesRules._check`` of a legal action that names no card."""
 MAINTAIN_KEEP, MAINTAIN_DROP = Maintain(True), Maintain(False)
-ACTION_TYPES = (Play, Move, Stall, Discard, Absorb, Maintain, Dash, Draw)
+TALENT_USE, TALENT_SKIP = Talent(True), Talent(False)
+ACTION_TYPES = (Play, Move, Stall, Discard, Absorb, Maintain, Dash, Reveal, Talent, Draw)
 
 
 @cache
 def targeted_plays(token: str, players: int) -> tuple[Play, ...]:
     """The play of ``token`` naming each seat."""
     return tuple(Play(token, t) for t in range(players))
+
+
+@cache
+def reveal_action(index: int) -> Reveal:
+    """识破's choice of the face-down card at ``index`` (shared objects, as every action)."""
+    return Reveal(index)
 
 
 @cache
@@ -341,6 +353,10 @@ class ArenaTalesRules(TurnFlow):
             ]
             for timing in Timing
         }
+        self._talent_life = [
+            sum(e.amount for e in card.effects if e.kind is EffectKind.LIFE) for card in self.cards
+        ]
+        """Per card, the life a talent changes when it is used (生命 ±X)."""
         self._play_actions = [Play(token) for token in self.tokens]
         self._move_rows = [move_row(token) for token in self.tokens]
         self._stall_actions = [Stall(token) for token in self.tokens]
@@ -392,17 +408,21 @@ class ArenaTalesRules(TurnFlow):
         kits = list(zip(self._decks, self._talents, strict=True))
         if self.draft:
             kits = [self._kits[c] for c in rng.sample(sorted(self._kits), self.players)]
+        choices: list[Task] = []
         for seat, (cards, talent) in enumerate(kits):
             deck = list(cards)
             display: tuple[tuple[int, int], ...] = ()
             life_change = 0
             if talent is not None:
-                # 初始天赋 (decided: always used): the talent goes face up into the display.
+                # 初始天赋 is the player's choice (``Talent``). The deal of a player who uses
+                # it is made now: the talent face up in the display, life with its change. One
+                # who does not takes both back into the deck and is dealt life again from it,
+                # card by card (chance): the same deal as choosing first, and no chance step
+                # for the usual choice.
                 deck.remove(talent)
                 display = ((talent, UP),)
-                life_change = sum(
-                    e.amount for e in self.cards[talent].effects if e.kind is EffectKind.LIFE
-                )
+                life_change = self._talent_life[talent]
+                choices.append(("talent", seat))
             rng.shuffle(deck)
             # Life: settings.life cards (changed by the talent) from the top of the deck.
             count = max(0, min(len(deck), self.life + life_change))
@@ -419,7 +439,7 @@ class ArenaTalesRules(TurnFlow):
                     display=display,
                 )
             )
-        state = ArenaState(seats=tuple(seats), active=0, turn=0, queue=(("start", 0),))
+        state = ArenaState(seats=tuple(seats), active=0, turn=0, queue=(*choices, ("start", 0)))
         self._settle(state)
         return state
 
@@ -460,6 +480,11 @@ class ArenaTalesRules(TurnFlow):
                 return [MAINTAIN_KEEP, MAINTAIN_DROP] if len(seat.hand) >= need else []
             if name == "dash":
                 return self._dashes(self._dash_reach(state, task_seat(task), arg(task, 2)))
+            if name == "reveal":
+                display = state.seats[arg(task, 2)].display
+                return [reveal_action(i) for i, (_, face) in enumerate(display) if face == DOWN]
+            if name == "talent":
+                return [TALENT_USE, TALENT_SKIP]
             raise AssertionError(f"task {task!r} waits for nothing")  # pragma: no cover
         hand = state.seats[state.active].hand
         codes = sorted(set(hand)) if len(hand) > 1 else hand  # piles.distinct
@@ -517,6 +542,15 @@ class ArenaTalesRules(TurnFlow):
                     return None
                 reach = self._dash_reach(state, task_seat(task), arg(task, 2))
                 return NO_CARD if action.steps in range(reach + 1) else None
+            if name == "reveal":
+                if type(action) is not Reveal:
+                    return None
+                display = state.seats[arg(task, 2)].display
+                index = action.index
+                legal = type(index) is int and 0 <= index < len(display)
+                return NO_CARD if legal and display[index][1] == DOWN else None
+            if name == "talent":
+                return NO_CARD if type(action) is Talent and action.use in (True, False) else None
             raise AssertionError(f"task {task!r} waits for nothing")  # pragma: no cover
         if type(action) is not Move and type(action) is not Play and type(action) is not Stall:
             return None

@@ -109,6 +109,26 @@ class Dash:
 
 
 @dataclass(frozen=True, slots=True)
+class Reveal:
+    """识破: turn up the face-down card at ``index`` of the target's display (the user chooses)."""
+
+    index: int
+
+    def __str__(self) -> str:
+        return f"reveal:{self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class Talent:
+    """初始天赋 at the start of the game: put the talent into the display, or play without it."""
+
+    use: bool
+
+    def __str__(self) -> str:
+        return "talent:use" if self.use else "talent:skip"
+
+
+@dataclass(frozen=True, slots=True)
 class Draw:
     """Chance: the card taken from the pile the task at the head of the queue draws from."""
 
@@ -118,12 +138,12 @@ class Draw:
         return f"draw:{self.card}"
 
 
-Action = Play | Move | Stall | Discard | Absorb | Maintain | Dash | Draw
+Action = Play | Move | Stall | Discard | Absorb | Maintain | Dash | Reveal | Talent | Draw
 
 # Display entry states: face down, face up, face up and maintained through this clean-up.
 DOWN, UP, KEPT = 0, 1, 2
 # Draw destinations.
-TO_HAND, TO_DISPLAY = 0, 1
+TO_HAND, TO_DISPLAY, TO_LIFE = 0, 1, 2
 
 
 @dataclass(slots=True)
@@ -220,7 +240,7 @@ class ArenaState:
 
 
 PLAY_CARD, PLAY_TARGET, PLAY_DAMAGE, PLAY_RANGE, PLAY_COST, PLAY_COMBO = range(6)
-DECISION_TASKS = frozenset({"absorb", "discard", "maintain", "dash"})
+DECISION_TASKS = frozenset({"absorb", "discard", "maintain", "dash", "reveal", "talent"})
 CHANCE_TASKS = frozenset({"draw", "lose"})
 
 
@@ -297,16 +317,24 @@ def refill_deck(seat: Seat) -> None:
 def redeal_hidden(state: ArenaState, seat: int, rng: random.Random) -> ArenaState:
     """A position ``seat`` cannot tell from ``state``: the cards no one sees are dealt again at
     random, each pile keeping its size. Everyone's life and deck are face down; another
-    player's hand and recycle pile are hidden too (the display, the exhausted piles and the
-    seat's own hand and recycle pile stay as they are)."""
+    player's hand, recycle pile and face-down display cards are hidden too (which of them 识破
+    turns up is a choice made blind). The face-up cards, the exhausted piles and the seat's own
+    hand, recycle pile and display stay as they are."""
     s = clone_state(state)
     for index, other in enumerate(s.seats):
         zones = ("life", "deck") if index == seat else ("life", "deck", "hand", "recycle")
         pool = [c for zone in zones for c in getattr(other, zone)]
+        downs = [] if index == seat else [i for i, (_, f) in enumerate(other.display) if f == DOWN]
+        pool += [other.display[i][0] for i in downs]
         rng.shuffle(pool)
         start = 0
         for zone in zones:
             size = len(getattr(other, zone))
             setattr(other, zone, tuple(sorted(pool[start : start + size])))
             start += size
+        if downs:
+            display = list(other.display)
+            for i, card in zip(downs, pool[start:], strict=True):
+                display[i] = (card, DOWN)
+            other.display = tuple(display)
     return s

@@ -30,6 +30,7 @@ from pnp.games.arena_tales.state import (
     PLAY_DAMAGE,
     TO_DISPLAY,
     TO_HAND,
+    TO_LIFE,
     UP,
     Absorb,
     Action,
@@ -38,6 +39,8 @@ from pnp.games.arena_tales.state import (
     Discard,
     Maintain,
     Play,
+    Reveal,
+    Talent,
     Task,
     Termination,
     arg,
@@ -48,7 +51,8 @@ from pnp.games.arena_tales.state import (
 )
 
 ChanceTask = tuple[str, int, int, int]
-"""``("draw", seat, count, TO_HAND/TO_DISPLAY)`` or ``("lose", seat, face up, face down)``."""
+"""``("draw", seat, count, TO_HAND/TO_DISPLAY/TO_LIFE)`` or
+``("lose", seat, face up, face down)``."""
 END: Task = ("end",)
 END_TURN: Task = ("endturn",)
 
@@ -57,6 +61,8 @@ class TurnFlow(Movement):
     """The task queue of a turn and what resolves it; the rules set the tables below."""
 
     players: int
+    life: int
+    """``settings.life``: the life dealt to a player who plays without a talent."""
     refill: int
     """``settings.hand_refill``."""
     forced_end: int
@@ -136,6 +142,22 @@ class TurnFlow(Movement):
             s.queue = rest
             for _ in range(action.steps):
                 seat.pos = hexgrid.neighbour(seat.pos, seat.facing)
+        elif type(action) is Reveal:
+            target, left = arg(task, 2), arg(task, 3)
+            self._reveal(s, target, action.index)
+            s.queue = (("reveal", task_seat(task), target, left - 1), *rest) if left > 1 else rest
+        elif type(action) is Talent:
+            s.queue = rest
+            if not action.use:
+                # Played without the talent: it and the life dealt with it go back into the
+                # deck, and life is dealt again, settings.life cards (chance, from the deck).
+                talent = next(c for c, _ in seat.display if self.cards[c].type is CardType.TALENT)
+                seat.display = tuple(e for e in seat.display if e[0] != talent)
+                seat.deck = tuple(sorted((*seat.deck, *seat.life, talent)))
+                seat.life = ()
+                count = min(self.life, len(seat.deck))
+                if count > 0:
+                    s.queue = (("draw", task_seat(task), count, TO_LIFE), *rest)
         elif type(action) is Maintain:
             s.queue = rest
             if action.keep:
@@ -178,7 +200,11 @@ class TurnFlow(Movement):
         else:
             seat.life = without(seat.life, code)
             self._note_life(s, index)
-        if where == TO_DISPLAY:
+        if where == TO_LIFE:
+            life = list(seat.life)
+            life.insert(bisect_right(life, code), code)
+            seat.life = tuple(life)
+        elif where == TO_DISPLAY:
             # 展示: face up into the display; a damage card adds 1 to the card in play.
             seat.display = (*seat.display, (code, UP))
             if s.play and self.cards[code].type is CardType.DAMAGE:
@@ -271,13 +297,33 @@ class TurnFlow(Movement):
                 s.queue = s.queue[1:]  # blocked straight ahead: nothing to choose
                 return True
             return False
+        if name == "reveal":
+            # Nothing to choose when the user turns up every face-down card (识破 with no
+            # number, or no more of them than it turns): all of them, oldest first.
+            target, left = arg(task, 2), arg(task, 3)
+            downs = [i for i, (_, face) in enumerate(s.seats[target].display) if face == DOWN]
+            if left > 0 and len(downs) > left:
+                return False
+            for index in downs:
+                self._reveal(s, target, index)
+            s.queue = s.queue[1:]
+            return True
         if name == "maintain":
             need = self._maintain_need[seat.display[arg(task, 2)][0]]
             if len(seat.hand) < need:
                 s.queue = s.queue[1:]  # cannot pay: the card is exhausted at clean-up
                 return True
             return False
-        return False  # pragma: no cover
+        return False  # the talent: always the player's choice
+
+    def _reveal(self, s: ArenaState, target: int, index: int) -> None:
+        """识破 turns up the face-down card at ``index`` of the target's display; a card with
+        a 响应 is recorded, to resolve at step [6]."""
+        own = writable(s, target)
+        card = own.display[index][0]
+        own.display = (*own.display[:index], (card, UP), *own.display[index + 1 :])
+        if self._responds[card]:
+            s.responses = (*s.responses, (target, card))
 
     def _decide_first(self, s: ArenaState) -> bool:
         seat = s.seats[task_seat(s.queue[0])]

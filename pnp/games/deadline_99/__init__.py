@@ -35,4 +35,5 @@ GAME = Game(
     covered=play.covered,
     evaluate=play.evaluate,
     search=play.SEARCH,
+    claims=checks.claims,
 )

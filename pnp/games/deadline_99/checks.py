@@ -3,19 +3,23 @@ the variant, and seeded play through the reference engine."""
 
 from __future__ import annotations
 
+import random
 import statistics
 from collections import Counter
 from collections.abc import Mapping
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 from pnp.content.loader import LoadedGame
 from pnp.engines.base import RandomPolicy
 from pnp.errors import Location
-from pnp.games.deadline_99.model import Camp, Colour, Deadline99, EffectKind, Role
+from pnp.games.deadline_99.model import Camp, Colour, Deadline99, Effect, EffectKind, Role
 from pnp.games.deadline_99.policies import SafePolicy
-from pnp.games.deadline_99.rules import SLUG, Deadline99Rules, Mode
+from pnp.games.deadline_99.rules import SLUG, Deadline99Rules, Deadline99State, Mode, Play
 from pnp.games.deadline_99.simulation import simulate
 from pnp.validate.checks import Findings, check_declaration
+from pnp.validate.claims import Claim, template_line
 
 RULE_RANKS: dict[str, EffectKind] = {
     "3": EffectKind.ADD,
@@ -394,3 +398,209 @@ def simulation_lines(
             f"{result.games_per_second:,.0f} games/s"
         )
     return lines
+
+
+# -- printed text against the engine (pnp.validate.claims) -----------------------------------
+
+
+def claims(model: Deadline99, templates_root: Path) -> list[Claim]:
+    """Every effect a card face prints (``templates/deadline-99/base.yaml``: the effect and
+    draw phrases), the same lines of the function reference card, and its count-cap line; each
+    played out on a four-player table (Angel and Death in it) from a position built for it."""
+    bench = _Bench(model)
+    reference = "deadline-99/function-reference.yaml"
+    line = template_line(templates_root, reference, "effect_text(rank.effect)")
+    cap_line = template_line(templates_root, reference, "count_cap")
+    name = model.reference_cards[0].name if model.reference_cards else "function reference"
+    found: list[Claim] = []
+    for rank in model.ranks:
+        probe = partial(bench.effect, rank.effect)
+        says = bench.says(rank.effect)
+        subject = f"card {rank.label} {rank.name}"
+        found.append(Claim(rank.where, subject, says, probe))
+        if rank.is_function:
+            found.append(Claim(line, f"the {name} card's {rank.label}", says, probe))
+    for card in model.variant_cards:
+        found.append(
+            Claim(
+                card.where,
+                f"card {card.name}",
+                bench.says(card.effect),
+                partial(bench.effect, card.effect),
+            )
+        )
+    cap = model.settings.count_cap
+    draw = model.ranks[0].effect.draw if model.ranks else 1
+    found += [
+        Claim(cap_line, f"the {name} card", f"出牌后计数超过 {cap} 即出局", bench.over_the_cap),
+        Claim(cap_line, f"the {name} card", "回合开始时没有手牌也出局", bench.empty_hand_out),
+        Claim(cap_line, f"the {name} card", f"除特别说明，出牌后抽 {draw} 张", bench.plain_draw),
+    ]
+    return found
+
+
+class _Bench:
+    """A four-player table with Angel and Death, and positions built on it: seat 0 to play
+    the probed card, every other seat and the draw pile holding plain number cards."""
+
+    def __init__(self, model: Deadline99) -> None:
+        self.model = model
+        players = 4 if 4 in model.info.players else model.info.players.min
+        self.rules = Deadline99Rules(model, players, angel_death=True)
+        settings = model.settings
+        self.cap, self.floor = settings.count_cap, settings.count_floor
+        plain = [c for c, e in enumerate(self.rules._effects) if e.kind is EffectKind.ADD]
+        self.filler = plain[0] if plain else 0
+
+    def says(self, effect: Effect) -> str:
+        """The effect in the words the face prints (without the numbers' context)."""
+        cap, floor = self.cap, self.floor
+        words = {
+            EffectKind.ADD: f"计数 +{effect.amount}",
+            EffectKind.ADD_OR_SUBTRACT: f"计数 +{effect.amount} 或 −{effect.amount}，由你选择。"
+            f"计数最低为 {floor}。",
+            EffectKind.SET_TO_CAP: f"计数直接变为 {cap}。已是 {cap} 时打出也不会出局。",
+            EffectKind.CHOOSE_NEXT: "指定下一回合由谁行动（可指定自己）。轮转方向不变。",
+            EffectKind.REVERSE: "轮转方向反转。",
+            EffectKind.STEAL_RANDOM: "指定另一名玩家，从其手牌中随机抽走一张。",
+            EffectKind.SWAP_HANDS: "指定另一名玩家，与其交换全部手牌。",
+            EffectKind.BONUS_DRAW: "计数不变。",
+            EffectKind.ELIMINATE_SELF: "打出这张牌的玩家立即出局。",
+        }[effect.kind]
+        if effect.draw == 0:
+            words += "本回合不抽牌。"
+        elif effect.draw > 1:
+            words += f"本回合抽 {effect.draw} 张牌。"
+        return words
+
+    def position(self, card: int, count: int) -> Deadline99State:
+        """Seat 0 to play, holding ``card`` and two fillers; the others three fillers each."""
+        rules, filler = self.rules, self.filler
+        state = rules.initial_state(random.Random(0))
+        hands = [tuple(sorted((card, filler, filler)))] + [(filler,) * 3] * (rules.players - 1)
+        state.hands = tuple(hands)
+        state.count, state.direction, state.seat, state.forced = count, 1, 0, None
+        state.pending_draws, state.steal_from = 0, None
+        state.draw_pile, state.discard = (filler,) * 20, ()
+        state.out = (False,) * rules.players
+        return state
+
+    def resolve(self, state: Deadline99State) -> Deadline99State:
+        """Every chance step of the turn (draws, the J's steal), the first card listed."""
+        rules = self.rules
+        while rules.is_chance(state):
+            state = rules.apply(state, rules.legal_actions(state)[0])
+        return state
+
+    def code_of(self, effect: Effect) -> int:
+        return next(c for c, e in enumerate(self.rules._effects) if e is effect)
+
+    def effect(self, effect: Effect) -> str | None:
+        rules = self.rules
+        card = self.code_of(effect)
+        token = rules.tokens[card]
+        count = (self.cap + self.floor) // 2
+        state = self.position(card, count)
+        plays = [a for a in rules.legal_actions(state) if isinstance(a, Play) and a.card == token]
+        kind = effect.kind
+        others = [s for s in range(rules.players) if s != 0]
+        wanted: list[Play]
+        if kind is EffectKind.ADD_OR_SUBTRACT:
+            wanted = [Play(token, 1), Play(token, -1)]
+        elif kind is EffectKind.CHOOSE_NEXT:
+            wanted = [Play(token, 0, s) for s in range(rules.players)]
+        elif kind in (EffectKind.STEAL_RANDOM, EffectKind.SWAP_HANDS):
+            wanted = [Play(token, 0, s) for s in others]
+        else:
+            wanted = [Play(token)]
+        if sorted(map(str, plays)) != sorted(map(str, wanted)):
+            return f"the engine offers {[str(a) for a in plays]}"
+        problems = []
+        for play in wanted:
+            before = state
+            after = self.resolve(rules.apply(before, play))
+            drew = len(before.draw_pile) - len(after.draw_pile)
+            problem = self._outcome(effect, play, before, after, drew)
+            if problem:
+                problems.append(f"after {play}: {problem}")
+        if kind is EffectKind.ADD_OR_SUBTRACT:
+            low = self.resolve(rules.apply(self.position(card, self.floor + 1), Play(token, -1)))
+            if low.count != self.floor:
+                problems.append(f"from {self.floor + 1}, −{effect.amount} leaves {low.count}")
+        if kind is EffectKind.SET_TO_CAP:
+            top = self.resolve(rules.apply(self.position(card, self.cap), Play(token)))
+            if top.out[0] or top.count != self.cap:
+                problems.append(f"at {self.cap} it puts its player out or moves the count")
+        return "; ".join(problems) or None
+
+    def _outcome(
+        self, effect: Effect, play: Play, before: Deadline99State, after: Deadline99State, drew: int
+    ) -> str | None:
+        kind, count = effect.kind, before.count
+        if kind is EffectKind.ELIMINATE_SELF:
+            return None if after.out[0] else "its player stays in"
+        if after.out[0]:
+            return "its player is out"
+        if drew != effect.draw:
+            return f"its player draws {drew} cards"
+        expected_count = {
+            EffectKind.ADD: count + effect.amount,
+            EffectKind.ADD_OR_SUBTRACT: max(self.floor, count + play.sign * effect.amount),
+            EffectKind.SET_TO_CAP: self.cap,
+        }.get(kind, count)
+        if after.count != expected_count:
+            return f"the count becomes {after.count}, not {expected_count}"
+        players = self.rules.players
+        if kind is EffectKind.REVERSE:
+            if after.direction != -before.direction or after.seat != players - 1:
+                return f"play goes on to seat {after.seat} in direction {after.direction}"
+        elif after.direction != before.direction:
+            return "the direction of play changes"
+        if kind is EffectKind.CHOOSE_NEXT and after.seat != play.target:
+            return f"seat {after.seat} takes the next turn, not the named seat {play.target}"
+        target = play.target
+        stolen = target is not None and len(after.hands[target]) == len(before.hands[target]) - 1
+        if kind is EffectKind.STEAL_RANDOM and not stolen:
+            return "the named player keeps every card"
+        if kind is EffectKind.SWAP_HANDS and target is not None:
+            mine = tuple(sorted(c for c in before.hands[0] if c != self.code_of(effect)))
+            if after.hands[0] != before.hands[target] or after.hands[target] != mine:
+                return "the hands are not swapped"
+        return None
+
+    def over_the_cap(self) -> str | None:
+        """A card that takes the count above the cap puts its player out (the count stays);
+        one that reaches the cap exactly does not."""
+        rules, filler = self.rules, self.filler
+        step = rules._effects[filler].amount
+        over = self.resolve(
+            rules.apply(self.position(filler, self.cap - step + 1), Play(rules.tokens[filler]))
+        )
+        if not over.out[0] or over.count != self.cap - step + 1:
+            return f"a card taking the count to {self.cap + 1} leaves its player in"
+        exact = self.resolve(
+            rules.apply(self.position(filler, self.cap - step), Play(rules.tokens[filler]))
+        )
+        if exact.out[0]:
+            return f"a card taking the count to exactly {self.cap} puts its player out"
+        return None
+
+    def empty_hand_out(self) -> str | None:
+        """Seat 1, next to play, has no card: it is out and seat 2 plays."""
+        rules, filler = self.rules, self.filler
+        state = self.position(filler, self.floor)
+        hands = list(state.hands)
+        hands[1] = ()
+        state.hands = tuple(hands)
+        after = self.resolve(rules.apply(state, Play(rules.tokens[filler])))
+        if not after.out[1] or after.seat != 2:
+            return "a player who starts a turn with no card plays on"
+        return None
+
+    def plain_draw(self) -> str | None:
+        rules, filler = self.rules, self.filler
+        state = self.position(filler, self.floor)
+        after = self.resolve(rules.apply(state, Play(rules.tokens[filler])))
+        drew = len(state.draw_pile) - len(after.draw_pile)
+        expected = rules._effects[filler].draw
+        return None if drew == expected else f"a number card draws {drew}"

@@ -41,4 +41,5 @@ GAME = Game(
     search=SEARCH,
     public_state=public_state,
     observed_state=observed_state,
+    claims=checks.claims,
 )

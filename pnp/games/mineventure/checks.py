@@ -7,6 +7,8 @@ import random
 import statistics
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 from pnp.content.loader import LoadedGame
@@ -41,6 +43,7 @@ from pnp.games.mineventure.state import (
     clone,
 )
 from pnp.validate.checks import Findings, check_declaration, suggest
+from pnp.validate.claims import Claim
 
 DEFAULT_GAMES = 3
 """Seeded games per map, player count and policy that `check_simulated` plays with every
@@ -183,7 +186,6 @@ def check_static(findings: Findings) -> None:
     _check_items(findings, model)
     _check_legendary(findings, model)
     _check_orientation(findings, model)
-    _check_timing(findings, model)
     _check_dragon(findings, model)
 
 
@@ -611,38 +613,49 @@ def _check_orientation(findings: Findings, model: Mineventure) -> None:
             )
 
 
-def _check_timing(findings: Findings, model: Mineventure) -> None:
-    """Every hand card's footer prints its timing (decision phase, combat, from the hand); the
-    engine must allow it exactly there. Each card is probed on a table where its other
-    conditions hold: a weapon of the book's kind, a cell with the card's icon, a foe in reach."""
+def claims(model: Mineventure, templates_root: Path) -> list[Claim]:
+    """What the kit prints, tied to the engine (pnp.validate.claims): every hand card's footer
+    prints its timing (decision phase, combat, from the hand); the engine must allow it exactly
+    there. Each card is probed on a table where its other conditions hold: a weapon of the
+    book's kind, a cell with the card's icon, a foe in reach."""
     if not model.assemblies:
-        return
+        return []
     try:
         rules = MineventureRules(model, model.info.players.min, model.assemblies[0].id)
     except (ValueError, KeyError):
-        return  # check_static reports the engine refusing the map
+        return []  # check_static reports the engine refusing the map
     hand: list[Item | Food] = [*model.items, *model.food]
-    for card in hand:
-        state = _probe(rules, card)
-        if state is None:
-            continue
-        code = rules.by_token[card.id]
-        fight = rules.apply(state, Act("fight", "1"))
-        allowed = (
-            bool(rules.playable(state, 0, code, in_combat=False)),
-            bool(rules.playable(fight, 0, code, in_combat=True)),
+    return [
+        Claim(
+            card.where,
+            f"card {card.id!r}",
+            f"footer {card.timing.value!r}",
+            partial(_footer, rules, card),
         )
-        printed = {
-            Timing.ANYTIME: (True, True),
-            Timing.DECISION: (True, False),
-            Timing.IN_HAND: (False, False),
-        }[card.timing]
-        if allowed != printed:
-            findings.error(
-                card.where,
-                f"{card.id!r}: its footer says {card.timing.value!r} (decision phase, combat: "
-                f"{printed}), the engine allows {allowed}",
-            )
+        for card in hand
+    ]
+
+
+def _footer(rules: MineventureRules, card: Item | Food) -> str | None:
+    state = _probe(rules, card)
+    if state is None:
+        return None
+    code = rules.by_token[card.id]
+    fight = rules.apply(state, Act("fight", "1"))
+    allowed = (
+        bool(rules.playable(state, 0, code, in_combat=False)),
+        bool(rules.playable(fight, 0, code, in_combat=True)),
+    )
+    printed = {
+        Timing.ANYTIME: (True, True),
+        Timing.DECISION: (True, False),
+        Timing.IN_HAND: (False, False),
+    }[card.timing]
+    if allowed != printed:
+        return (
+            f"the engine allows it (decision phase, combat) {allowed}, the footer means {printed}"
+        )
+    return None
 
 
 def _probe(rules: MineventureRules, card: Item | Food) -> MineventureState | None:

@@ -22,6 +22,7 @@ from pnp.games.arena_tales.state import (
     Draw,
     Maintain,
     Play,
+    Reveal,
 )
 from tests.conftest import CONTENT
 from tests.games.arena_tales.test_rules import FAR, cards, position
@@ -111,12 +112,26 @@ def test_heal_returns_the_newest_face_down_cards_to_life(duel: ArenaTalesRules) 
 
 
 def test_see_through_turns_the_hit_characters_face_down_cards_up(duel: ArenaTalesRules) -> None:
-    # 识破 2 (点穴, 打出后): the two newest face-down cards of the character hit turn face up.
+    # 识破 2 (点穴, 打出后): two face-down cards of the character hit, chosen by the user (post:
+    # 「选择目标玩家展示区 X 张盖卡」), turn face up; here the oldest and the newest.
     state = position(duel, hands=[("pressure-point", "jab"), ("jab",)], places=[(0, 0), (0, -1)])
     state.seats[1].display = ((code(duel, "quick-step"), DOWN), (code(duel, "side-kick"), DOWN))
-    after = settle(duel, duel.apply(state, Play("pressure-point")))
+    state = duel.apply(state, Play("pressure-point"))
+    while state.queue[0][0] != "reveal":
+        state = settle_one(duel, state)
+    assert duel.legal_actions(state) == [Reveal(0), Reveal(1), Reveal(2)]  # + the life card lost
+    after = settle(duel, duel.apply(duel.apply(state, Reveal(0)), Reveal(2)))
     faces = [face for _, face in after.seats[1].display]
-    assert faces == [DOWN, UP, UP]  # the life card lost and side-kick; quick-step stays down
+    assert faces == [UP, DOWN, UP]  # quick-step and the life card lost; side-kick stays down
+
+
+def settle_one(rules: ArenaTalesRules, state: ArenaState) -> ArenaState:
+    """One step of ``settle``."""
+    if rules.is_chance(state):
+        return rules.apply(state, rules.chance_outcomes(state)[0][0])
+    if state.queue[0][0] == "absorb":
+        return rules.apply(state, Absorb(0))
+    return rules.apply(state, rules.legal_actions(state)[0])
 
 
 def test_recycle_moves_the_top_of_the_exhausted_pile(duel: ArenaTalesRules) -> None:

@@ -13,7 +13,7 @@ from pnp.games.arena_tales.model import EffectKind
 from pnp.games.arena_tales.play import coverage_items, covered, play_tables, seat_factors
 from pnp.games.arena_tales.policies import PassivePolicy, SensiblePolicy, best, pick
 from pnp.games.arena_tales.rules import ArenaTalesRules
-from pnp.games.arena_tales.state import Move, Play
+from pnp.games.arena_tales.state import ArenaState, Move, Play, Talent
 from pnp.paths import REPOSITORY
 from pnp.validate.checks import Findings
 from pnp.validate.play import TableRun, check_coverage, play_many, play_seed
@@ -23,12 +23,16 @@ MODEL = load_game(REPOSITORY / "content", "arena-tales").model
 SEEDING = Seeding("arena-tales", games=10)
 
 
-def first_decision(rules: ArenaTalesRules, seed: int) -> object:
-    """The first position where the active player chooses (after the opening draws)."""
+def first_decision(rules: ArenaTalesRules, seed: int) -> ArenaState:
+    """The first position where the active player chooses (after every player took their
+    talent and the opening draws)."""
     rng = random.Random(seed)
     state = rules.initial_state(rng)
-    while rules.is_chance(state):
-        state = rules.apply(state, rules.sample_chance(state, rng))
+    while rules.is_chance(state) or isinstance(rules.legal_actions(state)[0], Talent):
+        if rules.is_chance(state):
+            state = rules.apply(state, rules.sample_chance(state, rng))
+        else:
+            state = rules.apply(state, Talent(True))
     return state
 
 
@@ -81,8 +85,16 @@ def test_a_step_reports_what_it_exercised() -> None:
     action = next(a for a in rules.legal_actions(state) if isinstance(a, Move))
     after = rules.apply(state, action)
     items = set(covered(rules, state, action, after))
-    # Seat 0 leaves the north orientation point: a move, and both talents are in play.
-    assert {"action:move", "card:blazing-heart", "card:hawk-eye"} <= items
+    # Seat 0 leaves the north orientation point.
+    assert {"action:move", "terrain:orientation-point"} <= items
+    # A talent is in play once its player uses it; skipping it is a decision of its own.
+    start = rules.initial_state(random.Random(3))
+    used = rules.apply(start, Talent(True))
+    assert {"card:blazing-heart", "effect:damage_up"} <= set(
+        covered(rules, start, Talent(True), used)
+    )
+    skipped = rules.apply(start, Talent(False))
+    assert set(covered(rules, start, Talent(False), skipped)) == {"action:skip-talent"}
 
 
 def test_an_unreachable_card_is_reported_as_never_exercised_where_it_is_defined(

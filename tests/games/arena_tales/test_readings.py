@@ -23,7 +23,9 @@ from pnp.games.arena_tales.state import (
     Draw,
     Move,
     Play,
+    Reveal,
     Stall,
+    Talent,
 )
 from tests.conftest import CONTENT
 from tests.games.arena_tales.test_rules import FAR, cards, position
@@ -269,3 +271,104 @@ def test_taking_damage_still_offers_face_up_cards(duel: ArenaTalesRules) -> None
     state = position(duel, hands=[("fire-tongue", "jab"), ("jab",)], places=[(0, 0), (0, -3)])
     after = duel.apply(state, Play("fire-tongue"))
     assert duel.legal_actions(after) == [Absorb(0), Absorb(1)]
+
+
+# -- 失控 (issue 28, item 6) -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def four(model: ArenaTales) -> ArenaTalesRules:
+    return ArenaTalesRules(model, 4, ["chiyan", "ziyuan", "qinglan", "jinzhong"])
+
+
+def test_out_of_control_next_to_one_enemy_no_step_towards_another(four: ArenaTalesRules) -> None:
+    # Post (理智/失控区): 「当玩家处于【失控】时,玩家的弃牌移动,移动后离任意敌对玩家的距离
+    # 必须比移动前更近」: closer to every enemy. Next to an enemy no step is closer to it, so
+    # there is no discard-move at all, even towards the other enemy (seat 3, far south-west).
+    state = position(
+        four,
+        hands=[("jab",), ("jab",), ("jab",), ("jab",)],
+        places=[(0, 0), (0, -1), (4, -4), (-3, 3)],
+    )
+    state.seats[0].sane = False
+    assert not [a for a in four.legal_actions(state) if isinstance(a, Move)]
+    assert not four.is_legal(state, Move("jab", 4, 0))  # towards seat 3
+
+
+def test_out_of_control_steps_must_close_on_every_enemy(four: ArenaTalesRules) -> None:
+    # 「离任意敌对玩家的距离必须比移动前更近」: with one enemy north and one south no step
+    # closes on both; with both to the north, the step north does.
+    state = position(
+        four,
+        hands=[("jab",), ("jab",), ("jab",), ("jab",)],
+        places=[(0, 0), (0, -3), (4, -4), (0, 3)],
+    )
+    state.seats[0].sane = False
+    assert not [a for a in four.legal_actions(state) if isinstance(a, Move)]
+    state.seats[3].pos = (1, -4)
+    moves = {a.direction for a in four.legal_actions(state) if isinstance(a, Move)}
+    assert moves == {0}
+
+
+# -- 初始天赋 (issue 28, item 4) ----------------------------------------------------------------
+
+
+def test_the_talent_at_the_start_is_the_players_choice(model: ArenaTales) -> None:
+    # Post (初始天赋): 「游戏开始时,可以把一张【天赋】卡放到展示区」: may, not must. Each
+    # player in turn chooses before the first turn; 舞心 (桃夭) costs 4 life to use.
+    rules = ArenaTalesRules(model, 2, ["taoyao", "yanshan"])
+    state = rules.initial_state(random.Random(3))
+    assert rules.current_player(state) == 0
+    assert rules.legal_actions(state) == [Talent(True), Talent(False)]
+    used = rules.apply(state, Talent(True))
+    dancing = rules._by_token["dancing-heart"]
+    assert used.seats[0].display == ((dancing, UP),)
+    assert len(used.seats[0].life) == rules.life - 4
+    assert rules.current_player(used) == 1  # then the next player chooses
+    # Without it: the talent stays in the deck (it can only be discarded when drawn) and the
+    # life zone is dealt settings.life cards from the shuffled deck, each a chance draw.
+    skipped = rules.apply(state, Talent(False))
+    while rules.is_chance(skipped):
+        skipped = rules.apply(skipped, rules.legal_actions(skipped)[-1])
+    mine = skipped.seats[0]
+    assert mine.display == () and len(mine.life) == rules.life
+    assert sorted((*mine.deck, *mine.life)) == sorted(rules._decks[0])
+    assert rules.current_player(skipped) == 1
+
+
+def test_the_first_turn_starts_once_every_player_has_chosen(model: ArenaTales) -> None:
+    rules = ArenaTalesRules(model, 2, ["taoyao", "yanshan"])
+    state = rules.apply(rules.initial_state(random.Random(3)), Talent(True))
+    state = rules.apply(state, Talent(False))
+    while rules.is_chance(state):  # seat 1's life, then seat 0's opening hand
+        state = rules.apply(state, rules.legal_actions(state)[0])
+    assert state.seats[1].display == () and len(state.seats[1].life) == rules.life
+    assert state.turn == 0 and state.active == 0 and len(state.seats[0].hand) == rules.refill
+    assert rules.parse_action("talent:skip") == Talent(False)
+    assert rules.from_notation(rules.notation(state)) == state
+
+
+# -- 识破 (issue 28, item 5) -------------------------------------------------------------------
+
+
+def test_see_through_turns_up_the_face_down_cards_its_user_chooses(model: ArenaTales) -> None:
+    # Post (识破): 「选择目标玩家展示区 X 张盖卡,翻开。会触发响应。」 The user of 罗汉拳
+    # (识破 1 on the character it hits) picks which of the target's face-down cards turns up.
+    rules = ArenaTalesRules(model, 2, ["jinzhong", "taoyao"])
+    state = position(rules, hands=[("arhat-fist", "jab"), ("jab",)], places=[(0, 0), (0, -1)])
+    mirror, jab = rules._by_token["water-mirror"], rules._by_token["jab"]
+    state.seats[1].display = ((jab, DOWN), (mirror, DOWN), (jab, DOWN))
+    state = rules.apply(state, Play("arhat-fist"))
+    while rules.current_player(state) != 0 or rules.is_chance(state):
+        choices = rules.legal_actions(state)
+        state = rules.apply(state, choices[0] if isinstance(choices[0], Absorb) else choices[-1])
+    assert state.queue[0] == ("reveal", 0, 1, 1)
+    # The user chooses among the target's face-down cards (the damage just laid two more).
+    downs = [i for i, (_, face) in enumerate(state.seats[1].display) if face == DOWN]
+    assert rules.legal_actions(state) == [Reveal(i) for i in downs]
+    after = rules.apply(state, Reveal(1))  # the second card placed: 水镜, a response
+    assert after.seats[1].display[1] == (mirror, UP)
+    assert [face for _, face in after.seats[1].display].count(UP) == 1
+    # 水镜's response (回复 1) is set off at step [6]: a face-down card goes back to life.
+    assert len(after.seats[1].life) == len(state.seats[1].life) + 1
+    assert rules.parse_action("reveal:1") == Reveal(1)

@@ -266,7 +266,9 @@ def test_an_engine_that_forbids_what_a_footer_allows_is_caught(
         return playable(self, state, seat, code, in_combat)
 
     monkeypatch.setattr(MineventureRules, "playable", old_playable)
-    problem = only(validate(content_copy), r"'tnt': its footer says 'anytime'")
+    problem = only(
+        validate(content_copy), r"card 'tnt' prints 「footer 'anytime'」, but the engine"
+    )
     assert problem.location.path.endswith("cards.yaml")
 
 
