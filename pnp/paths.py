@@ -8,23 +8,35 @@ from pathlib import Path
 REPOSITORY = Path(__file__).resolve().parent.parent
 
 
+def is_checkout() -> bool:
+    """Whether pnp runs from its own source tree (its content/ and templates/ beside the
+    package), not from an installed copy in site-packages."""
+    return (REPOSITORY / "pyproject.toml").is_file() and (REPOSITORY / "content").is_dir()
+
+
 def default_content_root() -> Path:
-    """$PNP_CONTENT, else ./content, else the repository's content/ beside the package."""
+    """$PNP_CONTENT, else ./content, else the repository's content/ when pnp runs from its
+    source tree, else ./content (an installed pnp works in the designer's folder)."""
     if os.environ.get("PNP_CONTENT"):
         return Path(os.environ["PNP_CONTENT"])
     local = Path.cwd() / "content"
-    return local if local.is_dir() else REPOSITORY / "content"
+    return REPOSITORY / "content" if not local.is_dir() and is_checkout() else local
 
 
 def templates_root_for(content_root: Path) -> Path:
-    """A content tree's own templates/ beside it if it has one, else the repository's."""
+    """A content tree's own templates/ beside it if it has one, else (from pnp's source tree)
+    the repository's; an installed pnp never looks into site-packages."""
     sibling = content_root.resolve().parent / "templates"
-    return sibling if sibling.is_dir() else REPOSITORY / "templates"
+    if sibling.is_dir() or not is_checkout():
+        return sibling
+    return REPOSITORY / "templates"
 
 
 def default_output_root() -> Path:
     local = Path.cwd() / "output"
-    return local if (Path.cwd() / "content").is_dir() else REPOSITORY / "output"
+    if (Path.cwd() / "content").is_dir() or not is_checkout():
+        return local
+    return REPOSITORY / "output"
 
 
 def discover_games(content_root: Path) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from pnp.cli import main
@@ -81,3 +82,32 @@ def test_a_data_only_game_with_a_typo_says_where_and_what_it_was_read_as(
     assert code == 1
     assert "game.yaml:7" in out and "setings" in out
     assert "read as a data-only game" in out
+
+
+def test_an_installed_pnp_starts_a_game_in_the_designers_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pip puts pnp in site-packages, with no content/ or templates/ beside it: `pnp new` in an
+    empty folder writes ./content and ./templates there, and every command finds them."""
+    from pnp import paths
+
+    site = tmp_path / "site-packages"
+    (site / "pnp").mkdir(parents=True)
+    monkeypatch.setattr(paths, "REPOSITORY", site)
+    folder = tmp_path / "my-designs"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    monkeypatch.delenv("PNP_CONTENT", raising=False)
+    code, _, err = run("validate")
+    assert code == 2 and "pnp new" in err  # nothing to check yet: says how to start
+    code, out, err = run("new", "star-race", "--title", "星辰竞速")
+    assert code == 0, err
+    assert "wrote content/star-race/kit.yaml" in out
+    assert "wrote templates/star-race/card.yaml" in out
+    assert "next: pnp build star-race" in out
+    assert not any(site.rglob("*.yaml"))
+    code, _, err = run("validate", "--static-only")
+    assert code == 0, err
+    code, _, err = run("build", "star-race")
+    assert code == 0, err
+    assert (folder / "output" / "star-race" / "star-race-cards.pdf").is_file()

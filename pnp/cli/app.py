@@ -33,7 +33,9 @@ class Context:
     def __init__(self, content: Path | None, verbosity: int = 1) -> None:
         self.verbosity = verbosity
         """0 with --quiet (errors and warnings only), 1 by default, 2 with --verbose."""
-        self.use_content(content or default_content_root())
+        self.explicit_content = content is not None
+        """Whether --content or $PNP_CONTENT named the content tree."""
+        self.use_content(content or default_content_root(), explicit=content is not None)
 
     def say(self, message: str, *, verbose: bool = False) -> None:
         """A progress line on stdout, unless --quiet (or, for `verbose` lines, unless
@@ -41,16 +43,25 @@ class Context:
         if self.verbosity >= (2 if verbose else 1):
             click.echo(message)
 
-    def use_content(self, content: Path) -> None:
-        """Read content from ``content``: a usage error (exit 2) when it is not a folder, so a
-        mistyped path can never make CI check nothing and pass."""
-        if not content.is_dir():
-            raise click.UsageError(f"content folder {str(content)!r} does not exist")
+    def use_content(self, content: Path, *, explicit: bool = True) -> None:
+        """Read content from ``content`` (checked when a command reads it: see
+        :meth:`require_content`; ``pnp new`` may create it)."""
         self.content_root = content
         self.templates_root = templates_root_for(content)
+        self.explicit_content = self.explicit_content or explicit
+
+    def require_content(self) -> None:
+        """A usage error (exit 2) when the content tree is not a folder, so a mistyped path can
+        never make CI check nothing and pass."""
+        if not self.content_root.is_dir():
+            raise click.UsageError(
+                f"content folder {str(self.content_root)!r} does not exist (start a game in "
+                "this folder with 'pnp new SLUG', or name a content tree with --content)"
+            )
 
     def slugs(self, games: tuple[str, ...]) -> list[str]:
         """The games named, or every game of the content folder; finding none is an error."""
+        self.require_content()
         found = list(games) or discover_games(self.content_root)
         if not found:
             raise click.UsageError(
@@ -77,6 +88,7 @@ class Context:
         """The game's content, loaded but not checked (``list``, ``validate``)."""
         from pnp.content.loader import load_game
 
+        self.require_content()
         return load_game(
             self.content_root, slug, templates_root=self.templates_root, sources=sources
         )
