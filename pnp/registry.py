@@ -26,8 +26,6 @@ if TYPE_CHECKING:
 
     from pnp.engines.base import Policy, Rules, Table
     from pnp.errors import Location
-    from pnp.validate.checks import Findings
-    from pnp.validate.claims import Claim
 
 ENTRY_POINT_GROUP = "pnp.games"
 
@@ -111,9 +109,11 @@ class Game:
     """Representative tables of a model, for the shared contract test and the benchmarks."""
     policies: Mapping[str, Callable[[], Policy]] = field(default_factory=dict)
     """The game's own policies by name (``random`` is shared and always available)."""
-    check_static: Callable[[Findings], None] | None = None
-    """The game's own static checks of its content."""
-    check_simulated: Callable[[Findings, int, int], dict[str, Any]] | None = None
+    # The two checks take the validator's Findings (pnp.validate.checks), which the registry
+    # cannot name: the validator reads the registry, and the loader below it does too.
+    check_static: Callable[..., None] | None = None
+    """The game's own static checks of its content: ``check_static(findings)``."""
+    check_simulated: Callable[..., dict[str, Any]] | None = None
     """Seeded play through the engine: ``check_simulated(findings, games, seed)`` -> report."""
     summarise: Callable[[dict[str, Any]], list[str]] | None = None
     """One line per table of a simulated report, for ``pnp validate``'s text output."""
@@ -150,11 +150,12 @@ class Game:
     search: SearchSettings = field(default_factory=SearchSettings)
     """How the strong player plays this game."""
 
-    claims: Callable[[Any, Path], Iterable[Claim]] | None = None
+    claims: Callable[[Any, Path], Iterable[Any]] | None = None
     """What the kit prints, tied to the engine: ``claims(model, templates_root)`` lists each
-    printed phrase (an effect, a keyword, a reference-card line) with the probe that plays it
-    out (pnp.validate.claims); ``pnp validate`` reports every phrase the engine disagrees with
-    at the line that prints it."""
+    printed phrase (an effect, a keyword, a reference-card line) as a Claim with the probe that
+    plays it out (pnp.validate.claims, which the registry cannot name, as the checks'
+    Findings); ``pnp validate`` reports every phrase the engine disagrees with at the line that
+    prints it."""
 
     # -- what the physical checks (pnp.validate.fit) need --------------------------------------
     public_state: Callable[[Any], Mapping[str, Range]] | None = None

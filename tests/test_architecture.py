@@ -1,7 +1,7 @@
-"""Imports flow one way along the data path: model <- content <- {layout <- render,
-engines <- validate} <- kit/cli, and every game sits on top of the shared stages. A stage that
-reaches backwards, a shared stage that names a game, or a game that reaches into another game
-breaks the layout's promise."""
+"""Imports flow one way along the data path: model <- engines <- registry <- content <-
+{layout <- render} <- kit <- rulebook <- validate <- export <- cli, and every game sits on top of
+the shared stages. A stage that reaches backwards (even for a type only), a shared stage that
+names a game, or a game that reaches into another game breaks the layout's promise."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ PACKAGE = Path(__file__).resolve().parent.parent / "pnp"
 BASE = {
     "errors",
     "units",
-    "registry",
     "output",
     "paths",
     "cores",
@@ -22,18 +21,25 @@ BASE = {
     "trust",
 }  # leaf modules every stage may use
 
-# stage -> the stages it may import (besides itself and BASE)
+# stage -> the stages it may import (besides itself and BASE), lowest first. The registry sits
+# just above the engines: it names a game's model and engine, and the loader asks it which
+# model a game's content reads into, so nothing the loader leads to may be named by it.
 ALLOWED: dict[str, set[str]] = {
     "model": set(),
-    "content": {"model"},
-    "layout": {"model", "content"},
-    "render": {"model", "content", "layout"},
     "engines": {"model"},
-    "validate": {"model", "content", "layout", "engines", "rulebook"},
-    "rulebook": {"model", "content", "layout", "render", "engines", "kit", "options"},
-    "export": {"model", "content", "layout", "render", "kit", "validate"},
-    "games": {"model", "content", "engines", "validate"},
+    "registry": {"model", "engines"},
+    "content": {"model", "registry"},
+    "layout": {"model", "content", "registry"},
+    "render": {"model", "content", "layout", "registry"},
+    "options": {"model", "content", "layout"},
+    "kit": {"model", "content", "layout", "render", "options", "registry"},
+    "rulebook": {"model", "content", "layout", "render", "engines", "kit", "options", "registry"},
+    "validate": {"model", "content", "layout", "engines", "rulebook", "registry"},
+    "export": {"model", "content", "layout", "render", "kit", "validate", "registry"},
+    "scaffold": set(),
+    "games": {"model", "content", "engines", "validate", "registry"},
 }
+TOP = {"cli", "__main__", "__init__"}  # the command line: may import every stage
 GAMES = sorted(
     path.name for path in (PACKAGE / "games").iterdir() if (path / "__init__.py").is_file()
 )
@@ -44,30 +50,11 @@ def _stage(module_path: Path) -> str:
     return relative.parts[0] if len(relative.parts) > 1 else relative.stem
 
 
-def _runtime_nodes(tree: ast.AST) -> list[ast.AST]:
-    """Every node except those under ``if TYPE_CHECKING:`` (type-only imports never run)."""
-    found: list[ast.AST] = []
-
-    def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and ast.unparse(node.test) in {
-            "TYPE_CHECKING",
-            "typing.TYPE_CHECKING",
-        }:
-            for child in node.orelse:
-                visit(child)
-            return
-        found.append(node)
-        for child in ast.iter_child_nodes(node):
-            visit(child)
-
-    visit(tree)
-    return found
-
-
 def _modules(path: Path) -> set[str]:
-    """The dotted pnp modules a file imports at run time."""
+    """The dotted pnp modules a file imports, under ``if TYPE_CHECKING:`` too: a type-only
+    import still ties the importer to that layer for every reader and for mypy."""
     found: set[str] = set()
-    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("pnp"):
             if node.module == "pnp":
                 found.update(f"pnp.{alias.name}" for alias in node.names)
@@ -82,9 +69,34 @@ def _imports(path: Path) -> set[str]:
     return {module.split(".")[1] for module in _modules(path) if module.count(".") >= 1}
 
 
+def _sources() -> list[Path]:
+    return sorted(path for path in PACKAGE.rglob("*.py") if "__pycache__" not in path.parts)
+
+
+def test_every_module_has_a_place_in_the_layers() -> None:
+    placed = BASE | set(ALLOWED) | TOP
+    for path in _sources():
+        assert _stage(path) in placed, (
+            f"{path.relative_to(PACKAGE.parent)}: add {_stage(path)!r} to BASE or ALLOWED"
+        )
+
+
+def test_the_layers_allow_no_cycle() -> None:
+    # A back edge written into ALLOWED would let an upward import pass the test below.
+    def below(stage: str, seen: tuple[str, ...]) -> None:
+        for lower in sorted(ALLOWED.get(stage, set())):
+            assert lower not in seen, " -> ".join((*seen, lower))
+            below(lower, (*seen, lower))
+
+    for stage in sorted(ALLOWED):
+        below(stage, (stage,))
+
+
 @pytest.mark.parametrize("stage", sorted(ALLOWED))
 def test_each_stage_imports_only_what_comes_before_it(stage: str) -> None:
-    for path in sorted((PACKAGE / stage).rglob("*.py")):
+    for path in _sources():
+        if _stage(path) != stage:
+            continue
         wrong = _imports(path) - ALLOWED[stage] - BASE - {stage}
         assert not wrong, f"{path.relative_to(PACKAGE.parent)} imports pnp.{sorted(wrong)[0]}"
 
@@ -92,11 +104,11 @@ def test_each_stage_imports_only_what_comes_before_it(stage: str) -> None:
 def test_base_modules_import_only_each_other() -> None:
     for name in sorted(BASE):
         wrong = _imports(PACKAGE / f"{name}.py") - BASE
-        assert not wrong, f"pnp/{name}.py imports pnp.{sorted(wrong)[0]} at run time"
+        assert not wrong, f"pnp/{name}.py imports pnp.{sorted(wrong)[0]}"
 
 
 def test_no_shared_module_imports_a_game() -> None:
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in _sources():
         if _stage(path) == "games":
             continue
         assert "games" not in _imports(path), f"{path.relative_to(PACKAGE.parent)} imports a game"
