@@ -12,6 +12,7 @@ from functools import cached_property
 
 from pnp.errors import Location
 from pnp.model.common import NOWHERE, Balance, Decision, GameInfo, PlayerRange, Product, doc
+from pnp.model.kit import Aid, Board, Card
 from pnp.model.rulebook import Rulebook
 
 
@@ -125,17 +126,13 @@ class Settings:
 
 
 @dataclass(frozen=True)
-class Identity:
+class Identity(Card):
     """A camp-mode identity card."""
 
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name on the card"))
     camp: Camp = field(metadata=doc("red, black or free"))
     role: Role = field(metadata=doc("king, minister or agent"))
-    copies: int = field(metadata=doc("copies printed in the kit"))
     text: str = field(metadata=doc("what the card tells its holder"))
     stands_for: str = field(default="", metadata=doc("the poker card it replaces, if any"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -156,36 +153,18 @@ class CampMode:
 
 
 @dataclass(frozen=True)
-class VariantCard:
-    """A card of the Angel and Death variant, shuffled into the draw pile."""
+class VariantCard(Card):
+    """A card of the Angel and Death variant, shuffled into the draw pile (its copies)."""
 
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name on the card"))
     effect: Effect = field(metadata=doc("what playing it does"))
-    copies: int = field(metadata=doc("copies shuffled in (and printed)"))
     stands_for: str = field(default="", metadata=doc("the poker card it replaces"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
-class ReferenceCard:
-    """A player aid printed at card size."""
-
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("title on the card"))
-    copies: int = field(metadata=doc("copies printed"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
-
-
-@dataclass(frozen=True)
-class Tracker:
+class Tracker(Board):
     """The running-count tracker board."""
 
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("title printed on it"))
     columns: int = field(metadata=doc("cells per row of the track"))
-    copies: int = field(default=1, metadata=doc("copies printed"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -200,7 +179,7 @@ class Deadline99:
     kit_decks: int = field(metadata=doc("decks of playing cards the kit prints"))
     camp_mode: CampMode = field(metadata=doc("identities and deals of camp mode"))
     variant_cards: tuple[VariantCard, ...] = field(metadata=doc("the Angel and Death cards"))
-    reference_cards: tuple[ReferenceCard, ...] = field(metadata=doc("player aid cards"))
+    reference_cards: tuple[Aid, ...] = field(metadata=doc("player aid cards"))
     trackers: tuple[Tracker, ...] = field(metadata=doc("the running-count tracker"))
     products: tuple[Product, ...] = field(metadata=doc("the files of the printed kit"))
     decisions: tuple[Decision, ...] = field(default=(), metadata=doc("open points decided"))

@@ -54,12 +54,18 @@ def make_deadline_99_model() -> Deadline99:
         Suit("club", "梅花", "♣", Colour.BLACK),
         Suit("diamond", "方块", "♦", Colour.RED),
     )
+
+    def identity(id: str, name: str, camp: Camp, role: Role, copies: int, joker: str) -> Identity:
+        return Identity(
+            id=id, name=name, camp=camp, role=role, copies=copies, text="", stands_for=joker
+        )
+
     identities = (
-        Identity("red-king", "红方国王", Camp.RED, Role.KING, 1, "", "big joker"),
-        Identity("black-king", "黑方国王", Camp.BLACK, Role.KING, 1, "", "small joker"),
-        Identity("red-minister", "红方大臣", Camp.RED, Role.MINISTER, 4, "", "red 2"),
-        Identity("black-minister", "黑方大臣", Camp.BLACK, Role.MINISTER, 4, "", "black 2"),
-        Identity("free-agent", "自由人", Camp.FREE, Role.AGENT, 2, ""),
+        identity("red-king", "红方国王", Camp.RED, Role.KING, 1, "big joker"),
+        identity("black-king", "黑方国王", Camp.BLACK, Role.KING, 1, "small joker"),
+        identity("red-minister", "红方大臣", Camp.RED, Role.MINISTER, 4, "red 2"),
+        identity("black-minister", "黑方大臣", Camp.BLACK, Role.MINISTER, 4, "black 2"),
+        identity("free-agent", "自由人", Camp.FREE, Role.AGENT, 2, ""),
     )
     setups = tuple(
         CampSetup(
@@ -83,8 +89,18 @@ def make_deadline_99_model() -> Deadline99:
         kit_decks=2,
         camp_mode=CampMode(PlayerRange(4, 12), identities, setups),
         variant_cards=(
-            VariantCard("angel", "天使", Effect(EffectKind.BONUS_DRAW, draw=2), 1, "big joker"),
-            VariantCard("death", "死神", Effect(EffectKind.ELIMINATE_SELF), 1, "small joker"),
+            VariantCard(
+                id="angel",
+                name="天使",
+                effect=Effect(EffectKind.BONUS_DRAW, draw=2),
+                stands_for="big joker",
+            ),
+            VariantCard(
+                id="death",
+                name="死神",
+                effect=Effect(EffectKind.ELIMINATE_SELF),
+                stands_for="small joker",
+            ),
         ),
         reference_cards=(),
         trackers=(),
