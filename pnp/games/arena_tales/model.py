@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from pnp.errors import Location
+from pnp.model import kit
 from pnp.model.common import (
     NOWHERE,
     Balance,
@@ -330,16 +331,14 @@ class Setup:
 
 
 @dataclass(frozen=True)
-class Arena:
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("title printed on the map"))
+class Arena(kit.Board):
+    """The hex arena the pawns fight on."""
+
     radius: int = field(metadata=doc("hexes from the centre to an edge"))
     hex_mm: float = field(metadata=doc("printed hex size across the flats, in mm"))
     orientation_points: tuple[HexPoint, ...] = field(metadata=doc("方位点 and starting spaces"))
     obstacles: tuple[HexPoint, ...] = field(default=(), metadata=doc("hexes no one may enter"))
     setups: tuple[Setup, ...] = field(default=(), metadata=doc("start spaces and teams"))
-    copies: int = field(default=1, metadata=doc("copies printed"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
 
     @cached_property
     def cells(self) -> tuple[tuple[int, int, str], ...]:
@@ -363,12 +362,10 @@ class Zone:
 
 
 @dataclass(frozen=True)
-class Board:
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("title"))
+class Board(kit.Board):
+    """A player board: where a character's cards lie, zone by zone."""
+
     zones: tuple[Zone, ...] = field(metadata=doc("the zones, display first"))
-    copies: int = field(default=1, metadata=doc("copies printed"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -379,13 +376,11 @@ class CardFace:
 
 
 @dataclass(frozen=True)
-class SanityCard:
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name of the card"))
+class SanityCard(kit.Card):
+    """The two-faced 理智/失控 card."""
+
     sane: CardFace = field(metadata=doc("the 理智 face"))
     wild: CardFace = field(metadata=doc("the 失控 face"))
-    copies: int = field(default=1, metadata=doc("copies printed"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -396,40 +391,10 @@ class Step:
 
 
 @dataclass(frozen=True)
-class Aid:
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("title"))
+class Aid(kit.Aid):
+    """A player aid: the turn and timing steps, or the glossary."""
+
     kind: str = field(metadata=doc("'turn' (turn and timing steps) or 'glossary'"))
-    copies: int = field(default=1, metadata=doc("copies printed"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
-
-
-@dataclass(frozen=True)
-class Marker:
-    """A small token that marks a value on a track of the player board (the pending draw)."""
-
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("what the token says"))
-    copies: int = field(default=1, metadata=doc("copies printed"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
-
-
-@dataclass(frozen=True)
-class Pawn:
-    """A character's pawn on the arena, its arrow showing the facing (derived, not in content)."""
-
-    character: Character
-    colour: Colour
-    copies: int = 1
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
-
-    @property
-    def id(self) -> str:
-        return f"pawn-{self.character.id}"
-
-    @property
-    def name(self) -> str:
-        return self.character.name
 
 
 @dataclass(frozen=True)
@@ -470,7 +435,7 @@ class ArenaTales:
     aids: tuple[Aid, ...] = field(metadata=doc("printed player aids"))
     products: tuple[Product, ...] = field(metadata=doc("the files of the printed kit"))
     decisions: tuple[Decision, ...] = field(default=(), metadata=doc("open points decided"))
-    markers: tuple[Marker, ...] = field(
+    markers: tuple[kit.Marker, ...] = field(
         default=(), metadata=doc("track markers (the pending draw), one per seat")
     )
     rulebook: Rulebook | None = field(default=None, metadata=doc("the rules, as structured text"))
@@ -534,11 +499,16 @@ class ArenaTales:
         )
 
     @cached_property
-    def pawns(self) -> tuple[Pawn, ...]:
+    def pawns(self) -> tuple[kit.Pawn, ...]:
         """One pawn per character, in the character's colour (the arrow is the facing)."""
         none = Colour("none", "无色", "#777777")
         return tuple(
-            Pawn(character, self.colour_by_id.get(character.colour, none), 1, character.where)
+            kit.Pawn(
+                id=f"pawn-{character.id}",
+                name=character.name,
+                colour=self.colour_by_id.get(character.colour, none).ink,
+                where=character.where,
+            )
             for character in self.characters
         )
 
