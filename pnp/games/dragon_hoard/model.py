@@ -31,6 +31,7 @@ from pnp.model.common import (
     Product,
     doc,
 )
+from pnp.model.kit import Aid, Board, Card, Marker, Pawn, Token
 from pnp.model.rulebook import Rulebook
 
 T = TypeVar("T")
@@ -261,18 +262,14 @@ class AIEffect:
 
 
 @dataclass(frozen=True)
-class AICard:
+class AICard(Card):
     """A card of the dragon's AI deck."""
 
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name on the card, e.g. 冰息"))
     speed: str = field(metadata=doc("speed marker: 0, ∞, ☆×N (☆, ☆×1/2 …) or 1..8"))
     colour: str = field(metadata=doc("id of a trap colour; the active trap colour once executed"))
     effects: tuple[AIEffect, ...] = field(metadata=doc("what it does, in order"))
     recall: bool = field(default=False, metadata=doc("carries the recall (归位) icon"))
-    copies: int = field(default=1, metadata=doc("copies in the deck"))
     text: str = field(default="", metadata=doc("flavour line"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
 
     @property
     def marker(self) -> SpeedMarker:
@@ -378,17 +375,15 @@ class TreasureEffect(enum.Enum):
 
 
 @dataclass(frozen=True)
-class Treasure:
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name on the token"))
+class Treasure(Token):
+    """A treasure token: its points, and an effect its carrier may use once."""
+
     value: int = field(metadata=doc("points at scoring"))
-    copies: int = field(metadata=doc("tokens in the game"))
     effect: TreasureEffect = field(default=TreasureEffect.NONE, metadata=doc("active effect"))
     heart: bool = field(
         default=False, metadata=doc("the Dragon Heart: leaving the domain with it starts the end")
     )
     text: str = field(default="", metadata=doc("flavour line"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -454,11 +449,9 @@ class TreasureSpot:
 
 
 @dataclass(frozen=True)
-class Lair:
+class Lair(Board):
     """The lair map: a grid of square cells with the dragon in the middle."""
 
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("map name"))
     columns: int = field(metadata=doc("cells across"))
     rows: int = field(metadata=doc("cells down"))
     cell_mm: float = field(metadata=doc("printed side of a cell in mm"))
@@ -474,8 +467,6 @@ class Lair:
         default=(),
         metadata=doc("per table size, the entry teleporters used (default: numbers 1, 2, …)"),
     )
-    copies: int = field(default=1, metadata=doc("copies printed"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
 
     def contains(self, cell: Sequence[int]) -> bool:
         return len(cell) == 2 and 0 <= cell[0] < self.columns and 0 <= cell[1] < self.rows
@@ -545,14 +536,12 @@ class Lair:
 
 
 @dataclass(frozen=True)
-class Character:
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("character name"))
+class Character(Card):
+    """A character card: turned sideways, it shows a dodge."""
+
     colour: str = field(metadata=doc("player colour id of its card border"))
     title: str = field(metadata=doc("epithet"))
     text: str = field(metadata=doc("flavour text"))
-    copies: int = field(default=1, metadata=doc("copies printed"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -566,33 +555,6 @@ class Settings:
         metadata=doc("multi-game: treasures a previous sole top scorer needs to leave")
     )
     where: Location = field(default=NOWHERE, compare=False, repr=False)
-
-
-@dataclass(frozen=True)
-class Aid:
-    """A printed aid (placement mat, round summary)."""
-
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("title printed on it"))
-    copies: int = field(default=1, metadata=doc("copies printed"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
-
-
-@dataclass(frozen=True)
-class Pawn:
-    """A fold-over standee in a player colour (derived from the colours)."""
-
-    colour: PlayerColour
-    copies: int = 1
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
-
-    @property
-    def id(self) -> str:
-        return f"pawn-{self.colour.id}"
-
-    @property
-    def name(self) -> str:
-        return f"{self.colour.name}色棋子"
 
 
 @dataclass(frozen=True)
@@ -628,13 +590,13 @@ class DragonHoard:
     player_colours: tuple[PlayerColour, ...] = field(metadata=doc("colours with their sets"))
     characters: tuple[Character, ...] = field(metadata=doc("character cards"))
     treasures: tuple[Treasure, ...] = field(metadata=doc("treasure tokens"))
-    mats: tuple[Aid, ...] = field(metadata=doc("the action-card placement mat"))
+    mats: tuple[Board, ...] = field(metadata=doc("the action-card placement mat"))
     aids: tuple[Aid, ...] = field(metadata=doc("round-summary player aids"))
     products: tuple[Product, ...] = field(metadata=doc("the files of the printed kit"))
-    tiles: tuple[Aid, ...] = field(
+    tiles: tuple[Pawn, ...] = field(
         default=(), metadata=doc("the dragon's body: a 3x3-cell tile that moves on the map")
     )
-    markers: tuple[Aid, ...] = field(
+    markers: tuple[Marker, ...] = field(
         default=(), metadata=doc("small markers for the tracks (recall count, countdown)")
     )
     timers: tuple[Aid, ...] = field(
@@ -667,7 +629,17 @@ class DragonHoard:
 
     @cached_property
     def pawns(self) -> tuple[Pawn, ...]:
-        return tuple(Pawn(colour, where=colour.where) for colour in self.player_colours)
+        """One pawn per player colour: the colour and its name printed on it."""
+        return tuple(
+            Pawn(
+                id=f"pawn-{colour.id}",
+                name=f"{colour.name}色棋子",
+                symbol=colour.name,
+                colour=colour.hex,
+                where=colour.where,
+            )
+            for colour in self.player_colours
+        )
 
     @property
     def heart(self) -> Treasure | None:
