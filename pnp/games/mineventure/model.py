@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from pnp.errors import Location
+from pnp.model import kit
 from pnp.model.common import (
     NOWHERE,
     Balance,
@@ -245,17 +246,13 @@ class Point:
 
 
 @dataclass(frozen=True)
-class MapTile:
+class MapTile(kit.Board):
     """A printed map tile: a block of cells, each written as its terrain's code."""
 
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name printed on the tile"))
     label: str = field(metadata=doc("short label the assembly guide shows, e.g. 'A1'"))
     rows: tuple[str, ...] = field(metadata=doc("one string per row, one terrain code per cell"))
     spawns: tuple[Point, ...] = field(default=(), metadata=doc("spawn points on this tile"))
     dragon: Point | None = field(default=None, metadata=doc("the Ender Dragon's cell, if here"))
-    copies: int = field(default=1, metadata=doc("copies printed"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
 
     @property
     def width(self) -> int:
@@ -275,26 +272,19 @@ class Placement:
 
 
 @dataclass(frozen=True)
-class Assembly:
-    """One way to lay the tiles out into a square map."""
+class Assembly(kit.Aid):
+    """One way to lay the tiles out into a square map; its aid is the assembly guide."""
 
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name in Chinese"))
     size: int = field(metadata=doc("cells per side of the finished map"))
     players: PlayerRange = field(metadata=doc("player counts this map is for"))
     placements: tuple[Placement, ...] = field(metadata=doc("which tile goes where"))
-    copies: int = field(default=1, metadata=doc("copies of its assembly guide printed"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
-class Deck:
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name in Chinese, printed on the backs"))
+class Deck(kit.Deck):
+    """A deck, and where its cards live once drawn."""
+
     zone: Zone = field(metadata=doc("field, hand or mixed"))
-    colour: str = field(metadata=doc("back colour '#rrggbb'"))
-    symbol: str = field(metadata=doc("glyph on the back"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -305,13 +295,10 @@ class WeaponKind:
 
 
 @dataclass(frozen=True)
-class Equipment:
+class Equipment(kit.Card):
     """A main weapon, sub weapon or armour card (a field card)."""
 
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name in Chinese"))
     slot: Slot = field(metadata=doc("main_weapon, sub_weapon or armour"))
-    copies: int = field(metadata=doc("cards in the deck"))
     weapon_kind: str = field(default="", metadata=doc("weapon kind id (weapons only)"))
     range: int = field(default=0, metadata=doc("attack range in cells (weapons)"))
     damage: int = field(default=0, metadata=doc("damage of one hit (weapons)"))
@@ -322,7 +309,6 @@ class Equipment:
     traits: tuple[Trait, ...] = field(default=(), metadata=doc("traits, e.g. blast_proof"))
     legendary: bool = field(default=False, metadata=doc("in the legendary deck"))
     text: str = field(default="", metadata=doc("flavour line"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
 
     @property
     def is_weapon(self) -> bool:
@@ -330,39 +316,27 @@ class Equipment:
 
 
 @dataclass(frozen=True)
-class Partner:
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name in Chinese"))
-    copies: int = field(metadata=doc("cards in the deck"))
+class Partner(kit.Card):
     effect: Effect = field(metadata=doc("what the partner does"))
     text: str = field(default="", metadata=doc("flavour line"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
-class Event:
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name in Chinese"))
-    copies: int = field(metadata=doc("cards in the deck"))
+class Event(kit.Card):
     effect: Effect = field(metadata=doc("what happens when it is drawn"))
     text: str = field(default="", metadata=doc("flavour line"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
-class Item:
+class Item(kit.Card):
     """A consumable, enchant book or potion (a hand card)."""
 
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name in Chinese"))
     kind: ItemKind = field(metadata=doc("consumable, enchant or potion"))
-    copies: int = field(metadata=doc("cards in the deck"))
     effect: Effect = field(metadata=doc("what playing it does"))
     weapon_kind: str = field(default="", metadata=doc("enchant: the weapon kind it goes under"))
     icon: str = field(default="", metadata=doc("map-corner icon: playable only on such a cell"))
     legendary: bool = field(default=False, metadata=doc("in the legendary deck"))
     text: str = field(default="", metadata=doc("flavour line"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
 
     @property
     def timing(self) -> Timing:
@@ -375,14 +349,10 @@ class Item:
 
 
 @dataclass(frozen=True)
-class Food:
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name in Chinese"))
-    copies: int = field(metadata=doc("cards in the deck"))
+class Food(kit.Card):
     heal: int = field(metadata=doc("HP restored"))
     buff: str = field(default="", metadata=doc("buff id it also gives the eater"))
     text: str = field(default="", metadata=doc("flavour line"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
 
     @property
     def timing(self) -> Timing:
@@ -436,50 +406,20 @@ class BuffSlot:
 
 
 @dataclass(frozen=True)
-class Character:
-    id: str = field(metadata=doc("slug; the head token carries it too"))
-    name: str = field(metadata=doc("name in Chinese"))
+class Character(kit.Card):
     colour: str = field(metadata=doc("head token colour '#rrggbb'"))
     ability: Effect = field(metadata=doc("the character's passive ability"))
     text: str = field(default="", metadata=doc("flavour line"))
-    copies: int = field(default=1, metadata=doc("cards printed"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
-class Dragon:
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name in Chinese"))
+class Dragon(kit.Card):
     hp: int = field(metadata=doc("hit points"))
     range: int = field(metadata=doc("attack range"))
     damage: int = field(metadata=doc("damage of its breath"))
     types: tuple[DamageType, ...] = field(metadata=doc("damage types of its breath"))
     defence: int = field(metadata=doc("physical damage its scales stop per hit"))
     text: str = field(default="", metadata=doc("what the dragon card says"))
-    copies: int = field(default=1, metadata=doc("cards printed"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
-
-
-@dataclass(frozen=True)
-class Marker:
-    """A small token: HP marker, durability marker, day marker..."""
-
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name in Chinese"))
-    symbol: str = field(metadata=doc("glyph printed on it"))
-    colour: str = field(metadata=doc("fill '#rrggbb'"))
-    copies: int = field(metadata=doc("tokens printed"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
-
-
-@dataclass(frozen=True)
-class Board:
-    """A status board printed at true size."""
-
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("title printed on it"))
-    copies: int = field(metadata=doc("boards printed"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -527,8 +467,8 @@ class Mineventure:
     terrains: tuple[Terrain, ...] = field(metadata=doc("kinds of map cell"))
     tiles: tuple[MapTile, ...] = field(metadata=doc("the printed map tiles"))
     assemblies: tuple[Assembly, ...] = field(metadata=doc("the two map layouts"))
-    markers: tuple[Marker, ...] = field(metadata=doc("HP, durability and board markers"))
-    boards: tuple[Board, ...] = field(metadata=doc("the player and game status boards"))
+    markers: tuple[kit.Marker, ...] = field(metadata=doc("HP, durability and board markers"))
+    boards: tuple[kit.Board, ...] = field(metadata=doc("the player and game status boards"))
     products: tuple[Product, ...] = field(metadata=doc("the files of the printed kit"))
     decisions: tuple[Decision, ...] = field(default=(), metadata=doc("open points decided"))
     rulebook: Rulebook | None = field(default=None, metadata=doc("the rules, as structured text"))
@@ -652,15 +592,15 @@ class Mineventure:
         return (self.dragon,)
 
     @property
-    def map_info_cards(self) -> tuple[Board, ...]:
+    def map_info_cards(self) -> tuple[kit.Board, ...]:
         return tuple(board for board in self.boards if board.id == "map-info")
 
     @property
-    def player_boards(self) -> tuple[Board, ...]:
+    def player_boards(self) -> tuple[kit.Board, ...]:
         return tuple(board for board in self.boards if board.id == "player-status")
 
     @property
-    def equipment_mats(self) -> tuple[Board, ...]:
+    def equipment_mats(self) -> tuple[kit.Board, ...]:
         return tuple(board for board in self.boards if board.id == "equipment-area")
 
     @property
@@ -669,7 +609,7 @@ class Mineventure:
         return tuple(BuffToken(buff, self.info.players.max) for buff in self.buffs)
 
     @property
-    def game_boards(self) -> tuple[Board, ...]:
+    def game_boards(self) -> tuple[kit.Board, ...]:
         return tuple(board for board in self.boards if board.id == "game-status")
 
     @property
