@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from pnp.errors import Location
+from pnp.model import kit
 from pnp.model.common import NOWHERE, Balance, Decision, GameInfo, Physical, Product, doc
 from pnp.model.rulebook import Rulebook
 
@@ -214,32 +215,22 @@ class MissionStep:
 
 
 @dataclass(frozen=True)
-class Mission:
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("title of the card"))
+class Mission(kit.Card):
     story: str = field(metadata=doc("one line of story"))
     steps: tuple[MissionStep, ...] = field(metadata=doc("its success boxes, in print order"))
-    copies: int = field(default=1, metadata=doc("copies printed"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
-class PatrolCard:
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("title of the card"))
+class PatrolCard(kit.Card):
     locations: tuple[str, ...] = field(metadata=doc("the places it checks, in order"))
-    copies: int = field(default=1, metadata=doc("copies in the deck (and printed)"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
-class VacantTile:
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name printed on the tile"))
+class VacantTile(kit.Token):
+    """A vacant-house tile, laid on a vacant house of the board."""
+
     action: Action | None = field(default=None, metadata=doc("its action; none for a safe house"))
     safe_house: bool = field(default=False, metadata=doc("the tile is a second safe house"))
-    copies: int = field(default=1, metadata=doc("tiles in the game"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
 class TokenKind(enum.Enum):
@@ -249,16 +240,10 @@ class TokenKind(enum.Enum):
 
 
 @dataclass(frozen=True)
-class Token:
+class Token(kit.Token):
     """A kind of token printed on the token sheets."""
 
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("what it is"))
     kind: TokenKind = field(metadata=doc("figure, marker or resource"))
-    label: str = field(metadata=doc("the one or two characters printed on it"))
-    hex: str = field(metadata=doc("fill colour '#rrggbb'"))
-    copies: int = field(metadata=doc("tokens printed"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -297,16 +282,6 @@ class Settings:
 
 
 @dataclass(frozen=True)
-class Printed:
-    """A one-off printed thing (the board, a player aid)."""
-
-    id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("title printed on it"))
-    copies: int = field(default=1, metadata=doc("copies printed"))
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
-
-
-@dataclass(frozen=True)
 class Maquis:
     """The whole content of Maquis."""
 
@@ -323,9 +298,9 @@ class Maquis:
     missions: tuple[Mission, ...] = field(metadata=doc("the mission cards"))
     difficulties: tuple[Difficulty, ...] = field(metadata=doc("levels, easiest first"))
     tokens: tuple[Token, ...] = field(metadata=doc("figures, markers and resource tokens"))
-    boards: tuple[Printed, ...] = field(metadata=doc("the board as a printed item"))
-    round_summary: tuple[Printed, ...] = field(metadata=doc("the round-summary aid"))
-    difficulty_reference: tuple[Printed, ...] = field(metadata=doc("the difficulty aid"))
+    boards: tuple[kit.Board, ...] = field(metadata=doc("the board as a printed item"))
+    round_summary: tuple[kit.Aid, ...] = field(metadata=doc("the round-summary aid"))
+    difficulty_reference: tuple[kit.Aid, ...] = field(metadata=doc("the difficulty aid"))
     products: tuple[Product, ...] = field(metadata=doc("the files of the printed kit"))
     decisions: tuple[Decision, ...] = field(default=(), metadata=doc("open points decided"))
     balance: Balance | None = field(
@@ -366,8 +341,8 @@ class Maquis:
                 id=f"{r.id}-token",
                 name=r.name,
                 kind=TokenKind.RESOURCE,
-                label=r.name[0],
-                hex=r.hex,
+                symbol=r.name[0],
+                colour=r.hex,
                 copies=r.count,
                 where=r.where,
             )
