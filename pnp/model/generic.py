@@ -13,25 +13,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pnp.errors import Location
-from pnp.model.common import NOWHERE, Balance, Decision, GameInfo, Physical, Product, doc
+from pnp.model.common import Balance, Decision, GameInfo, Physical, Product, doc
+from pnp.model.kit import Component
 from pnp.model.rulebook import Rulebook
 
 
 @dataclass(frozen=True)
-class GenericItem:
+class GenericItem(Component):
     """One card, token, board or aid of a data-only game."""
 
-    id: str = field(metadata=doc("stable slug of the item"))
-    name: str = field(default="", metadata=doc("name printed on the item"))
-    copies: int = field(default=1, metadata=doc("how many the kit prints"))
+    # A data-only game may leave a name out (a token showing only its text).
+    name: str = field(default="", metadata=doc("the name printed on it"))
     text: str = field(default="", metadata=doc("rules text printed on the item"))
     kind: str = field(default="", metadata=doc("a free label: a card type, a suit, a colour"))
     fields: dict[str, Any] = field(
         default_factory=dict,
         metadata=doc("any other values its templates show, as {{ item.fields.NAME }}"),
     )
-    where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
