@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pnp.model.common import Balance, Decision, GameInfo, Physical, Product, doc
+from pnp.model.common import doc
+from pnp.model.game import GameContent
 from pnp.model.kit import Component
-from pnp.model.rulebook import Rulebook
 
 
 @dataclass(frozen=True)
@@ -33,11 +33,9 @@ class GenericItem(Component):
 
 
 @dataclass(frozen=True)
-class GenericGame:
+class GenericGame(GameContent):
     """The whole content of a data-only game."""
 
-    info: GameInfo = field(metadata=doc("title, players, play time"))
-    products: tuple[Product, ...] = field(metadata=doc("the files of the printed kit"))
     collections: dict[str, tuple[GenericItem, ...]] = field(
         default_factory=dict,
         metadata=doc("items by collection name; a product's 'items' names one"),
@@ -45,14 +43,6 @@ class GenericGame:
     settings: dict[str, Any] = field(
         default_factory=dict,
         metadata=doc("the game's numbers, for prose and faces: {{ game.settings.NAME }}"),
-    )
-    decisions: tuple[Decision, ...] = field(default=(), metadata=doc("open points decided"))
-    rulebook: Rulebook | None = field(default=None, metadata=doc("the rules, as structured text"))
-    physical: Physical = field(
-        default_factory=Physical, metadata=doc("what the players bring, and what shows what")
-    )
-    balance: Balance | None = field(
-        default=None, metadata=doc("fairness promises (checked once the game has an engine)")
     )
 
     def __getattr__(self, name: str) -> tuple[GenericItem, ...]:
