@@ -339,7 +339,8 @@ def test_whole_game_reports_missing_top_level_keys_at_the_merge(tmp_path: Path) 
     info = load(tmp_path, DEADLINE_INFO, "info.yaml")
     merged = merge_files([info], where=Location("deadline-99"))
     messages = problems(merged, Deadline99)
-    assert messages[0] == "deadline-99: missing required key 'suits' (the four suits)"
+    assert "deadline-99: missing required key 'suits' (the four suits)" in messages
+    assert "deadline-99: missing required key 'products' (the files of the printed kit)" in messages
     assert len(messages) == 7
 
 

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from pnp.errors import Location
-from pnp.model.common import NOWHERE, Balance, Decision, GameInfo, PlayerRange, Product, doc
+from pnp.model.common import NOWHERE, PlayerRange, doc
+from pnp.model.game import GameContent
 from pnp.model.kit import Aid, Board, Card
-from pnp.model.rulebook import Rulebook
 
 
 class Colour(enum.Enum):
@@ -168,10 +168,9 @@ class Tracker(Board):
 
 
 @dataclass(frozen=True)
-class Deadline99:
+class Deadline99(GameContent):
     """The whole content of Deadline 99."""
 
-    info: GameInfo = field(metadata=doc("title, players, play time"))
     settings: Settings = field(metadata=doc("hand size, start, cap and floor of the count"))
     suits: tuple[Suit, ...] = field(metadata=doc("the four suits"))
     ranks: tuple[Rank, ...] = field(metadata=doc("the ranks kept in the deck and their effects"))
@@ -181,12 +180,6 @@ class Deadline99:
     variant_cards: tuple[VariantCard, ...] = field(metadata=doc("the Angel and Death cards"))
     reference_cards: tuple[Aid, ...] = field(metadata=doc("player aid cards"))
     trackers: tuple[Tracker, ...] = field(metadata=doc("the running-count tracker"))
-    products: tuple[Product, ...] = field(metadata=doc("the files of the printed kit"))
-    decisions: tuple[Decision, ...] = field(default=(), metadata=doc("open points decided"))
-    rulebook: Rulebook | None = field(default=None, metadata=doc("the rules, as structured text"))
-    balance: Balance | None = field(
-        default=None, metadata=doc("the fairness the design promises, checked by simulated play")
-    )
 
     @cached_property
     def playing_cards(self) -> tuple[PlayingCard, ...]:
