@@ -17,15 +17,10 @@ from pnp.errors import Location
 from pnp.model import kit
 from pnp.model.common import (
     NOWHERE,
-    Balance,
-    Decision,
-    GameInfo,
-    Physical,
-    Product,
     Track,
     doc,
 )
-from pnp.model.rulebook import Rulebook
+from pnp.model.game import GameContent
 
 DIRECTIONS = 6
 """A hex has six sides; a range spec names one per side, clockwise from the facing side."""
@@ -417,10 +412,9 @@ class DeckCard:
 
 
 @dataclass(frozen=True)
-class ArenaTales:
+class ArenaTales(GameContent):
     """The whole content of Arena Tales."""
 
-    info: GameInfo = field(metadata=doc("title, players, play time"))
     settings: Settings = field(metadata=doc("life, refill, forced end, deck make-up"))
     colours: tuple[Colour, ...] = field(metadata=doc("card colours, colourless included"))
     elements: tuple[ElementBoost, ...] = field(metadata=doc("what each crystal element adds"))
@@ -433,18 +427,8 @@ class ArenaTales:
     turn_steps: tuple[Step, ...] = field(metadata=doc("the turn structure, for the aid"))
     timing_steps: tuple[Step, ...] = field(metadata=doc("the timing steps [1]-[7] of a card"))
     aids: tuple[Aid, ...] = field(metadata=doc("printed player aids"))
-    products: tuple[Product, ...] = field(metadata=doc("the files of the printed kit"))
-    decisions: tuple[Decision, ...] = field(default=(), metadata=doc("open points decided"))
     markers: tuple[kit.Marker, ...] = field(
         default=(), metadata=doc("track markers (the pending draw), one per seat")
-    )
-    rulebook: Rulebook | None = field(default=None, metadata=doc("the rules, as structured text"))
-    balance: Balance | None = field(
-        default=None, metadata=doc("the fairness the design promises, checked by simulated play")
-    )
-    physical: Physical = field(
-        default=Physical(),
-        metadata=doc("what players bring, and which component shows each piece of public state"),
     )
 
     @property
