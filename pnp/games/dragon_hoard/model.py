@@ -23,16 +23,11 @@ from typing import TypeVar
 from pnp.errors import Location
 from pnp.model.common import (
     NOWHERE,
-    Balance,
-    Decision,
-    GameInfo,
-    Physical,
     PlayerRange,
-    Product,
     doc,
 )
+from pnp.model.game import GameContent
 from pnp.model.kit import Aid, Board, Card, Marker, Pawn, Token
-from pnp.model.rulebook import Rulebook
 
 T = TypeVar("T")
 Cell = tuple[int, int]
@@ -576,10 +571,9 @@ class ActionPrint:
 
 
 @dataclass(frozen=True)
-class DragonHoard:
+class DragonHoard(GameContent):
     """The whole content of Dragon Hoard."""
 
-    info: GameInfo = field(metadata=doc("title, players, play time"))
     settings: Settings = field(metadata=doc("numbers of a round and of scoring"))
     placement_seconds: int = field(metadata=doc("length of the placement phase (the hourglass)"))
     match_games: PlayerRange = field(metadata=doc("games recommended for a multi-game match"))
@@ -592,7 +586,6 @@ class DragonHoard:
     treasures: tuple[Treasure, ...] = field(metadata=doc("treasure tokens"))
     mats: tuple[Board, ...] = field(metadata=doc("the action-card placement mat"))
     aids: tuple[Aid, ...] = field(metadata=doc("round-summary player aids"))
-    products: tuple[Product, ...] = field(metadata=doc("the files of the printed kit"))
     tiles: tuple[Pawn, ...] = field(
         default=(), metadata=doc("the dragon's body: a 3x3-cell tile that moves on the map")
     )
@@ -601,16 +594,6 @@ class DragonHoard:
     )
     timers: tuple[Aid, ...] = field(
         default=(), metadata=doc("the hourglass card: who holds the hourglass, how to time")
-    )
-    decisions: tuple[Decision, ...] = field(default=(), metadata=doc("open points decided"))
-    rulebook: Rulebook | None = field(default=None, metadata=doc("the rules, as structured text"))
-    balance: Balance | None = field(
-        default=None,
-        metadata=doc("what the design promises about fairness, checked by pnp validate --balance"),
-    )
-    physical: Physical = field(
-        default=Physical(),
-        metadata=doc("what players bring, and which component shows each piece of public state"),
     )
 
     @property
