@@ -17,15 +17,13 @@ from pnp.render.fonts import prepare_cjk_fonts
 from pnp.rulebook.pdf import StoryBuilder
 from pnp.units import PAPER_SIZES_MM, mm
 from tests.conftest import TEMPLATES
-from tests.validate.test_fit import GAME, PHYSICAL, PhysicalMineventure, public_state
+from tests.validate.test_fit import GAME, PHYSICAL, public_state
 
 
 @pytest.fixture
 def mineventure(content_copy: Path, monkeypatch: pytest.MonkeyPatch) -> LoadedGame:
     """MineVenture with a physical section: a d6 per table, a bag per seat."""
-    game = dataclasses.replace(
-        registry.game_for(GAME), model=PhysicalMineventure, public_state=public_state
-    )
+    game = dataclasses.replace(registry.game_for(GAME), public_state=public_state)
     monkeypatch.setitem(registry.games(), GAME, game)
     physical = PHYSICAL.replace(
         "  state:\n",

@@ -18,8 +18,6 @@ import pytest
 from pnp import registry
 from pnp.content.loader import load_game
 from pnp.errors import Problem
-from pnp.games.mineventure.model import Mineventure
-from pnp.model.common import Physical, doc
 from pnp.registry import Range
 from pnp.validate.checks import Findings
 from pnp.validate.fit import check_fit, check_observed
@@ -28,15 +26,6 @@ from tests.validate.seeding import Seeding, only
 
 GAME = "mineventure"
 SEEDING = Seeding(GAME)
-
-
-@dataclasses.dataclass(frozen=True)
-class PhysicalMineventure(Mineventure):
-    """MineVenture's model with the ``physical:`` section a game adds with one field."""
-
-    physical: Physical = dataclasses.field(
-        default=Physical(), metadata=doc("public state and what players bring")
-    )
 
 
 def public_state(model: Any) -> Mapping[str, Range]:
@@ -51,10 +40,9 @@ def public_state(model: Any) -> Mapping[str, Range]:
 
 @pytest.fixture
 def physical_game(monkeypatch: pytest.MonkeyPatch) -> Iterator[registry.Game]:
-    """MineVenture registered with a physical section and a public_state hook."""
-    game = dataclasses.replace(
-        registry.game_for(GAME), model=PhysicalMineventure, public_state=public_state
-    )
+    """MineVenture registered with a public_state hook (every game's model has a physical
+    section)."""
+    game = dataclasses.replace(registry.game_for(GAME), public_state=public_state)
     monkeypatch.setitem(registry.games(), GAME, game)
     yield game
 

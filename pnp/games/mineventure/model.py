@@ -16,15 +16,10 @@ from pnp.errors import Location
 from pnp.model import kit
 from pnp.model.common import (
     NOWHERE,
-    Balance,
-    Decision,
-    GameInfo,
-    Physical,
     PlayerRange,
-    Product,
     doc,
 )
-from pnp.model.rulebook import Rulebook
+from pnp.model.game import GameContent
 
 
 class Zone(enum.Enum):
@@ -447,10 +442,9 @@ class Settings:
 
 
 @dataclass(frozen=True)
-class Mineventure:
+class Mineventure(GameContent):
     """The whole content of MineVenture."""
 
-    info: GameInfo = field(metadata=doc("title, players, play time"))
     settings: Settings = field(metadata=doc("every fixed number of the rules"))
     decks: tuple[Deck, ...] = field(metadata=doc("the card decks"))
     weapon_kinds: tuple[WeaponKind, ...] = field(metadata=doc("kinds of weapon"))
@@ -469,17 +463,6 @@ class Mineventure:
     assemblies: tuple[Assembly, ...] = field(metadata=doc("the two map layouts"))
     markers: tuple[kit.Marker, ...] = field(metadata=doc("HP, durability and board markers"))
     boards: tuple[kit.Board, ...] = field(metadata=doc("the player and game status boards"))
-    products: tuple[Product, ...] = field(metadata=doc("the files of the printed kit"))
-    decisions: tuple[Decision, ...] = field(default=(), metadata=doc("open points decided"))
-    rulebook: Rulebook | None = field(default=None, metadata=doc("the rules, as structured text"))
-    balance: Balance | None = field(
-        default=None,
-        metadata=doc("what the design promises about fairness, checked by pnp validate --balance"),
-    )
-    physical: Physical = field(
-        default=Physical(),
-        metadata=doc("what players bring, and which component shows each piece of public state"),
-    )
 
     # -- lookups ---------------------------------------------------------------------------
 
