@@ -14,8 +14,8 @@ from functools import cached_property
 
 from pnp.errors import Location
 from pnp.model import kit
-from pnp.model.common import NOWHERE, Balance, Decision, GameInfo, Physical, Product, doc
-from pnp.model.rulebook import Rulebook
+from pnp.model.common import NOWHERE, doc
+from pnp.model.game import GameContent
 
 
 class LocationKind(enum.Enum):
@@ -282,10 +282,9 @@ class Settings:
 
 
 @dataclass(frozen=True)
-class Maquis:
+class Maquis(GameContent):
     """The whole content of Maquis."""
 
-    info: GameInfo = field(metadata=doc("title, players, play time"))
     settings: Settings = field(metadata=doc("costs and counts of the special rules"))
     resources: tuple[Resource, ...] = field(metadata=doc("the six resources"))
     morale: MoraleTrack = field(metadata=doc("the morale track"))
@@ -301,17 +300,6 @@ class Maquis:
     boards: tuple[kit.Board, ...] = field(metadata=doc("the board as a printed item"))
     round_summary: tuple[kit.Aid, ...] = field(metadata=doc("the round-summary aid"))
     difficulty_reference: tuple[kit.Aid, ...] = field(metadata=doc("the difficulty aid"))
-    products: tuple[Product, ...] = field(metadata=doc("the files of the printed kit"))
-    decisions: tuple[Decision, ...] = field(default=(), metadata=doc("open points decided"))
-    balance: Balance | None = field(
-        default=None,
-        metadata=doc("what the design promises about difficulty and fairness, checked in play"),
-    )
-    rulebook: Rulebook | None = field(default=None, metadata=doc("the rules, as structured text"))
-    physical: Physical = field(
-        default=Physical(),
-        metadata=doc("what players bring, and which component shows each piece of public state"),
-    )
 
     @cached_property
     def location(self) -> dict[str, BoardLocation]:
