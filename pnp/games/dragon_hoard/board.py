@@ -387,16 +387,14 @@ class BoardEffects:
     def _kill(self, new: DragonHoardState, seat: int) -> None:
         # Death: the pawn leaves the map, the bag's treasures drop on its cell; the heirloom
         # stays. It respawns at its entry teleporter next preparation.
-        self._drop(new, seat, everything=False)
+        self._drop_bag(new, seat)
         new.status = _set(new.status, seat, _DEAD)
         new.pawns = _set(new.pawns, seat, None)
 
-    def _drop(self, new: DragonHoardState, seat: int, everything: bool) -> None:
+    def _drop_bag(self, new: DragonHoardState, seat: int) -> None:
+        """The seat's bag empties onto its cell; its heirloom never drops (the post)."""
         pos = new.pawns[seat]
-        dropped = list(new.bags[seat])
-        if everything and new.heirlooms[seat] >= 0:
-            dropped.append(new.heirlooms[seat])
-            new.heirlooms = _set(new.heirlooms, seat, -1)
+        dropped = new.bags[seat]
         new.bags = _set(new.bags, seat, ())
         if pos is not None and dropped:
             new.floor = tuple(sorted((*new.floor, *((pos[0], pos[1], t) for t in dropped))))

@@ -621,10 +621,11 @@ class DragonHoardRules(RoundFlow):
         self._next_preparer(new, seat)
 
     def _give_up(self, new: DragonHoardState, seat: int, action: GiveUp) -> None:
-        # The player gives up: out of the game with 0 points; everything they carry drops
-        # on their cell (decision `giving-up`); the countdown starts this round.
+        # The player gives up: out of the game with 0 points; their bag drops on their cell,
+        # the heirloom stays with them (the post: an heirloom never drops and is never lost;
+        # decision `giving-up`); the countdown starts this round.
         self._note("rule:give-up")
-        self._drop(new, seat, everything=True)
+        self._drop_bag(new, seat)
         new.status = _set(new.status, seat, _QUIT)
         new.pawns = _set(new.pawns, seat, None)
         new.events |= GAVE_UP

@@ -165,3 +165,30 @@ def test_a_move_with_one_possible_distance_needs_no_choice() -> None:
     state = placement(rules, "prowl", [(0, "move-s")], pawns=((3, 11), (12, 5)))
     after = rules.apply(state, rules.parse_action("stop"))
     assert after.stage is Stage.PREPARATION and after.pawns[0] == (3, 12)
+
+
+# -- the heirloom is never lost ---------------------------------------------------------------
+
+
+def test_a_player_who_gives_up_keeps_their_heirloom_off_the_map() -> None:
+    # The post: 「被设为传家宝的宝物无法掉落及丢失」 — an heirloom never drops and is never lost.
+    # A player who gives up drops what is in their bag, but the heirloom stays in front of
+    # them: nobody else can pick it up and score it.
+    rules = DragonHoardRules(MODEL, 2)
+    crown, gold = rules.treasure_ids.index("crown"), rules.treasure_ids.index("gold")
+    state = _copy(rules.initial_state(random.Random(0)))
+    state.pawns = ((5, 9), rules.entries[1])
+    # Seat 0 picked up a crown (its heirloom) and a bag of gold on earlier rounds.
+    floor = list(state.floor)
+    floor.remove(next(item for item in floor if item[2] == crown))
+    floor.remove(next(item for item in floor if item[2] == gold))
+    state.floor = tuple(floor)
+    state.bags = ((gold,), ())
+    state.heirlooms = (crown, -1)
+    assert rules.invariant_problems(state) == []
+    state = play(rules, state, "give-up")
+    assert state.status[0] is Status.QUIT
+    assert state.heirlooms[0] == crown
+    assert (5, 9, gold) in state.floor and (5, 9, crown) not in state.floor
+    assert rules.invariant_problems(state) == []  # the crown is still accounted for
+    assert rules.scores(state)[0] == 0
