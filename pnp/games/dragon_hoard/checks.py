@@ -207,7 +207,7 @@ def _check_ai_effects(findings: Findings, model: DragonHoard) -> None:
 
 def _check_seating(findings: Findings, model: DragonHoard) -> None:
     """Each seating row names a supported table size once and one printed entry per seat,
-    none twice (decision `seats-and-entries`)."""
+    none twice, going clockwise round the map as the seats do (decision `seats-and-entries`)."""
     lair = model.lair
     numbers = {entry.seat + 1 for entry in lair.entries}
     seen: set[int] = set()
@@ -230,6 +230,15 @@ def _check_seating(findings: Findings, model: DragonHoard) -> None:
             findings.error(
                 seating.where,
                 f"{label} names entry teleporters {unknown}; the map numbers {sorted(numbers)}",
+            )
+        elif len(set(seating.entries)) == len(seating.entries) and not lair.runs_clockwise(
+            seating.entries
+        ):
+            findings.error(
+                seating.where,
+                f"{label}: entries {list(seating.entries)} do not go clockwise round the map; "
+                "seats sit clockwise and each player enters at the teleporter nearest them "
+                "(the post: 放置在离自己最近的入场传送点)",
             )
 
 

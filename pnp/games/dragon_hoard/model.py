@@ -509,6 +509,18 @@ class Lair(Board):
             raise ValueError(f"no entry teleporter numbered {missing} for {players} players")
         return tuple(by_number[n] for n in numbers)
 
+    def runs_clockwise(self, numbers: Sequence[int]) -> bool:
+        """Whether the entry teleporters `numbers`, in seat order, go once clockwise round the
+        map (north up). Seats sit clockwise round the table and each player enters at the
+        teleporter nearest them (the post), so a seating must."""
+        cells = {entry.seat + 1: entry.cell for entry in self.entries}
+        cx, cy = self.centre
+        # With rows counted downwards, the angle grows clockwise as seen from above.
+        angles = [math.atan2(cells[n][1] - cy, cells[n][0] - cx) for n in numbers]
+        count = len(angles)
+        wraps = sum(angles[(k + 1) % count] <= angles[k] for k in range(count))
+        return count < 2 or wraps == 1
+
     def entry_number(self, cell: Sequence[int]) -> int:
         """The printed number (seat + 1) of the entry teleporter on `cell`, 0 if none."""
         return next((e.seat + 1 for e in self.entries if tuple(e.cell) == tuple(cell)), 0)

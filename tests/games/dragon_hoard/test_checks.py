@@ -197,7 +197,7 @@ def test_a_seating_naming_an_unprinted_entry_is_caught_at_its_line(content_copy:
     edit(
         content_copy,
         "lair.yaml",
-        "{players: 3, entries: [1, 4, 3]}",
+        "{players: 3, entries: [1, 2, 3]}",
         "{players: 3, entries: [1, 5, 3]}",
     )
     problem = only(validate(content_copy), "seating for 3 players")
@@ -216,3 +216,19 @@ def test_a_seating_with_too_few_entries_is_caught(content_copy: Path) -> None:
     )
     problem = only(validate(content_copy), "seating for 4 players")
     assert "names 3 entries, one per seat is needed" in problem.message
+
+
+def test_a_seating_that_sends_a_player_across_the_table_is_caught(content_copy: Path) -> None:
+    # The post: each player enters at the teleporter nearest them. Seats run clockwise, so a
+    # seating whose entries run counter-clockwise puts players at entries across the table.
+    edit(
+        content_copy,
+        "lair.yaml",
+        "{players: 3, entries: [1, 2, 3]}",
+        "{players: 3, entries: [1, 4, 3]}",
+    )
+    problem = only(validate(content_copy), "seating for 3 players")
+    assert problem.message.startswith(
+        "lair: seating for 3 players: entries [1, 4, 3] do not go clockwise round the map"
+    )
+    assert problem.location.line == line_of(content_copy, "lair.yaml", "{players: 3,")

@@ -7,8 +7,11 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
+
 from pnp.engines.base import RandomPolicy
 from pnp.games.dragon_hoard.actions import Place, Reveal
+from pnp.games.dragon_hoard.play import compass
 from pnp.games.dragon_hoard.policies import TreasureHunterPolicy
 from pnp.games.dragon_hoard.rules import DragonHoardRules
 from pnp.games.dragon_hoard.simulation import simulate
@@ -192,3 +195,19 @@ def test_a_player_who_gives_up_keeps_their_heirloom_off_the_map() -> None:
     assert (5, 9, gold) in state.floor and (5, 9, crown) not in state.floor
     assert rules.invariant_problems(state) == []  # the crown is still accounted for
     assert rules.scores(state)[0] == 0
+
+
+# -- each player enters at the teleporter nearest them -----------------------------------------
+
+
+@pytest.mark.parametrize("players", list(MODEL.info.players))
+def test_seats_enter_at_the_teleporter_nearest_them(players: int) -> None:
+    # The post: 「玩家将自己的人物token放置在离自己最近的入场传送点」. Seats sit clockwise round
+    # the table (the hourglass passes clockwise), so going from seat to seat the entries must
+    # go clockwise round the map, once: the next player's entry is the next side over, never
+    # the one across the table.
+    rules = DragonHoardRules(MODEL, players)
+    clockwise = ["south", "west", "north", "east"]  # seen from above, north up
+    sides = [clockwise.index(compass(rules, seat)) for seat in range(players)]
+    turns = sum(sides[(k + 1) % players] <= sides[k] for k in range(players))
+    assert turns == 1, [clockwise[side] for side in sides]

@@ -364,7 +364,7 @@ def test_the_same_seed_plays_the_same_game() -> None:
 
 
 def test_the_table_size_picks_the_entry_teleporters() -> None:
-    # Decision `seats-and-entries`: 3 players enter at 1, 4, 3 (south, east, north).
+    # Decision `seats-and-entries`: 3 players enter at 1, 2, 3 (south, west, north).
     import random
 
     from pnp.content.loader import load_game
