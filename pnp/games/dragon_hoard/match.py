@@ -48,7 +48,9 @@ def score_match(
 
 
 def sole_leader(scores: Sequence[int]) -> int | None:
-    """The only seat with the top score of a game, if exactly one has it."""
+    """The only seat with the top score of a game, if exactly one has it: the game's own
+    scores, before the winner's bonus, so a tie at the top binds nobody even where leaving
+    first broke it for the win (decision `sole-top-scorer`)."""
     top = max(scores)
     leaders = [s for s, v in enumerate(scores) if v == top]
     return leaders[0] if len(leaders) == 1 else None

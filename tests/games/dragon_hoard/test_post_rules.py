@@ -11,12 +11,13 @@ import pytest
 
 from pnp.engines.base import RandomPolicy
 from pnp.games.dragon_hoard.actions import Place, Reveal
+from pnp.games.dragon_hoard.match import sole_leader
 from pnp.games.dragon_hoard.play import compass
 from pnp.games.dragon_hoard.policies import TreasureHunterPolicy
 from pnp.games.dragon_hoard.rules import DragonHoardRules
 from pnp.games.dragon_hoard.simulation import simulate
 from pnp.games.dragon_hoard.state import DragonHoardState, Stage, Status, Termination, _copy
-from tests.games.dragon_hoard.test_rules import MODEL, placement, resolve
+from tests.games.dragon_hoard.test_rules import MODEL, _ai, placement, resolve
 
 
 def to_placement(rules: DragonHoardRules, ai: tuple[str, ...] = ("prowl", "pounce")) -> object:
@@ -211,3 +212,62 @@ def test_seats_enter_at_the_teleporter_nearest_them(players: int) -> None:
     sides = [clockwise.index(compass(rules, seat)) for seat in range(players)]
     turns = sum(sides[(k + 1) % players] <= sides[k] for k in range(players))
     assert turns == 1, [clockwise[side] for side in sides]
+
+
+# -- recall cards in the countdown ----------------------------------------------------------
+
+
+def test_in_the_countdown_no_recall_card_comes_back_to_the_deck() -> None:
+    # The post: 「若当前已处于结束倒计时，则在本次重洗时将所有归位牌剔除」. The recall card that
+    # set off this reshuffle was drawn as next round's card (「作为下回合执行的AI牌」): it is
+    # carried out next round as the post says, then lies on the executed pile; every other
+    # recall card leaves the game, so none is ever drawn again (decision `recall-reshuffle`).
+    rules = DragonHoardRules(MODEL, 2)
+    recall = [c for c, is_recall in enumerate(rules.ai_recall) if is_recall]
+    nest = _ai(rules, "return-nest")
+    state = placement(rules, "prowl", [], pawns=((2, 4), (12, 5)))
+    deck = list(state.deck) + [state.upcoming]
+    deck.remove(nest)
+    state.deck, state.upcoming = tuple(sorted(deck)), nest
+    state.countdown, state.recall_round, state.recalls = True, True, rules.recall_limit
+    after = resolve(rules, state)
+    assert after.upcoming == nest
+    assert not set(recall) & set(after.deck)
+    assert sorted(after.removed) == sorted(c for c in recall if c != nest)
+    # Next round: the kept recall card is this round's card, carried out, and stays out.
+    state = play(rules, after, "done", "done")
+    state = rules.apply(state, rules.sample_chance(state, random.Random(1)))
+    assert state.current == nest and state.stage is Stage.PLACEMENT
+    state = play(rules, state, "stop", "stop")
+    while state.stage is Stage.RESOLUTION:
+        state = rules.apply(state, rules.legal_actions(state)[0])
+    assert state.executed[-1] == nest and not set(recall) & set(state.deck)
+
+
+# -- several games: the sole top scorer ------------------------------------------------------
+
+
+def test_only_a_sole_top_score_of_the_game_binds_the_next_game() -> None:
+    # The post: 「若一盘游戏计分结束后，只有一位玩家的分数最高。则此玩家在下盘游戏中，必须至少
+    # 拥有3个宝物才可离开宝窟」. The game's own scores count (not the winner's bonus): a tie
+    # at the top binds nobody, even though leaving first broke it for the win; all zero too.
+    assert sole_leader((9, 4, 4)) == 0
+    assert sole_leader((6, 6, 2)) is None
+    assert sole_leader((0, 0, 0)) is None
+
+
+def test_a_bound_player_walks_past_the_exit_with_too_few_treasures() -> None:
+    # Decision `sole-top-scorer`: the heirloom counts among the treasures held; with fewer than
+    # settings.leader_min_treasures an exit is an ordinary cell for that player.
+    need = MODEL.settings.leader_min_treasures
+    rules = DragonHoardRules(MODEL, 2, must_hold=(need, 0))
+    gold = rules.treasure_ids.index("gold")
+    floor = [item for item in rules.initial_state(random.Random(0)).floor if item[2] == gold]
+    for held in (need - 1, need):
+        state = placement(rules, "prowl", [(0, "move-w")], pawns=((1, 12), (12, 5)))
+        state.floor = tuple(item for item in state.floor if item not in floor[:held])
+        state.bags = (tuple([gold] * (held - 1)), ())
+        state.heirlooms = (gold, -1)
+        assert rules.invariant_problems(state) == []
+        after = resolve(rules, state)
+        assert (after.status[0] is Status.LEFT) is (held >= need)
