@@ -160,7 +160,7 @@ class MaquisRules(WorkerOptions, WayHome):
         )
         """The days whose space costs morale when the marker enters it at this level (the
         upkeep asks about no other day: past the last one is the End space, or the marker
-        goes back beside day 1 on a level that loops)."""
+        goes back beside day 1 on a level that loops); a harder level's last day is one."""
         # Built once and shared: the actions legal_actions hands out, each cost as a vector.
         self._place_of = [Place(loc.id) for loc in self.locs]
         self._kill_of = [Kill(loc.id) for loc in self.locs]
@@ -727,11 +727,12 @@ class MaquisRules(WorkerOptions, WayHome):
             else:
                 time_up = True  # the End space
         new.day = day
-        # The harder levels end on reaching their last day: that space is their End space
-        # (decision harder-end-day), and entering the End space costs no morale.
+        # The harder levels end on reaching their last day (decision harder-end-day); it is
+        # still a day space, so entering it costs what its mark costs at this level. Only the
+        # End space past the last day is unmarked (the upkeep never asks about it).
         if self.level.end_day and day >= self.level.end_day:
             time_up = True
-        if not time_up and day in self._drop_days and not new.failed:
+        if day in self._drop_days and not new.failed:
             # _morale(s, -1), whose fail space keeps morale where it is.
             new.morale = max(0, min(self.model.morale.top, new.morale - 1))
             new.failed = new.morale == 0

@@ -176,13 +176,15 @@ def test_a_patrol_card_naming_the_second_safe_house_skips_it(
 
 
 @pytest.mark.parametrize("level", ["harder", "hard", "very-hard"])
-def test_the_last_day_of_a_harder_level_costs_no_morale(model: Maquis, level: str) -> None:
-    # The post: on the harder levels the game ends when the day marker reaches day 12; the
-    # edition reads that space as the End space, and entering the End space costs no morale,
-    # even where the day is printed orange (or with a star).
+def test_the_last_day_of_a_harder_level_still_costs_its_morale(model: Maquis, level: str) -> None:
+    # The post: 「当回合指示物到第12天时游戏结束」 on the harder levels, and in every upkeep
+    # 「如果回合指示物前进到一个橙色背景格，那士气轨迹条就要降低1」. Day 12 is a day space like
+    # any other: entering it costs the morale its mark costs at this level (orange on 较难,
+    # star on 困难 and 非常难), then the game ends. Morale 1 on day 11 of 较难 loses.
     rules = MaquisRules(model, difficulty=level)
     end_day = rules.level.end_day
     assert end_day
+    drops = end_day in getattr(model.days, rules.level.morale_drop.value)
     s = replace(
         act_state(rules, square="R"),
         day=end_day - 1,
@@ -191,9 +193,11 @@ def test_the_last_day_of_a_harder_level_costs_no_morale(model: Maquis, level: st
         boxes=((True, True, True), (False, False)),
     )
     s = rules.apply(rules.apply(s, Activate("square", "-")), Return())
-    assert s.day == end_day and s.ended is Termination.TIME
-    assert s.morale == 1 and not s.failed
-    assert rules.result(s) is Result.DRAW
+    assert s.day == end_day and s.ended is not None
+    assert s.morale == 1 - drops and s.failed is drops
+    assert rules.result(s) is (Result.LOSS if drops else Result.DRAW)
+    if level == "harder":
+        assert drops and s.ended is Termination.MORALE
 
 
 # -- the day marker starts beside day 1 -----------------------------------------------------

@@ -107,9 +107,10 @@ def test_a_changed_content_value_changes_the_text(content_copy: Path, tmp_path: 
 def test_the_rulebook_says_what_the_engine_does_on_issue_13(book: RulebookFiles) -> None:
     # The setup puts the day marker on the start space beside day 1; patrol cards skip the
     # second safe house; a weapon gained this round kills before the worker walks home; the
-    # last day of a harder level costs no morale.
+    # last day of a harder level still costs its morale (issue 28: the post's orange day).
     text = flat(text_of(book.reading))
     assert flat("日期标记放在日期轨第一天旁边的「起点」格") in text
     assert flat("牌上列出的空屋已经改造成第二安全屋时，跳过这一项") in text
     assert flat("回家之前，这次行动得到的武器已经在他手里") in text
-    assert flat("游戏结束，也不扣士气") in text
+    assert flat("那一格照常结算，是本级别扣士气的格子（橙色格或星号格）就先降一格士气") in text
+    assert flat("也不扣士气") not in text
