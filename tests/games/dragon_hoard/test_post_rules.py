@@ -226,7 +226,7 @@ def test_in_the_countdown_no_recall_card_comes_back_to_the_deck() -> None:
     recall = [c for c, is_recall in enumerate(rules.ai_recall) if is_recall]
     nest = _ai(rules, "return-nest")
     state = placement(rules, "prowl", [], pawns=((2, 4), (12, 5)))
-    deck = list(state.deck) + [state.upcoming]
+    deck = [*state.deck, state.upcoming]
     deck.remove(nest)
     state.deck, state.upcoming = tuple(sorted(deck)), nest
     state.countdown, state.recall_round, state.recalls = True, True, rules.recall_limit
