@@ -41,6 +41,8 @@ class Option:
     pay: dict[str, int]
     reward: Reward | None = None
     airdrop: dict[str, int] | None = None
+    zone: int = -1
+    """The airdrop zone (index into ``zones``) an airdrop option lands on."""
     build: str = ""
     collect: int = -1
     mission: tuple[int, int] | None = None
@@ -107,8 +109,10 @@ class WorkerOptions:
 
     def _pay_table(self, action: Action) -> PayTable:
         """Each way to pay ``action`` as a vector, with what each of its rewards offers:
-        whether it recruits (a worker must wait in the café), whether it is an airdrop (an
-        airdrop zone must be empty), and the options it gives (built once, shared)."""
+        whether it recruits (a worker must wait in the café), whether it is an airdrop (its
+        zone must be empty), and the options it gives (built once, shared). An airdrop gives
+        one option per bundle the level allows and zone it may land on: the player chooses
+        both (decision airdrop-zone)."""
         table = []
         for i, pay in list(enumerate(action.pay)) or [(-1, {})]:
             rewards = []
@@ -117,8 +121,16 @@ class WorkerOptions:
                 key = f"{'' if i < 0 else f'p{i}'}g{j}"
                 if reward.airdrop:
                     found = tuple(
-                        Option(f"{key}d{k}", pay, reward, airdrop=bundle, cost=cost)
+                        Option(
+                            f"{key}d{k}@{self.locs[zone].id}",
+                            pay,
+                            reward,
+                            airdrop=bundle,
+                            zone=z,
+                            cost=cost,
+                        )
                         for k, bundle in enumerate(self.level.airdrop)
+                        for z, zone in enumerate(self.zones)
                     )
                 else:
                     found = (Option(key, pay, reward, cost=cost),)
@@ -248,8 +260,9 @@ class WorkerOptions:
             for recruit, airdrop, found in rewards:
                 if recruit and s.cafe <= 0:
                     continue
-                # Airdrop: only onto an empty zone (decision airdrop-zone).
-                if airdrop and not any(not any(d) for d in s.drops):
+                if airdrop:
+                    # Airdrop: onto any zone with nothing on it (decision airdrop-zone).
+                    options.extend(o for o in found if not any(s.drops[o.zone]))
                     continue
                 options.extend(found)
             if options:

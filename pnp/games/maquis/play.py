@@ -113,11 +113,11 @@ def coverage_items(model: Maquis) -> dict[str, Location]:
 
 
 def _alternatives(key: str) -> tuple[int, int]:
-    """The pay and gain alternative a choice key names: ``p1g0d2`` -> (1, 0)."""
+    """The pay and gain alternative a choice key names: ``p1g0d2@airdrop-west`` -> (1, 0)."""
     pay = gain = -1
     number = ""
     letter = ""
-    for c in key + "$":
+    for c in key.partition("@")[0] + "$":
         if c.isdigit():
             number += c
             continue

@@ -320,6 +320,10 @@ class GreedyPolicy:
         value += self.stock_value(rules, need, gained) - before
         if o.airdrop is not None:
             value *= 0.8
+            # Of two empty zones, the one with more ways home (a zone at the end of one line
+            # is cut off by a single patrol), then the nearer to a safe house.
+            zone = rules.zones[o.zone]
+            value += 0.01 * len(rules.adjacent[zone]) - 0.001 * self._distances(rules, s)[zone]
         return value
 
     @staticmethod
@@ -428,10 +432,50 @@ class GreedyPolicy:
         for i in workers:
             value, keys = self.best(rules, s, i, need)
             activations += [(value, rules._activation(i, key)) for key in keys]
+            rescue = self._rescue(rules, s, i, need)
+            if rescue is not None:
+                activations.append(rescue)
         if not activations:
             return actions[0]
         activation: MaquisAction = best_of(activations, rng)
         return activation
+
+    def _rescue(
+        self, rules: MaquisRules, s: MaquisState, i: int, need: list[float]
+    ) -> tuple[float, Activate] | None:
+        """The worker on ``i`` is cut off from home, the stock cannot pay for a kill, but an
+        option there puts what a kill costs in his hand: take it, and shoot the policeman in
+        the way on the walk home (the post lets a weapon gained this round kill at once). Its
+        value counts the worker saved; None when no such rescue exists."""
+        if (
+            s.killed
+            or s.morale <= 1 - rules.s.kill_morale
+            or rules.has_path_home(s, i)
+            or rules._affords(s.stock, rules.kill_cost)
+        ):
+            return None
+        police = [j for j, c in enumerate(s.board) if c == POLICE]
+        if not any(rules.has_path_home(s, i, _put(s.board, j, EMPTY)) for j in police):
+            return None
+        need = need or self.needs(rules, s)  # (the caller may have had no need for them)
+        supply = rules.supply(s)
+        best: tuple[float, Activate] | None = None
+        for o in rules.options(s, i):
+            hand = list(s.stock)
+            for k, n in enumerate(o.cost):
+                hand[k] -= n
+            if o.reward is not None:
+                for r, n in o.reward.resources.items():
+                    k = rules.res_index[r]
+                    hand[k] += min(n, supply[k])
+            if o.collect >= 0:
+                hand = [a + b for a, b in zip(hand, s.drops[o.collect], strict=True)]
+            if not rules._affords(hand, rules.kill_cost):
+                continue
+            value = self.option_value(rules, s, o, list(need)) + self.LOSE_WORKER
+            if best is None or value > best[0]:
+                best = (value, rules._activation(i, o.key))
+        return best
 
     def __repr__(self) -> str:
         return "GreedyPolicy()"

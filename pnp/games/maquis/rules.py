@@ -150,8 +150,6 @@ class MaquisRules(WorkerOptions, WayHome):
         self.build_cost = self._vector(self.s.build_cost)
         self._free = (0,) * len(self.res)
         """Nothing of any resource: what a free option costs."""
-        self._kill_room = self.model.soldiers.spaces - self.s.kill_soldiers
-        """The soldier track's last space from which a kill still has room to move it on."""
         days = model.days
         self._drop_days = frozenset(
             day
@@ -417,12 +415,11 @@ class MaquisRules(WorkerOptions, WayHome):
         return spaces
 
     def kill_targets(self, s: MaquisState) -> list[int]:
-        # Kill police: once per round, for the kill cost; soldiers cannot be killed; the
-        # soldier track must have room (decision kill-when).
+        # Kill police: once per round, for the kill cost; soldiers cannot be killed. The post
+        # sets no limit: a full soldier track does not stop a kill (decision kill-when).
         if (
             s.phase != "act"
             or s.killed
-            or s.soldiers > self._kill_room
             or POLICE not in s.board  # nobody to kill: what the hand holds does not matter
             or not (
                 # The hand only adds to the stock: asked only when the stock is short and an
@@ -566,7 +563,8 @@ class MaquisRules(WorkerOptions, WayHome):
         return self.index.get(action.loc, -1) in self.kill_targets(s)
 
     def _apply_kill(self, s: MaquisState, action: Kill) -> MaquisState:
-        # Kill police: pay, remove the figure, soldier track +1, morale −1. The acting
+        # Kill police: pay, remove the figure, soldier track +1 (it stays on its last space
+        # once there: there are no more soldier figures), morale −1. The acting
         # worker's new weapon pays first (decision kill-with-the-weapon-in-hand): it is
         # spent and does not come home; the stock pays the rest.
         i = self.index[action.loc]
@@ -581,7 +579,7 @@ class MaquisRules(WorkerOptions, WayHome):
                 board=_put(s.board, i, EMPTY),
                 stock=stock,
                 spent=spent if any(spent) else (),
-                soldiers=s.soldiers + self.s.kill_soldiers,
+                soldiers=min(self.model.soldiers.spaces, s.soldiers + self.s.kill_soldiers),
                 killed=True,
             ),
             self.s.kill_morale,
@@ -665,14 +663,13 @@ class MaquisRules(WorkerOptions, WayHome):
                 n = min(r.recruit, new.cafe)
                 new.cafe -= n
                 new.home += n
-        if o.airdrop is not None:
-            empty = [z for z, d in enumerate(drops) if not any(d)]
-            if empty:
-                supply = self._supply(stock, drops)
-                drop = tuple(min(o.airdrop.get(r, 0), supply[k]) for k, r in enumerate(self.res))
-                laid = list(drops)
-                laid[empty[0]] = drop
-                drops = tuple(laid)
+        if o.airdrop is not None and not any(drops[o.zone]):
+            # The zone the player chose, empty when chosen: nothing fills a zone meanwhile.
+            supply = self._supply(stock, drops)
+            drop = tuple(min(o.airdrop.get(r, 0), supply[k]) for k, r in enumerate(self.res))
+            laid = list(drops)
+            laid[o.zone] = drop
+            drops = tuple(laid)
         if o.build:
             built = list(new.tiles)
             built[self.vacant.index(i)] = o.build

@@ -74,7 +74,8 @@ class PatrolDraw:
 class Activate:
     """Action phase: the worker on ``loc`` does ``choice`` (``-``: nothing).
 
-    Choices: ``p<i>g<j>`` pay alternative i, take reward j (``d<k>``: airdrop option k);
+    Choices: ``p<i>g<j>`` pay alternative i, take reward j (``d<k>@<zone>``: airdrop option
+    k onto that airdrop zone);
     ``b=<tile>`` lay a vacant-house tile; ``c`` collect an airdrop; ``m<slot>.<step>p<i>`` a
     mission step.
     """

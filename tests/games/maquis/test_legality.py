@@ -41,6 +41,8 @@ TABLES = {level: MaquisRules(MODEL, difficulty=level) for level in LEVELS}
 def choices(rules: MaquisRules) -> list[str]:
     """Every choice text an activation can carry, and some no option has."""
     keys = ["-", "c", "g0", "g1", "g0d0", "g0d1", "p0g0", "p0g1", "p1g0", "p1g1", "p2g0"]
+    keys += [f"g1d{k}@{rules.locs[z].id}" for k in range(3) for z in rules.zones]
+    keys += ["g1d0@no-such-zone", "g1d0@"]
     keys += [f"b={tile}" for tile in rules.tiles]
     keys += [f"m{slot}.{k}p{p}" for slot in range(2) for k in range(6) for p in range(2)]
     return [*keys, "p9g9", "nonsense", ""]

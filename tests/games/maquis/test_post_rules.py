@@ -267,7 +267,7 @@ def test_an_airdrop_lands_on_an_empty_zone_and_is_collected_next_round(
     # they cannot be taken in the round they land, and no worker goes to an empty zone.
     s = act_state(rules, radio="R")
     drop = next(k for k, b in enumerate(rules.level.airdrop) if b.get("weapons"))
-    s = end_action(rules, s, "radio", f"g1d{drop}")
+    s = end_action(rules, s, "radio", f"g1d{drop}@airdrop-west")
     west, east = rules.zones
     assert s.phase == "place" and s.drops[0] == stock(rules, **rules.level.airdrop[drop])
     assert west in rules.placeable(s) and east not in rules.placeable(s)
@@ -314,3 +314,74 @@ def test_entering_a_marked_day_costs_morale(model: Maquis, level: str, drops_on:
     assert end_action(rules, s, "square", "-").morale == model.morale.start - 1
     s = replace(act_state(rules, square="R"), day=quiet - 1)
     assert end_action(rules, s, "square", "-").morale == model.morale.start
+
+
+# -- killing police: no limit in the post ----------------------------------------------------
+
+
+def test_police_may_be_killed_with_the_soldier_track_full(
+    rules: MaquisRules, model: Maquis
+) -> None:
+    # The post: 「如果你弃除1个武器资源，你可以——在任意时候，但每回合一次——在游戏版图上移除一个
+    # 警察工人」 and 「任何时候你这么做，士兵轨迹条将会移动1格」: no limit on kills. Once the
+    # track is at its last space the marker stays there (decision kill-when).
+    full = model.soldiers.spaces
+    s = replace(
+        act_state(rules, farm="R", tavern="P", church="P", square="R"),
+        soldiers=full,
+        stock=stock(rules, weapons=1),
+    )
+    s = rules.apply(s, Activate("farm", "g0"))
+    assert Kill("tavern") in rules.legal_actions(s)
+    s = rules.apply(s, Kill("tavern"))
+    assert s.soldiers == full and s.morale == model.morale.start + model.settings.kill_morale
+    s = rules.apply(s, Return())
+    assert s.home == 3  # the kill opened the way home
+
+
+# -- the soldier track starts empty ----------------------------------------------------------
+
+
+def test_the_first_patrols_are_all_police(rules: MaquisRules, model: Maquis) -> None:
+    # The post: the soldier marker starts at the beginning of its track, and 「通常来说，所有的
+    # 巡逻者工人都是警察，如果有士兵出现（按照士兵轨迹条），他们将代替1比1替代警察工人」:
+    # soldiers only appear once kills move the track (decision soldiers-start-empty).
+    s = rules.initial_state(random.Random(0))
+    assert s.soldiers == model.soldiers.start == 0 and s.round_soldiers == 0
+    while s.phase == "place":
+        actions = rules.legal_actions(s)
+        s = rules.apply(s, actions[0])
+    assert "S" not in s.board and "P" in s.board
+
+
+# -- the airdrop zone is the player's choice -------------------------------------------------
+
+
+def test_the_player_chooses_between_two_empty_airdrop_zones(rules: MaquisRules) -> None:
+    # The post: 「你只能把空投的资源放在当前没有放资源的空投点」 — any zone with nothing on it,
+    # the player's choice (decision airdrop-zone); a zone with goods on it is not offered.
+    s = act_state(rules, radio="R")
+    drops = {
+        a.choice for a in rules.legal_actions(s) if isinstance(a, Activate) and "d" in a.choice
+    }
+    west, east = (rules.locs[i].id for i in rules.zones)
+    assert {c.rpartition("@")[2] for c in drops} == {west, east}
+    weapons = next(k for k, b in enumerate(rules.level.airdrop) if b.get("weapons"))
+    s = end_action(rules, s, "radio", f"g1d{weapons}@{east}")
+    assert not any(s.drops[0]) and s.drops[1] == stock(rules, **rules.level.airdrop[weapons])
+    s = replace(act_state(rules, radio="R"), drops=s.drops)
+    drops = {
+        a.choice for a in rules.legal_actions(s) if isinstance(a, Activate) and "d" in a.choice
+    }
+    assert drops and {c.rpartition("@")[2] for c in drops} == {west}
+    assert rules.parse_action(f"act:radio:g1d{weapons}@{west}") in rules.legal_actions(s)
+
+
+def test_a_pending_airdrop_reads_back_from_its_notation(rules: MaquisRules) -> None:
+    # The chosen zone is part of the position while the worker walks home: the notation keeps
+    # it, and the worker's walk home lands the goods where the text says.
+    s = rules.apply(act_state(rules, radio="R"), Activate("radio", "g1d0@airdrop-east"))
+    text = rules.notation(s)
+    again = rules.from_notation(text)
+    assert again == s and "g1d0@airdrop-east" in text
+    assert rules.apply(again, Return()).drops == rules.apply(s, Return()).drops
