@@ -76,6 +76,9 @@ _Pattern = tuple[
 _LASTING = 1 << 30
 """Rounds left of a lasting buff (0 in the state) when buffs are compared."""
 
+_NO_LAST_DAY = 1 << 62
+"""The final day of a table that does not play the last-day variant: never reached."""
+
 
 class _MapMoves:
     """The moves of one map, found as play reaches them and shared by every table of the map
@@ -216,9 +219,19 @@ class Board:
 
     slug = SLUG
 
-    def __init__(self, model: Mineventure, players: int, mode: Mode | str | None = None) -> None:
+    def __init__(
+        self,
+        model: Mineventure,
+        players: int,
+        mode: Mode | str | None = None,
+        last_day: bool = False,
+    ) -> None:
+        """A table of `players` on the map `mode`; `last_day` plays the optional variant that
+        ends the game when day ``settings.final_day`` begins (decision final-day): the post
+        has no last day, so it is off unless a table agrees to it."""
         self.model = model
         self.players = players
+        self.last_day = last_day
         s = model.settings
         self.settings = s
         if players not in model.info.players:
@@ -362,7 +375,8 @@ class Board:
         # bottom) or a hand card (item, food).
         self._field = [isinstance(c, (Equipment, Partner, Event)) for c in self.cards]
         self._in_hand = [isinstance(c, (Item, Food)) for c in self.cards]
-        self._final_day = s.final_day
+        # The day that ends the game, past any a game reaches when the variant is off.
+        self._final_day = s.final_day if last_day else _NO_LAST_DAY
         self._hand_limit = s.hand_limit
         self._overworld_cells = {cell: bool(t.overworld) for cell, t in self.terrain.items()}
         # The most a seat can glow: its character's, a partner's and a buff in every slot.
@@ -562,11 +576,8 @@ class Board:
         pile, bottom, discard = new.piles[deck]
         if pile:
             pile = _remove(pile, code)
-        elif bottom:
-            bottom = bottom[1:]
         else:
-            # A hand deck ran out: its discards become the new pile (decision hand-decks).
-            pile, discard = _remove(discard, code), ()
+            bottom = bottom[1:]
         piles = list(new.piles)
         piles[deck] = (pile, bottom, discard)
         new.piles = tuple(piles)
@@ -647,28 +658,25 @@ class Board:
         self._set(new, seat, **{f"{slot}_dur": restored})
 
     def give_buff(self, new: MineventureState, seat: int, buff: int) -> None:
-        """Put a buff in a slot (decision buff-slots): the same buff refreshes; else the first
-        free slot that takes its class; else it replaces, among those slots, the buff with the
-        fewest rounds left (a lasting one counts as the most), the lower slot on a tie: what
-        the tokens on the board's rounds-left cells show, so no order of arrival is kept."""
+        """Put a buff in a slot (decision buff-slots): the first free slot that takes its
+        class, even with the same buff in another (the post replaces an effect only 「当没有
+        槽位可装时」); else it replaces, among those slots, the buff with the fewest rounds
+        left (a lasting one counts as the most), the lower slot on a tie: what the tokens on
+        the board's rounds-left cells show, so no order of arrival is kept."""
         b = self.buffs[buff]
         p = new.players[seat]
         buffs = list(p.buffs)
         new.stamp += 1
         entry = (buff, b.rounds, new.stamp)
-        same = [i for i, e in enumerate(buffs) if e is not None and e[0] == buff]
         fitting = [i for i, accepts in enumerate(self.slots) if b.cls in accepts]
-        if same:
-            buffs[same[0]] = entry
-        elif not fitting:
+        if not fitting:
             return
-        else:
-            free = [i for i in fitting if buffs[i] is None]
-            # No free slot: every fitting slot holds a buff; replace the one with the fewest
-            # rounds left, the lower slot on a tie (decision buff-slots).
-            left = {i: e[1] or _LASTING for i in fitting if (e := buffs[i]) is not None}
-            index = free[0] if free else min(fitting, key=lambda i: (left[i], i))
-            buffs[index] = entry
+        free = [i for i in fitting if buffs[i] is None]
+        # No free slot: every fitting slot holds a buff; replace the one with the fewest
+        # rounds left, the lower slot on a tie (decision buff-slots).
+        left = {i: e[1] or _LASTING for i in fitting if (e := buffs[i]) is not None}
+        index = free[0] if free else min(fitting, key=lambda i: (left[i], i))
+        buffs[index] = entry
         self._set(new, seat, buffs=tuple(buffs))
 
     def _heal(self, new: MineventureState, seat: int, amount: int) -> None:
@@ -881,9 +889,10 @@ class Board:
         elif not living:
             new.ended = Termination.ALL_DEAD.value
             new.winners = ()
-        elif new.day >= self.settings.final_day:
-            # The last day: story damage spares the End, so hiding there could last forever;
-            # when day `final_day` begins the game ends and nobody wins (decision final-day).
+        elif new.day >= self._final_day:
+            # The last-day variant: story damage spares the End, so a table that fears a game
+            # of hiding there may agree that when day `final_day` begins the game ends and
+            # nobody wins (decision final-day).
             new.ended = Termination.TIME_UP.value
             new.winners = ()
         else:

@@ -187,6 +187,25 @@ def check_static(findings: Findings) -> None:
     _check_legendary(findings, model)
     _check_orientation(findings, model)
     _check_dragon(findings, model)
+    _check_day_track(findings, model)
+
+
+def _check_day_track(findings: Findings, model: Mineventure) -> None:
+    """The day track runs to the optional last day: a table that plays that variant ends the
+    game on its cell (decision final-day). Without the variant a game's day has no bound, so
+    the shared check of the track's range cannot ask for it."""
+    final = model.settings.final_day
+    for product in model.products:
+        for track in product.tracks:
+            if track.id != "day":
+                continue
+            days = [v for v in track.values() if isinstance(v, int)]
+            if days and final not in days:
+                findings.error(
+                    track.where,
+                    f"track 'day' on {product.id!r} shows {min(days)}..{max(days)}: the optional "
+                    f"last day, day {final}, has no cell to end the game on",
+                )
 
 
 def _check_dragon(findings: Findings, model: Mineventure) -> None:

@@ -373,8 +373,9 @@ class Buff:
 class BuffToken:
     """The printed token of one buff: it lies in a buff slot on the rounds-left cell.
 
-    The kit prints one per seat of the largest table: a player holds a buff at most once
-    (the same buff refreshes), so that many tokens of each buff cover every position."""
+    The kit prints, per seat of the largest table, one for each slot that takes the buff's
+    class: a player may hold the same buff in each of them (a new effect replaces an old one
+    only when no slot is free), so that many tokens cover every position."""
 
     buff: Buff
     copies: int
@@ -433,7 +434,9 @@ class Settings:
     story_base: int = field(metadata=doc("story damage = dead players + this"))
     story_day: int = field(metadata=doc("day from which a story event is put in play"))
     final_day: int = field(
-        metadata=doc("the game ends when this day begins, whoever is left (nobody wins)")
+        metadata=doc(
+            "the optional last-day variant: the game ends when this day begins, nobody wins"
+        )
     )
     unarmed_damage: int = field(metadata=doc("damage of a bare-handed hit"))
     unarmed_range: int = field(metadata=doc("attack range bare-handed"))
@@ -588,8 +591,15 @@ class Mineventure(GameContent):
 
     @property
     def buff_tokens(self) -> tuple[BuffToken, ...]:
-        """One token of each buff per seat of the largest table."""
-        return tuple(BuffToken(buff, self.info.players.max) for buff in self.buffs)
+        """Each buff's tokens: one per slot that takes its class, for every seat of the
+        largest table (a player may hold it in each such slot, decision buff-slots)."""
+        return tuple(
+            BuffToken(
+                buff,
+                sum(buff.cls in slot.accepts for slot in self.buff_slots) * self.info.players.max,
+            )
+            for buff in self.buffs
+        )
 
     @property
     def game_boards(self) -> tuple[kit.Board, ...]:

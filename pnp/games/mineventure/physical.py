@@ -85,7 +85,8 @@ def public_state(model: Mineventure) -> Mapping[str, Range]:
     # -- the table
     state.update(
         {
-            "day": Range(0, s.final_day),
+            # no last day unless a table plays the variant: a game's length has no bound
+            "day": Range(0),
             "time": Range.of("day", "night"),
             "story": Range.of("none", *(e.id for e in model.story_events)),
             "dragon-hp": Range(0, model.dragon.hp),

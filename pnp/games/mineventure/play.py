@@ -57,8 +57,8 @@ ACTION_DECISIONS = {
 
 def play_tables(model: Mineventure) -> list[Table]:
     """One table per map and player count the content supports (3-4 players on the 24x24
-    map, 4-6 on the 32x32); capped after ``TURN_CAP`` rounds (every game ends on day
-    ``final_day``, well before)."""
+    map, 4-6 on the 32x32), without the optional last day; capped after ``TURN_CAP`` rounds
+    (see there: games end long before)."""
     modes = {mode.value: mode for mode in Mode}
     return [
         Table(

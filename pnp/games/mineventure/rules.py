@@ -23,8 +23,9 @@ The rules of the post (shared/seeds/003_d2668811a13e6a3c.txt) and this edition's
   first, then the other cards played, then deaths (decision simultaneous-exchange). A killer
   takes the victim's hand and may take one equipment card (decision loot-choice).
 - Round end: story damage, the dragon's breath, buffs tick; time moves half a day, and after
-  the night everyone heals `daily_heal`. When day `final_day` begins the game ends and nobody
-  wins (decision final-day).
+  the night everyone heals `daily_heal`. The post has no last day: only a table that plays
+  the last-day variant ends the game, nobody winning, when day `final_day` begins (decision
+  final-day).
 
 The package: state.py (positions and actions), notation.py (a position as one line), board.py
 (the map, card table, piles, damage and deaths), combat.py (battles), this module (the protocol
@@ -33,8 +34,8 @@ rulebook's worked examples).
 
 Chance is explicit: a die roll is ``die:<n>`` and a draw is ``draw:<card>``. Each deck is a
 multiset pile (uniformly random draws), an ordered bottom (field cards put back, drawn in
-order once the pile is empty) and a discard pile (hand cards, shuffled back when both are
-empty).
+order once the pile is empty) and a discard pile (played hand cards, which the post never
+rotates back: a hand deck that runs out stays empty, decision hand-decks-run-out).
 """
 
 from __future__ import annotations
@@ -162,10 +163,10 @@ class MineventureRules(CombatRules):
             sides = len(self._die_acts)
             return [(act, 1 / sides) for act in self._die_acts]
         _, deck, _ = state.queue[0]
-        pile, bottom, discard = state.piles[deck]
-        source = pile or (() if bottom else discard)
-        if not source:
+        pile, bottom, _ = state.piles[deck]
+        if not pile:
             return [(self._draw_acts[bottom[0]], 1.0)]
+        source = pile
         counts = Counter(source)
         return [(self._draw_acts[c], k / len(source)) for c, k in sorted(counts.items())]
 
@@ -177,11 +178,10 @@ class MineventureRules(CombatRules):
         if state.phase in ("rolling", "combat"):
             return self._die_acts[int(rng.random() * len(self._die_acts))]
         _, deck, _ = state.queue[0]
-        pile, bottom, discard = state.piles[deck]
-        source = pile or (() if bottom else discard)
-        if not source:
+        pile, bottom, _ = state.piles[deck]
+        if not pile:
             return self._draw_acts[bottom[0]]
-        return self._draw_acts[source[int(rng.random() * len(source))]]
+        return self._draw_acts[pile[int(rng.random() * len(pile))]]
 
     def legal_actions(self, state: MineventureState) -> list[Act]:
         # States are values: the answer for the state last asked about is kept (apply asks
@@ -251,10 +251,9 @@ class MineventureRules(CombatRules):
                 die = self._die_by_text.get(action.a)
                 return action is die or action == die
             _, deck, _ = state.queue[0]
-            pile, bottom, discard = state.piles[deck]
-            source = pile or (() if bottom else discard)
-            code = self.by_token.get(action.a, -1) if source else bottom[0]
-            if source and code not in source:
+            pile, bottom, _ = state.piles[deck]
+            code = self.by_token.get(action.a, -1) if pile else bottom[0]
+            if pile and code not in pile:
                 return False
             draw = self._draw_acts[code]
             return action is draw or action == draw
@@ -580,7 +579,10 @@ class MineventureRules(CombatRules):
         """Skip draws from empty decks and dead players; when none is due, resume."""
         while new.queue:
             seat, deck, _ = new.queue[0]
-            if new.players[seat].alive and any(new.piles[deck]):
+            pile, bottom, _ = new.piles[deck]
+            # A deck with nothing left to draw gives nothing: played hand cards stay in the
+            # discards (the post: 不进行轮换).
+            if new.players[seat].alive and (pile or bottom):
                 return
             new.queue = new.queue[1:]
         if new.drawn >= 0:
@@ -913,7 +915,7 @@ class MineventureRules(CombatRules):
                     "dragon.defence",
                 }
             ),
-            options=frozenset({"players", "mode"}),
+            options=frozenset({"players", "mode", "last_day"}),
         )
 
     # -- invariants -----------------------------------------------------------------------

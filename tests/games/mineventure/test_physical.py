@@ -35,7 +35,7 @@ def test_the_engine_declares_the_ranges_content_gives() -> None:
     state = public_state(model)
     s = model.settings
     assert str(state["hp"]) == f"0..{s.max_hp}"
-    assert str(state["day"]) == f"0..{s.final_day}"
+    assert str(state["day"]) == "0.."  # no last day unless a table plays the variant
     assert str(state["dragon-hp"]) == f"0..{model.dragon.hp}"
     assert str(state["combat-round"]) == f"1..{s.combat_rounds}"
     assert str(state["roll"]) == f"1..{s.die_sides}"
@@ -72,12 +72,12 @@ def test_an_equipment_frame_too_small_for_its_card_is_an_error_at_the_slot(
 def test_a_day_track_that_stops_before_the_last_day_is_an_error_at_the_track(
     content_copy: Path,
 ) -> None:
-    # Today's gap as filed: a day track that stops at 15.
+    # Today's gap as filed: a day track that stops at 15, before the optional last day.
     SEEDING.edit(content_copy, "kit.yaml", "{id: day, cells: 21,", "{id: day, cells: 16,")
-    problem = only(fit_problems(content_copy), "track 'day'")
+    problem = only(SEEDING.validate(content_copy), "track 'day'")
     assert problem.message == (
-        "track 'day' on 'game-board' shows 0, 1, 2, …, 14, 15, but the engine's 'day' takes "
-        "0..20: no cell shows 16, 17, 18, 19, 20"
+        "track 'day' on 'game-board' shows 0..15: the optional last day, day 20, has no cell "
+        "to end the game on"
     )
     assert problem.location.path.endswith("mineventure/kit.yaml")
     assert problem.location.line == SEEDING.line_of(content_copy, "kit.yaml", "id: day,")
@@ -149,22 +149,32 @@ def test_a_die_nobody_is_told_to_bring_is_an_error_at_its_entry(content_copy: Pa
     assert problem.location.line == SEEDING.line_of(content_copy, "physical.yaml", "name: roll,")
 
 
-def test_too_few_buff_tokens_for_the_largest_table_is_an_error() -> None:
+def test_the_kit_has_a_buff_token_for_every_slot_a_buff_can_fill() -> None:
     model = load_game(CONTENT, GAME).model
-    # One token of each buff per seat of the largest table: a player holds each at most once.
-    assert {t.copies for t in model.buff_tokens} == {model.info.players.max}
+    # A player may hold one buff in every slot that takes its class (a new effect replaces an
+    # old one only when no slot is free): that many tokens of it per seat of the largest table.
     assert [t.id for t in model.buff_tokens] == [b.id for b in model.buffs]
+    for token in model.buff_tokens:
+        slots = sum(token.buff.cls in slot.accepts for slot in model.buff_slots)
+        assert slots >= 1 and token.copies == slots * model.info.players.max
+    assert {t.copies for t in model.buff_tokens} != {model.info.players.max}
 
 
-def test_simulated_days_past_the_track_need_a_rule_for_beyond() -> None:
+def test_simulated_days_past_the_track_need_a_rule_for_beyond(content_copy: Path) -> None:
+    # The post has no last day: games run past the day track's last cell (the optional last
+    # day's), and the track prints how to count on.
     game = load_game(CONTENT, GAME)
     final = game.model.settings.final_day
     findings = Findings(game)
-    report = {"tables": [{"max_day": final}, {"max_day": final - 3}]}
-    assert observed_state(report) == {"day": final}
+    report = {"tables": [{"max_day": final + 22}, {"max_day": final - 3}]}
+    assert observed_state(report) == {"day": final + 22}
     check_observed(findings, registry.game_for(GAME), report)
     assert findings.problems == []
-    # A longer game than the track (the engine's last day moved on) is caught at the track.
-    check_observed(findings, registry.game_for(GAME), {"tables": [{"max_day": final + 2}]})
+    # Without that rule, a longer game than the track is caught at the track.
+    SEEDING.edit(
+        content_copy, "kit.yaml", ", beyond: 走过最后一格时把天数标记翻面，放回 0 格接着数", ""
+    )
+    findings = Findings(load_game(content_copy, GAME))
+    check_observed(findings, registry.game_for(GAME), report)
     problem = only(findings.problems, "track 'day'")
     assert problem.message.startswith(f"track 'day' on 'game-board' stops at {final}, but")

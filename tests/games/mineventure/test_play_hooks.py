@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pnp.content.loader import load_game
+from pnp.engines.base import RandomPolicy, play_game
 from pnp.games.mineventure import GAME
 from pnp.games.mineventure.model import Mineventure
 from pnp.games.mineventure.play import (
@@ -21,7 +22,7 @@ from pnp.games.mineventure.play import (
 )
 from pnp.games.mineventure.policies import PassivePolicy, SensiblePolicy
 from pnp.games.mineventure.rules import MineventureRules
-from pnp.games.mineventure.state import Act, MineventureState, Mode
+from pnp.games.mineventure.state import TURN_CAP, Act, MineventureState, Mode
 from pnp.paths import REPOSITORY
 from pnp.validate.checks import Findings
 from pnp.validate.play import check_play, play_seed
@@ -47,9 +48,21 @@ def test_every_map_and_player_count_is_a_table() -> None:
         "5p-map-32",
         "6p-map-32",
     ]
-    # Every game ends when day `final_day` begins, far below the cap.
-    rounds = MODEL.settings.final_day * MODEL.settings.rounds_per_day
-    assert all(table.max_turns is not None and table.max_turns > rounds for table in tables)
+    # No table plays the optional last day (decision final-day): the cap is the round cap.
+    assert all(not table.rules.last_day and table.max_turns == TURN_CAP for table in tables)
+
+
+@pytest.mark.parametrize("policy", [PassivePolicy, RandomPolicy], ids=["passive", "random"])
+def test_games_end_without_a_last_day_far_below_the_cap(policy: type) -> None:
+    # The post has no last day. Hand cards never return to their deck, so the food runs out
+    # and story damage wears the overworld down: even players who never attack, or who play
+    # at random, finish their games long before the round cap.
+    for table in play_tables(MODEL)[:2]:
+        rules = table.rules
+        for seed in range(12):
+            players = [policy() for _ in range(rules.num_players)]
+            record = play_game(rules, players, random.Random(seed), 10**7, max_turns=TURN_CAP)
+            assert record.outcome is not None and record.turns < TURN_CAP // 2
 
 
 def test_seats_are_labelled_by_the_character_dealt_to_them(rules: MineventureRules) -> None:

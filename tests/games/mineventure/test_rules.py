@@ -520,34 +520,6 @@ def test_repairs_stop_at_the_durability_printed_on_the_card(rules: MineventureRu
     assert after.players[0].main_dur == 4
 
 
-def test_hiding_in_the_end_cannot_make_the_game_endless(rules: MineventureRules) -> None:
-    # The rulebook promises that story damage drives every game to its end; players in the End
-    # out of the dragon's reach take no story damage, so the last day ends the game
-    # (decision final-day).
-    state = bare(rules)
-    state.story = rules.story_cards[0]
-    piles = list(state.piles)
-    deck = rules.card_deck[state.story]
-    pile, bottom, discard = piles[deck]
-    piles[deck] = (tuple(c for c in pile if c != state.story)[: len(pile) - 1], bottom, discard)
-    state.piles = tuple(piles)
-    dx, dy = rules.dragon_at
-    hideouts = sorted(
-        (c for c, t in rules.terrain.items() if not t.overworld),
-        key=lambda c: -(abs(c[0] - dx) + abs(c[1] - dy)),
-    )
-    for p, (x, y) in zip(state.players, hideouts, strict=False):
-        p.x, p.y = x, y
-    final = rules.settings.final_day
-    state.day, state.round, state.night = final - 1, 2 * final - 1, True
-    for _ in range(rules.players):
-        state = rules.apply(state, Act("skip"))
-        state = rules.apply(state, Act("end"))
-    assert rules.is_terminal(state)
-    outcome = rules.outcome(state)
-    assert outcome.termination is Termination.TIME_UP and outcome.winners == set()
-
-
 def test_a_killer_may_decline_the_victims_equipment(rules: MineventureRules) -> None:
     # The post: the killer obtains any one of the victim's equipment cards. Taking one is a
     # right, not a duty: a killer may leave a card worse than their own (decision loot-choice).
