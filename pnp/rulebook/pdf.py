@@ -336,6 +336,9 @@ class StoryBuilder:
         story += [contents, PageBreak()]
         for section, depth in walk_sections(rulebook.sections):
             story += self.section(section, depth, rulebook)
+        last = story[-1]
+        if isinstance(last, Spacer):
+            story[-1] = ClosingSpace(last.width, last.height)
         return story
 
     def section(self, section: Section, depth: int, rulebook: Rulebook) -> list[Flowable]:
@@ -522,6 +525,15 @@ class StoryBuilder:
                 Spacer(1, mm(3)),
             ]
         return flowables
+
+
+class ClosingSpace(Spacer):
+    """The space after the book's last block. Where that block fills its page to the bottom,
+    a Spacer would move on to a page of its own, blank but for the footer; this one is
+    dropped instead (split into nothing that takes room). Where it fits, it is a Spacer."""
+
+    def split(self, aW: float, aH: float) -> list[Flowable]:
+        return [Spacer(self.width, 0)]
 
 
 def all_text(story: list[Flowable]) -> str:

@@ -148,3 +148,10 @@ def test_changing_the_star_rounding_changes_the_rulebook(
     # The speed rules and the decision say so too.
     assert flat("乘出来不是整数时一律向上取整") in after
     assert flat("3 人局：☆×1/2 = 2 张") in after
+
+
+def test_no_page_of_the_reading_edition_is_blank(book: RulebookFiles, game: LoadedGame) -> None:
+    # The card appendix ends on a table that can fill its page to the bottom; the space
+    # after it must not spill onto a page of its own, which would print only the footer.
+    for number, text in enumerate(page_texts(book.reading), start=1):
+        assert flat(text) not in ("", flat(f"— {number} —{game.model.info.title}")), number
