@@ -9,10 +9,12 @@ from dataclasses import replace
 import pytest
 
 from pnp.content.loader import load_game
+from pnp.games.maquis import GAME
 from pnp.games.maquis.model import Maquis
 from pnp.games.maquis.policies import GreedyPolicy
 from pnp.games.maquis.rules import MaquisRules
 from pnp.games.maquis.state import Activate, Kill, MaquisState, Return
+from pnp.validate.play import make_policy
 from tests.conftest import CONTENT
 
 
@@ -69,3 +71,16 @@ def test_a_cut_off_worker_buys_a_weapon_and_shoots_his_way_home(rules: MaquisRul
     action = policy.choose(rules, s, rng)
     assert isinstance(action, Return)
     assert rules.apply(s, action).home == home + 1
+
+
+def test_the_strong_player_weighs_the_airdrop_zones_like_any_other_action(
+    rules: MaquisRules,
+) -> None:
+    # The generic search needs nothing of the game beyond its legal actions: the zone is part
+    # of the action, so the search plays one of the listed airdrops, each zone named.
+    s = replace(acting(rules, {}, radio="R"), morale=rules.model.morale.top)
+    listed = [a for a in rules.legal_actions(s) if isinstance(a, Activate) and "@" in a.choice]
+    assert {a.choice.rpartition("@")[2] for a in listed} == {"airdrop-west", "airdrop-east"}
+    strong = make_policy(GAME, "strong:4")
+    action = strong.choose(rules, s, random.Random(1))
+    assert action in rules.legal_actions(s)
