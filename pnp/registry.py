@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from pnp.engines.base import Policy, Rules, Table
+    from pnp.engines.view import GameView
     from pnp.errors import Location
 
 ENTRY_POINT_GROUP = "pnp.games"
@@ -149,6 +150,10 @@ class Game:
     """The search player's evaluation hint for positions where a playout stops."""
     search: SearchSettings = field(default_factory=SearchSettings)
     """How the strong player plays this game."""
+    view: Callable[[Rules[Any, Any]], GameView] | None = None
+    """What each seat sees at the web table (``pnp play``): ``view(rules)`` gives the game's
+    scenes, clickable moves and log lines for one table (``pnp/engines/view.py``); None: the
+    shared default, which shows no hand."""
 
     claims: Callable[[Any, Path], Iterable[Any]] | None = None
     """What the kit prints, tied to the engine: ``claims(model, templates_root)`` lists each

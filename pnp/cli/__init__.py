@@ -10,6 +10,7 @@ from pnp.cli import (  # noqa: F401  (each module registers its command on `main
     export,
     listing,
     new,
+    play,
     preview,
     rulebook,
     schema,

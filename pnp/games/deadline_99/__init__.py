@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from pnp.games.deadline_99 import checks, play
+from pnp.games.deadline_99 import checks, play, view
 from pnp.games.deadline_99.examples import example_tables, rulebook_examples
 from pnp.games.deadline_99.model import Deadline99
 from pnp.games.deadline_99.policies import PassivePolicy, SafePolicy
@@ -36,4 +36,5 @@ GAME = Game(
     evaluate=play.evaluate,
     search=play.SEARCH,
     claims=checks.claims,
+    view=view.view,
 )

@@ -4,7 +4,7 @@ the shared play checks (tables, factors, coverage, scores, search settings)."""
 
 from __future__ import annotations
 
-from pnp.games.maquis import checks, play
+from pnp.games.maquis import checks, play, view
 from pnp.games.maquis.examples import example_tables, rulebook_examples
 from pnp.games.maquis.model import Maquis
 from pnp.games.maquis.physical import public_state
@@ -43,4 +43,5 @@ GAME = Game(
     search=SearchSettings(
         iterations=24, rollout="sensible", depth=None, method="halving", candidates=8
     ),
+    view=view.view,
 )
