@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from pnp.games.dragon_hoard import checks
+from pnp.games.dragon_hoard import checks, view
 from pnp.games.dragon_hoard.examples import example_tables, rulebook_examples
 from pnp.games.dragon_hoard.model import DragonHoard
 from pnp.games.dragon_hoard.physical import public_state
@@ -49,4 +49,5 @@ GAME = Game(
     evaluate=evaluate,
     search=SEARCH,
     public_state=public_state,
+    view=view.view,
 )
