@@ -215,6 +215,16 @@ def product_of(model: Any, collection: str) -> str:
     raise KeyError(f"no product prints {collection!r}")
 
 
+def faces_by_id(model: Any) -> dict[str, FaceRef]:
+    """The front of every item the kit prints, by the item's id (the first product that
+    prints an id wins): how a view finds the face of a card its engine names by id."""
+    found: dict[str, FaceRef] = {}
+    for printed in model.products:
+        for item in getattr(model, printed.items, ()):
+            found.setdefault(str(item.id), FaceRef(str(printed.id), str(item.id)))
+    return found
+
+
 def product(model: Any, product_id: str) -> Any:
     """The kit's product ``product_id`` of the model (KeyError when there is none)."""
     for found in model.products:

@@ -5,7 +5,7 @@ player's evaluation and settings)."""
 
 from __future__ import annotations
 
-from pnp.games.arena_tales import checks
+from pnp.games.arena_tales import checks, view
 from pnp.games.arena_tales.claims import claims
 from pnp.games.arena_tales.examples import example_tables, rulebook_examples
 from pnp.games.arena_tales.model import ArenaTales
@@ -43,4 +43,5 @@ GAME = Game(
     search=SEARCH,
     public_state=public_state,
     claims=claims,
+    view=view.view,
 )

@@ -77,9 +77,7 @@ class DragonHoardView:
 
     # -- the scene -------------------------------------------------------------------------
 
-    def scene(
-        self, state: DragonHoardState, seat: int | None, played: Sequence[Any] = ()
-    ) -> Scene:
+    def scene(self, state: DragonHoardState, seat: int | None, played: Sequence[Any] = ()) -> Scene:
         rules = self.rules
         pieces: list[Piece] = []
         cards: list[tuple[Card, float, float, float]] = []
@@ -90,12 +88,17 @@ class DragonHoardView:
         token = 0.8 * self.cell / self.width
         for column, row, code in state.floor:
             x, y = self._at((column, row))
-            pieces.append(Piece(x, y, token, label=rules.treasure_ids[code], face=self._treasure(code)))
+            pieces.append(
+                Piece(x, y, token, label=rules.treasure_ids[code], face=self._treasure(code))
+            )
         for s, cell in enumerate(state.pawns):
             if cell is not None:
                 x, y = self._at(cell)
-                pieces.append(Piece(x + 0.1 * token, y - 0.005, token, label=player_name(s),
-                                    face=self.pawn[s]))
+                pieces.append(
+                    Piece(
+                        x + 0.1 * token, y - 0.005, token, label=player_name(s), face=self.pawn[s]
+                    )
+                )
         areas: list[Any] = [Board(rules.model.lair.name, self.map, (), tuple(pieces), tuple(cards))]
 
         faces_up = state.stage is not Stage.PLACEMENT
@@ -103,29 +106,41 @@ class DragonHoardView:
         for owner, code in state.placed:
             shown = faces_up or seat is None or owner == seat
             mat.append(
-                Card(self._action_face(owner, code) if shown else self.action_back,
-                     player_name(owner))
+                Card(
+                    self._action_face(owner, code) if shown else self.action_back,
+                    player_name(owner),
+                )
             )
-        areas.append(Row("Placement mat (first placed first)", tuple(mat) or (Card(label="empty"),)))
+        areas.append(
+            Row("Placement mat (first placed first)", tuple(mat) or (Card(label="empty"),))
+        )
 
         current_shown = state.revealed or state.stage not in (Stage.DRAW, Stage.PLACEMENT)
         ai_cards = [Card(self.ai_back, "AI deck", count=len(state.deck))]
         if state.current >= 0:
             shown = current_shown or seat is None
             ai_cards.append(
-                Card(FaceRef(self.ai, rules.ai_ids[state.current]) if shown else self.ai_back,
-                     "this round", marked=shown)
+                Card(
+                    FaceRef(self.ai, rules.ai_ids[state.current]) if shown else self.ai_back,
+                    "this round",
+                    marked=shown,
+                )
             )
         if state.upcoming >= 0:
             shown = seat is None or state.peeker == seat
             ai_cards.append(
-                Card(FaceRef(self.ai, rules.ai_ids[state.upcoming]) if shown else self.ai_back,
-                     "next round")
+                Card(
+                    FaceRef(self.ai, rules.ai_ids[state.upcoming]) if shown else self.ai_back,
+                    "next round",
+                )
             )
         if state.executed:
             ai_cards.append(
-                Card(FaceRef(self.ai, rules.ai_ids[state.executed[-1]]), "executed",
-                     count=len(state.executed))
+                Card(
+                    FaceRef(self.ai, rules.ai_ids[state.executed[-1]]),
+                    "executed",
+                    count=len(state.executed),
+                )
             )
         areas.append(Row("Dragon AI", tuple(ai_cards)))
 
@@ -154,25 +169,46 @@ class DragonHoardView:
             focus=seat,
         )
 
-    def _seat_row(self, state: DragonHoardState, seat: int, *, open_: bool, own: bool = False) -> Row:
+    def _seat_row(
+        self, state: DragonHoardState, seat: int, *, open_: bool, own: bool = False
+    ) -> Row:
         hand = self.hand(state, seat)
         cards: list[Card] = []
         if open_:
             for code in sorted(set(hand)):
                 card_id = self.rules.card_ids[code]
-                cards.append(Card(self._action_face(seat, code), self.rules.cards[code].name,
-                                  element=f"card:{card_id}", count=hand.count(code)))
+                cards.append(
+                    Card(
+                        self._action_face(seat, code),
+                        self.rules.cards[code].name,
+                        element=f"card:{card_id}",
+                        count=hand.count(code),
+                    )
+                )
         elif hand:
             cards.append(Card(self.action_back, "action cards", count=len(hand)))
         if state.heirlooms[seat] >= 0:
             code = state.heirlooms[seat]
-            cards.append(Card(self._treasure(code), "heirloom",
-                              element=f"treasure:{self.rules.treasure_ids[code]}"))
+            cards.append(
+                Card(
+                    self._treasure(code),
+                    "heirloom",
+                    element=f"treasure:{self.rules.treasure_ids[code]}",
+                )
+            )
         for code in sorted(set(state.bags[seat])):
-            cards.append(Card(self._treasure(code), "bag", count=state.bags[seat].count(code),
-                              element=f"treasure:{self.rules.treasure_ids[code]}"))
+            cards.append(
+                Card(
+                    self._treasure(code),
+                    "bag",
+                    count=state.bags[seat].count(code),
+                    element=f"treasure:{self.rules.treasure_ids[code]}",
+                )
+            )
         title = "Your cards and treasures" if own else f"{player_name(seat)}"
-        return Row(title, tuple(cards) or (Card(label="nothing"),), size="large" if own else "small")
+        return Row(
+            title, tuple(cards) or (Card(label="nothing"),), size="large" if own else "small"
+        )
 
     def _info(self, state: DragonHoardState, seat: int) -> SeatInfo:
         score = sum(self.rules.value[c] for c in state.bags[seat])
@@ -205,8 +241,10 @@ class DragonHoardView:
                 label = "place face down" if isinstance(action, Place) else text.partition(":")[2]
                 moves.append(Move(text, f"card:{action.card}", label or "play it"))
             elif isinstance(action, (Heirloom, UseTreasure)):
-                label = "make it the heirloom" if isinstance(action, Heirloom) else (
-                    f"use it{' → gate ' + action.gate if action.gate else ''}"
+                label = (
+                    "make it the heirloom"
+                    if isinstance(action, Heirloom)
+                    else (f"use it{' → gate ' + action.gate if action.gate else ''}")
                 )
                 moves.append(Move(text, f"treasure:{action.treasure}", label))
             else:

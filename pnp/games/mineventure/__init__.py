@@ -4,7 +4,7 @@ player's settings and evaluation hint)."""
 
 from __future__ import annotations
 
-from pnp.games.mineventure import checks
+from pnp.games.mineventure import checks, view
 from pnp.games.mineventure.examples import example_tables, rulebook_examples
 from pnp.games.mineventure.model import Mineventure
 from pnp.games.mineventure.physical import observed_state, public_state
@@ -42,4 +42,5 @@ GAME = Game(
     public_state=public_state,
     observed_state=observed_state,
     claims=checks.claims,
+    view=view.view,
 )
