@@ -94,6 +94,9 @@ class TableServer:
         default_factory=lambda: ThreadPoolExecutor(max_workers=1, thread_name_prefix="pnp-faces")
     )
     _static: dict[str, bytes] = field(default_factory=dict)
+    _snapshots: dict[tuple[int | None, bool], tuple[int, dict[str, Any]]] = field(
+        default_factory=dict
+    )
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
     # -- the application -------------------------------------------------------------------
@@ -227,20 +230,29 @@ class TableServer:
         return wanted
 
     def snapshot(self, access: Access, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` is told now through ``access``; made once per version and seat
+        (fifty pages of one seat cost one scene)."""
         table = self.table
-        if isinstance(table, Replay):
-            data = table.snapshot()
-        else:
-            data = table.snapshot(seat, may_act=seat in access.seats)
-        data["link"] = {
-            "seats": sorted(access.seats),
-            "local": access.local,
-            "label": access.label,
-            "ai_delay": self.ai_delay,
+        may_act = seat in access.seats
+        key = (seat, may_act)
+        cached = self._snapshots.get(key)
+        if cached is None or cached[0] != table.version:
+            if isinstance(table, Replay):
+                data = table.snapshot()
+            else:
+                data = table.snapshot(seat, may_act=may_act)
+            _resolve_tracks(data["scene"], self.faces)
+            _resolve_anchors(data["scene"], self.faces)
+            cached = self._snapshots[key] = (table.version, data)
+        return {
+            **cached[1],
+            "link": {
+                "seats": sorted(access.seats),
+                "local": access.local,
+                "label": access.label,
+                "ai_delay": self.ai_delay,
+            },
         }
-        _resolve_tracks(data["scene"], self.faces)
-        _resolve_anchors(data["scene"], self.faces)
-        return data
 
     async def state(self, request: web.Request) -> web.Response:
         access = self._access(request)

@@ -179,15 +179,21 @@ class Deadline99View:
                 text += f", count {before.count} → {after.count}"
         elif isinstance(action, Draw):
             sees = seat is None or seat == actor
-            text = f"draws {self.name[action.card]} ({action})" if sees else "draws a card"
+            who = player_name(actor)
+            text = (
+                f"{who} draws {self.name[action.card]} ({action})"
+                if sees
+                else f"{who} draws a card"
+            )
         elif isinstance(action, Steal):
             victim = before.steal_from
             sees = seat is None or seat in (actor, victim)
             victim_name = player_name(victim) if victim is not None else "?"
+            who = player_name(actor)
             text = (
-                f"takes {self.name[action.card]} from {victim_name} ({action})"
+                f"{who} takes {self.name[action.card]} from {victim_name} ({action})"
                 if sees
-                else f"takes a random card from {victim_name}"
+                else f"{who} takes a random card from {victim_name}"
             )
         else:
             text = str(action)
