@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -45,6 +46,7 @@ from pnp.errors import PnpError
 from pnp.play.faces import FaceStore
 from pnp.play.session import PlayError, Replay, Session, bad_request
 
+_LOG = logging.getLogger("pnp.play")
 MAX_BODY = 2_000_000
 """Bytes a request body may hold (a saved game of thousands of steps fits)."""
 STATIC = ("table.js", "table.css")
@@ -98,6 +100,8 @@ class TableServer:
         default_factory=dict
     )
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    stopped: str = ""
+    """Why the machines stopped (an engine's or a policy's error), once they have."""
 
     # -- the application -------------------------------------------------------------------
 
@@ -107,6 +111,7 @@ class TableServer:
         self._static = {name: (folder / name).read_bytes() for name in (*STATIC, "table.html")}
         app.router.add_get("/", self.root)
         app.router.add_get("/t/{token}", self.page)
+        app.router.add_get("/favicon.ico", self.favicon)
         app.router.add_get("/static/{name}", self.static)
         app.router.add_get("/face/{product}/{item}/{side}.png", self.face)
         app.router.add_get("/font/{style}.ttf", self.font)
@@ -146,6 +151,9 @@ class TableServer:
             status=403,
             text="This table is open by seat links only: use the link pnp play printed.",
         )
+
+    async def favicon(self, request: web.Request) -> web.Response:
+        return web.Response(status=204)
 
     async def page(self, request: web.Request) -> web.Response:
         self._access(request)
@@ -246,6 +254,7 @@ class TableServer:
             cached = self._snapshots[key] = (table.version, data)
         return {
             **cached[1],
+            "stopped": self.stopped,
             "link": {
                 "seats": sorted(access.seats),
                 "local": access.local,
@@ -398,25 +407,39 @@ class TableServer:
         ``ai_delay`` (its decision in the worker thread), each pushed to every page."""
         session = self.table
         assert isinstance(session, Session)
+        while True:
+            try:
+                await self._machine_step(session)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                # A bug in an engine or a policy stops the machines, never the server: the
+                # pages keep the position and the message says what went wrong.
+                _LOG.error("pnp play: the table stopped: %s: %s", type(error).__name__, error)
+                self.stopped = f"{type(error).__name__}: {error}"
+                await self._broadcast()
+                return
+
+    async def _machine_step(self, session: Session) -> None:
+        """One automatic step, or a wait until a human moves."""
         loop = asyncio.get_running_loop()
         ai_rules = self.ai_rules or session.rules
-        while True:
-            job = session.automatic()
-            if job is None:
-                self._wake.clear()
-                await self._wake.wait()
-                continue
-            if job.seat is not None:
-                started = time.monotonic()
-                text = await loop.run_in_executor(self._pool, job.choose, ai_rules)
-                await asyncio.sleep(max(0.0, self.ai_delay - (time.monotonic() - started)))
-            else:
-                text = job.action
-            async with self._lock:
-                applied = session.apply_automatic(job.version, text)
-            if applied:
-                await self._broadcast()
-            await asyncio.sleep(0)
+        job = session.automatic()
+        if job is None:
+            self._wake.clear()
+            await self._wake.wait()
+            return
+        if job.seat is not None:
+            started = time.monotonic()
+            text = await loop.run_in_executor(self._pool, job.choose, ai_rules)
+            await asyncio.sleep(max(0.0, self.ai_delay - (time.monotonic() - started)))
+        else:
+            text = job.action
+        async with self._lock:
+            applied = session.apply_automatic(job.version, text)
+        if applied:
+            await self._broadcast()
+        await asyncio.sleep(0)
 
 
 async def _send(socket: web.WebSocketResponse, text: str) -> None:

@@ -75,8 +75,11 @@ function toast(text) {
 // -- drawing -----------------------------------------------------------------------------
 
 function show(state) {
+  // Answers and pushes may cross on the wire: never go back to an older position.
+  if (data && state.version < data.version && state.seat === data.seat) return;
   const changed = !data || data.version !== state.version;
   data = state;
+  window.__version = `${state.version}:${state.step}:${state.to_act}`; // for tests to wait on
   if (watched === null && state.seat !== null) watched = state.seat;
   if (changed) chosen = null;
   const link = state.link;
