@@ -16,7 +16,6 @@ from pnp.errors import ContentError, PnpError
 
 if TYPE_CHECKING:
     from pnp.engines.base import Table
-    from pnp.registry import Game
 
 
 @main.command()

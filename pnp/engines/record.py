@@ -141,7 +141,9 @@ def parse_record(text: str, where: str = "<record>") -> GameRecordFile:
     try:
         seed = int(seed_text)
     except ValueError:
-        raise RecordError(f"{where}:{seed_line}: seed: expected an integer, got {seed_text!r}")
+        raise RecordError(
+            f"{where}:{seed_line}: seed: expected an integer, got {seed_text!r}"
+        ) from None
     seats_line, seats_text = header["seats"]
     seats = tuple(part.strip() for part in seats_text.split(","))
     if not all(seats):

@@ -135,7 +135,7 @@ def test_bad_input_is_refused_and_changes_nothing() -> None:
         cases: list[tuple[str, str, Any, int, str]] = [
             (
                 "post",
-                f"/api/wrong/act",
+                "/api/wrong/act",
                 {"seat": 0, "version": 0, "action": legal},
                 403,
                 "unknown seat link",
@@ -296,7 +296,7 @@ def test_fifty_clients_at_once_get_answers_and_pushes(capsys: Any) -> None:
             print(
                 f"\n50 clients: {len(reads)} reads p50 {statistics.median(reads) * 1e3:.1f} ms "
                 f"p95 {p95 * 1e3:.1f} ms max {max(reads) * 1e3:.1f} ms; {len(moves)} moves "
-                f"p95 {move_p95 * 1e3:.1f} ms; {statuses.count(409)} refused as stale or out of turn"
+                f"p95 {move_p95 * 1e3:.1f} ms; {statuses.count(409)} refused (stale, out of turn)"
             )
         # Generous on a shared two-core machine; the bench holds the 50 ms goal on one client.
         assert p95 < 2.0

@@ -135,7 +135,8 @@ class Deadline99View:
         if state.ended is not None:
             return f"Game over ({state.ended.value.replace('_', ' ')})"
         if state.steal_from is not None:
-            return f"{player_name(state.seat)} takes a random card from {player_name(state.steal_from)}"
+            victim = player_name(state.steal_from)
+            return f"{player_name(state.seat)} takes a random card from {victim}"
         if state.pending_draws:
             return f"{player_name(state.seat)} draws"
         return f"{player_name(state.seat)} to play; the count is {state.count} of {rules.cap}"
@@ -157,7 +158,8 @@ class Deadline99View:
         kind = effect.kind
         if action.sign:
             amount = effect.amount * action.sign
-            return f"{'+' if amount > 0 else '−'}{abs(amount)} → {_clamp(state.count + amount, self.rules)}"
+            after = _clamp(state.count + amount, self.rules)
+            return f"{'+' if amount > 0 else '−'}{abs(amount)} → {after}"
         if action.target is not None:
             who = "yourself" if action.target == state.seat else player_name(action.target)
             verb = {

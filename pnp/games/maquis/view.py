@@ -323,7 +323,8 @@ class MaquisView:
         if isinstance(action, Place):
             return f"places a worker on {rules.locs[rules.index[action.loc]].name} ({action})"
         if isinstance(action, Activate):
-            return f"{rules.locs[rules.index[action.loc]].name}: {self._choice(before, action)} ({action})"
+            name = rules.locs[rules.index[action.loc]].name
+            return f"{name}: {self._choice(before, action)} ({action})"
         if isinstance(action, Return):
             if after.home > before.home:
                 return "the worker walks home (home)"

@@ -21,7 +21,6 @@ from pnp.engines.view import (
     Row,
     Scene,
     SeatInfo,
-    TrackMark,
     faces_by_id,
     player_name,
     product_of,
@@ -84,7 +83,7 @@ class MineventureView:
                 )
         areas: list[Any] = [Board(self.assembly.name, None, (), tuple(pieces), tuple(cards))]
         piles = []
-        for deck, (pile, _bottom, discard) in enumerate(state.piles):
+        for deck, (pile, _bottom, _discard) in enumerate(state.piles):
             back = self.back.get(deck)
             if back is not None:
                 piles.append(
