@@ -96,7 +96,9 @@ def play(
                     f"{replay}: seats: {len(record.seats)} named for a table of "
                     f"{table.rules.num_players}"
                 )
-            table_obj = Replay(found, table, record, str(replay))
+            table_obj = Replay(
+                found, table, record, str(replay), replay.read_text(encoding="utf-8")
+            )
             accesses = {
                 token: Access(token, frozenset(), label="replay") for token in [new_token()]
             }

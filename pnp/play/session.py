@@ -358,17 +358,16 @@ def replay(rules: Rules[Any, Any], record: GameRecordFile, where: Any) -> _Histo
 class Replay:
     """A recorded game to step through: every position known, a cursor among them."""
 
-    def __init__(self, game: Game, table: Table, record: GameRecordFile, where: str) -> None:
+    def __init__(
+        self, game: Game, table: Table, record: GameRecordFile, where: str, text: str = ""
+    ) -> None:
+        """``text``: the record's own text, for the line numbers of a message."""
         self.game = game
         self.table = table
         self.rules: Rules[Any, Any] = table.rules
         self.record = record
-        text_lines = format_record(record)
-        self._history = replay(
-            self.rules,
-            record,
-            lambda i: f"{where}: action {i + 1} (line ~{action_line(text_lines, i)})",
-        )
+        source = text or format_record(record)
+        self._history = replay(self.rules, record, lambda i: f"{where}:{action_line(source, i)}")
         self.view: GameView = (
             game.view(self.rules) if game.view is not None else DefaultView(self.rules)
         )

@@ -27,14 +27,17 @@ import random
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pnp.engines.base import Policy, RandomPolicy, Rules, Table, play_game
 from pnp.engines.batch import game_seeds, run_on_ray, run_seeds
+from pnp.engines.record import GameRecordFile, record_of, write_record
 from pnp.engines.search import HalvingSearchPolicy, SearchPolicy, terminal_scores
 from pnp.engines.stats import Lengths, Rate, sign_test
 from pnp.errors import Location, PnpError
 from pnp.model.common import Balance
+from pnp.paths import default_output_root
 from pnp.registry import Game
 from pnp.validate.checks import Findings
 
@@ -330,13 +333,57 @@ def check_liveness(
             table.rules, table.rules.from_notation(first.capped_at), random.Random(seed)
         )
         prefix = "endless position" if ending.verdict == "endless" else "a game did not end"
+        seats = [run.policy] * table.rules.num_players
+        written = write_capped_record(game, table, seats, first.seed, f"{prefix}: {ending.detail}")
         findings.error(
             None,
             f"{prefix}: table {run.table!r}, policy {run.policy}: {len(capped)} of "
             f"{len(run.played)} games hit the cap ({table.max_steps} steps"
             + (f" or {table.max_turns} turns" if table.max_turns else "")
-            + f"); seed {first.seed} stopped at {first.capped_at!r}; {ending.detail}",
+            + f"); seed {first.seed} stopped at {first.capped_at!r}; {ending.detail}"
+            + (f"; watch it: pnp play {game.slug} --replay {written}" if written else ""),
         )
+
+
+RECORDS_FOLDER = "records"
+"""Where, in a game's output folder, the validator writes the record of a capped game."""
+
+
+def record_seed(
+    game: Game, table: Table, seats: Sequence[str], seed: int, note: str = ""
+) -> GameRecordFile:
+    """The record of the game :func:`play_seed` plays (the same policies, seed and caps), with
+    every action, chance outcomes included: ``pnp play --replay`` steps through it."""
+    rules = table.rules
+    rng = random.Random(seed)
+    first = rules.initial_state(rng)
+    record = play_game(
+        rules,
+        [make_policy(game, name) for name in seats],
+        rng,
+        table.max_steps,
+        max_turns=table.max_turns,
+        record_actions=True,
+        state=first,
+    )
+    return record_of(game.slug, table.name, seats, seed, record.actions, note)
+
+
+def write_capped_record(
+    game: Game, table: Table, seats: Sequence[str], seed: int, note: str
+) -> str:
+    """Write the record of a capped game to ``output/<game>/records/`` and return its path as
+    a message shows it; empty when it cannot be written (the finding stands without it)."""
+    name = f"{table.name}-{'-'.join(dict.fromkeys(seats))}-seed{seed}".replace(" ", "-")
+    path = default_output_root() / game.slug / RECORDS_FOLDER / f"{name.replace(':', '_')}.pnpgame"
+    try:
+        write_record(path, record_seed(game, table, seats, seed, note))
+    except OSError:
+        return ""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 # -- coverage -------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import pytest
 
 from pnp.content.loader import LoadedGame
 from pnp.engines.base import Declaration, Outcome, RandomPolicy, Table
+from pnp.engines.record import read_record
 from pnp.engines.search import HalvingSearchPolicy, SearchPolicy
 from pnp.errors import IllegalActionError, Location, PnpError
 from pnp.model.common import Balance, Band, Ladder, Spread
@@ -130,6 +131,13 @@ def nim_game() -> Game:
     )
 
 
+@pytest.fixture(autouse=True)
+def output_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A capped game's record goes to the output folder: here, the test's own."""
+    (tmp_path / "content").mkdir(exist_ok=True)
+    monkeypatch.chdir(tmp_path)
+
+
 @pytest.fixture
 def findings(tmp_path: Path) -> Findings:
     return Findings(
@@ -156,6 +164,24 @@ def test_a_capped_game_is_an_error_with_its_seed_and_position(findings: Findings
     assert sensible[0].startswith("endless position: table 'walk', policy sensible: 4 of 4")
     assert "stopped at '2!'" in sensible[0] and "seed " in sensible[0]
     assert all(m.startswith("endless position") for m in errors)
+
+
+def test_a_capped_game_is_recorded_for_pnp_play_to_replay(findings: Findings) -> None:
+    check_play(findings, trap_game(), object(), games=4, seed=3, workers=1)
+    message = next(p.message for p in findings.problems if "policy sensible" in p.message)
+    shown = message.rpartition("watch it: pnp play trap --replay ")[2]
+    assert shown.startswith("output/trap/records/walk-sensible-seed")
+    record = read_record(Path(shown))
+    assert (record.game, record.table, record.seats) == ("trap", "walk", ("sensible",))
+    assert f"seed{record.seed}.pnpgame" in shown
+    assert "endless position" in record.note
+    # The actions lead from the seed's first position to the capped one the message names.
+    rules = TrapRules()
+    state = rules.initial_state(random.Random(record.seed))
+    for action in record.actions:
+        state = rules.apply(state, action)
+    assert f"stopped at {rules.notation(state)!r}" in message
+    assert len(record.actions) == 50
 
 
 def test_coverage_names_every_item_no_game_exercised(findings: Findings) -> None:
