@@ -22,6 +22,7 @@ Speed is measured here, never asserted in tests.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import os
@@ -32,7 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -788,6 +789,213 @@ def bench_play(rows: list[Row], duels: bool) -> None:
         )
 
 
+# -------------------------------------------------------------------------- the web table
+
+
+@contextlib.contextmanager
+def _table_served(server: Any) -> Iterator[str]:
+    """``server`` (a pnp.play TableServer) on a free loopback port in a thread of its own."""
+    import asyncio
+    import threading
+
+    from aiohttp import web
+
+    loop = asyncio.new_event_loop()
+    ready = threading.Event()
+    found: dict[str, Any] = {}
+
+    async def start() -> None:
+        runner = web.AppRunner(server.app(), access_log=None)
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", 0).start()
+        found.update(runner=runner, port=runner.addresses[0][1])
+        ready.set()
+
+    thread = threading.Thread(target=lambda: (loop.run_until_complete(start()), loop.run_forever()))
+    thread.start()
+    ready.wait(60)
+    try:
+        yield f"http://127.0.0.1:{found['port']}"
+    finally:
+        asyncio.run_coroutine_threadsafe(found["runner"].cleanup(), loop).result(60)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(60)
+        loop.close()
+
+
+def _table_server(slug: str, seats: tuple[str, ...], faces: Any, table_name: str = "") -> Any:
+    from pnp import registry
+    from pnp.content.loader import load_game
+    from pnp.play.server import Access, TableServer
+    from pnp.play.session import Seats, Session
+    from pnp.validate.play import game_tables, make_policy
+
+    game = registry.game_for(slug)
+    tables = game_tables(game, load_game(CONTENT, slug).model)
+    table = next(
+        (
+            t
+            for t in tables
+            if t.name == table_name or (not table_name and t.rules.num_players == len(seats))
+        ),
+        tables[0],
+    )
+    policies = {s: make_policy(game, n) for s, n in enumerate(seats) if n != "human"}
+    session = Session(game, table, Seats(seats), 3, policies=policies)
+    humans = session.seats.humans()
+    accesses = {
+        f"seat{s}": Access(f"seat{s}", frozenset({s}), local=len(humans) == 1) for s in humans
+    }
+    return TableServer(session, faces, accesses, ai_delay=0.0)
+
+
+def bench_table(rows: list[Row]) -> None:
+    """Issue 31: a move's round trip, the strong player's move, a table's first page load."""
+    import asyncio
+
+    from aiohttp import ClientSession
+
+    from pnp import registry
+    from pnp.content.loader import load_game
+    from pnp.play.faces import FaceStore
+    from pnp.validate.play import game_tables, make_policy
+
+    stores = {
+        slug: FaceStore(load_game(CONTENT, slug), REPOSITORY / "templates")
+        for slug in ("deadline-99", "maquis", "dragon-hoard", "arena-tales", "mineventure")
+    }
+
+    # A move's round trip: two human seats of Deadline 99 take turns through their links.
+    server = _table_server("deadline-99", ("human", "human", "sensible"), stores["deadline-99"])
+    trips: list[float] = []
+
+    async def moves(base: str) -> None:
+        async with ClientSession() as client:
+            while len(trips) < 120:
+                for _ in range(500):
+                    seat = server.table.to_act()
+                    if server.table.over or seat in (0, 1):
+                        break
+                    await asyncio.sleep(0.002)
+                if server.table.over:
+                    break
+                token = f"seat{seat}"
+                async with client.get(f"{base}/api/{token}/state") as response:
+                    data = await response.json()
+                started = time.perf_counter()
+                async with client.post(
+                    f"{base}/api/{token}/act",
+                    json={
+                        "seat": seat,
+                        "version": data["version"],
+                        "action": data["moves"][0]["action"],
+                    },
+                ) as response:
+                    await response.read()
+                trips.append(time.perf_counter() - started)
+
+    with _table_served(server) as base:
+        asyncio.run(moves(base))
+    p95 = statistics.quantiles(trips, n=20)[-1]
+    show(
+        Row(
+            "table: a move's round trip on localhost, p95",
+            p95,
+            0.05,
+            "s",
+            note=f"{len(trips)} moves of Deadline 99 through seat links (POST to answer), "
+            f"median {statistics.median(trips) * 1e3:.1f} ms",
+        ),
+        rows,
+    )
+
+    # The strong player's move: decisions spread over a random game of each game's first table.
+    medians: dict[str, float] = {}
+    for game in registry.with_engine():
+        table = game_tables(game, load_game(CONTENT, game.slug).model)[0]
+        rules = table.rules
+        strong = make_policy(game, "strong")
+        rng = random.Random(5)
+        state = rules.initial_state(rng)
+        times: list[float] = []
+        step = 0
+        while not rules.is_terminal(state) and len(times) < 5 and step < 4000:
+            if rules.is_chance(state):
+                action = rules.sample_chance(state, rng)
+            else:
+                actions = rules.legal_actions(state)
+                if step % 7 == 0 and len(actions) > 1:
+                    started = time.perf_counter()
+                    strong.choose(rules, state, random.Random(step))
+                    times.append(time.perf_counter() - started)
+                action = actions[int(rng.random() * len(actions))]
+            state = rules.apply(state, action)
+            step += 1
+        medians[game.slug] = statistics.median(times) if times else 0.0
+    slowest = max(medians, key=lambda slug: medians[slug])
+    show(
+        Row(
+            "table: the strong player's move (slowest game, median)",
+            medians[slowest],
+            2.0,
+            "s",
+            note=", ".join(f"{s} {t:.2f} s" for s, t in sorted(medians.items())),
+        ),
+        rows,
+    )
+
+    # First page load with the faces made (the cache warm): until every image has loaded.
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        print("    table: first page load skipped (Playwright is not installed)")
+        return
+    if not Path("/usr/bin/chromium").exists():
+        print("    table: first page load skipped (Debian's chromium is not installed)")
+        return
+    loads: dict[str, float] = {}
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(
+            executable_path="/usr/bin/chromium",
+            args=[
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        for slug, store in stores.items():
+            store.warm(store.refs())
+            players = 1 if slug == "maquis" else (2 if slug == "arena-tales" else 3)
+            seats = ("human",) + ("sensible",) * (players - 1)
+            with _table_served(_table_server(slug, seats, store)) as base:
+                page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                started = time.perf_counter()
+                page.goto(f"{base}/t/seat0")
+                page.wait_for_function(
+                    "document.querySelectorAll('#table img').length > 0 && "
+                    "[...document.images].every(i => i.complete)",
+                    timeout=30_000,
+                )
+                loads[slug] = time.perf_counter() - started
+                page.close()
+        browser.close()
+    slowest = max(loads, key=lambda slug: loads[slug])
+    show(
+        Row(
+            "table: first page load, faces made (slowest game)",
+            loads[slowest],
+            1.0,
+            "s",
+            note=", ".join(f"{s} {t:.2f} s" for s, t in sorted(loads.items())),
+        ),
+        rows,
+    )
+
+
 # -------------------------------------------------------------------------- export
 
 
@@ -955,6 +1163,7 @@ def main(argv: list[str]) -> int:
         "engines": lambda work: bench_engines(engine_seconds, rows),
         "export": lambda work: bench_export(runs, rows, work, slugs),
         "png": lambda work: bench_distinct(1, rows, work, png=True),
+        "table": lambda work: bench_table(rows),
     }
     timed = {"builds", "fonts", "edit", "distinct", "validate", "export"}
     chosen = args.only.split(",") if args.only else list(sections)
