@@ -38,9 +38,7 @@ ALLOWED: dict[str, set[str]] = {
     "export": {"model", "content", "layout", "render", "kit", "validate", "registry"},
     "scaffold": set(),
     "games": {"model", "content", "engines", "validate", "registry"},
-    "play": {
-        "model", "content", "layout", "render", "engines", "export", "validate", "registry"
-    },
+    "play": {"model", "content", "layout", "render", "engines", "export", "validate", "registry"},
 }
 TOP = {"cli", "__main__", "__init__"}  # the command line: may import every stage
 GAMES = sorted(
