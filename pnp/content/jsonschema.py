@@ -154,6 +154,8 @@ class _Builder:
             description = spec.doc or ""
             type_text = spec.type_text if spec.required else f"{spec.type_text}, optional"
             prop["description"] = f"{description} ({type_text})" if description else type_text
+            for key, limit in spec.limits:
+                prop.update(_limit_schema(key, limit, prop))
             default = _default_of(defaults[name])
             if default is not _NO_DEFAULT:
                 prop["default"] = default
@@ -253,3 +255,20 @@ def _json_value(value: Any) -> Any:
         pairs = {name: _json_value(getattr(value, name)) for name in specs}
         return _NO_DEFAULT if any(item is _NO_DEFAULT for item in pairs.values()) else pairs
     return _NO_DEFAULT
+
+
+def _limit_schema(key: str, limit: Any, prop: dict[str, Any]) -> dict[str, Any]:
+    """The JSON Schema keywords of one of a field's limits (see ``pnp.model.common.doc``)."""
+    kind = prop.get("type")
+    if key == "at_least":
+        return {"minimum": limit}
+    if key == "at_most":
+        return {"maximum": limit}
+    if key == "items":
+        return {"minItems": limit, "maxItems": limit}
+    if key == "nonempty":
+        if kind == "array":
+            return {"minItems": 1}
+        if kind == "string":
+            return {"minLength": 1, "pattern": r"\S"}
+    return {}

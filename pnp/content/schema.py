@@ -372,6 +372,8 @@ class _FieldSpec:
     hint: Any
     required: bool
     doc: str
+    limits: tuple[tuple[str, Any], ...] = ()
+    """The field's limits (``pnp.model.common.doc``): at_least, at_most, nonempty, items."""
 
     @property
     def type_text(self) -> str:
@@ -396,8 +398,29 @@ def _field_specs(cls: type) -> dict[str, _FieldSpec]:
             field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING
         )
         doc = str(field.metadata.get("doc", ""))
-        specs[field.name] = _FieldSpec(field.name, hints[field.name], required, doc)
+        limits = tuple((key, field.metadata[key]) for key in _LIMITS if key in field.metadata)
+        specs[field.name] = _FieldSpec(field.name, hints[field.name], required, doc, limits)
     return specs
+
+
+_LIMITS = ("at_least", "at_most", "nonempty", "items")
+
+
+def _outside_limits(spec: _FieldSpec, value: Any) -> str | None:
+    """What is wrong with a converted value for its field's limits, or None."""
+    for key, limit in spec.limits:
+        if key == "nonempty" and isinstance(value, str) and not value.strip():
+            return "must not be empty"
+        if key == "nonempty" and isinstance(value, (tuple, list, dict)) and not value:
+            return "must name at least one"
+        if key == "items" and isinstance(value, (tuple, list)) and len(value) != limit:
+            return f"expected {limit} values, got {len(value)}"
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if number and key == "at_least" and not value >= limit:
+            return f"expected at least {limit:g}, got {value!r}"
+        if number and key == "at_most" and not value <= limit:
+            return f"expected at most {limit:g}, got {value!r}"
+    return None
 
 
 def _is_where(name: str, hint: Any) -> bool:
@@ -436,6 +459,12 @@ class _DataclassConverter:
                 continue
             value = converter(value_node, _child(path, name), problems)
             if value is _INVALID:
+                valid = False
+                continue
+            spec = self._specs[name]
+            wrong = _outside_limits(spec, value) if spec.limits else None
+            if wrong is not None:
+                problems.append(Problem(value_node.where, _at(_child(path, name), wrong)))
                 valid = False
             else:
                 values[name] = value

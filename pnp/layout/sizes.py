@@ -34,5 +34,14 @@ def item_size(product: Product) -> tuple[float, float]:
             f"{product.where}: size: unknown size {product.size!r} "
             f"(expected one of {known}, or WxHmm)"
         )
+    if not (0 < w <= MAX_SIZE_MM and 0 < h <= MAX_SIZE_MM):
+        raise SizeError(
+            f"{product.where}: size: {product.size!r}: each side must be more than 0 and at most "
+            f"{MAX_SIZE_MM:g} mm (a board larger than a page is tiled over pages)"
+        )
     w, h = mm(w), mm(h)
     return (h, w) if product.landscape else (w, h)
+
+
+MAX_SIZE_MM = 2000.0
+"""Longest side of an item: a banner-sized map, tiled over many pages, is still printable."""

@@ -833,6 +833,9 @@ class _Painter:
             points = parse_length(raw, relative_to=reference)
         except ValueError as error:
             raise TemplateError(f"{self.plan.where}: {key}: {error}") from None
+        wrong = _wrong_length(key, points)
+        if wrong:
+            raise TemplateError(f"{self.plan.where}: {key}: {wrong}, got {raw!r}")
         if type(raw) is str and len(_LENGTHS) < _MAX_LENGTHS:
             _LENGTHS[raw, reference] = points
         return points
@@ -843,7 +846,7 @@ class _Painter:
             return None
         text = str(raw)
         text = self.palette.get(text, text)
-        if not (text.startswith("#") and len(text) in (4, 7)):
+        if not _HEX_COLOUR.match(text):
             raise TemplateError(
                 f"{self.plan.where}: {key}: expected '#rrggbb' or a palette name, got {raw!r}"
             )
@@ -859,12 +862,11 @@ class _Painter:
         return known
 
     def styled(self) -> Style:
-        dash = self.value("dash") or ()
         return Style(
             fill=self.colour("fill"),
             stroke=self.colour("stroke"),
             stroke_width=self.length("stroke_width", "0.5pt"),
-            dash=tuple(float(d) for d in dash),
+            dash=_dash(self.value("dash") or (), self.plan.where),
         )
 
     def _paint_once(self, plan: _BoxPlan) -> list[Shape]:
@@ -953,6 +955,47 @@ class _Painter:
                 origin=where,
             )
         ]
+
+
+_HEX_COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
+_POSITIVE = frozenset({"w", "h", "r", "size", "min_size"})
+"""Lengths that are a size: nothing is drawn at zero or less."""
+_NOT_NEGATIVE = frozenset({"stroke_width", "radius"})
+MAX_LENGTH_MM = 10_000.0
+"""Longest length a box may give (ten metres: any more is a slip of the keyboard)."""
+_MAX_POINTS = MAX_LENGTH_MM * 72 / 25.4
+
+
+def _wrong_length(key: str, points: float) -> str:
+    """What is wrong with a box's length, or ''."""
+    if not math.isfinite(points):
+        return "expected a finite length"
+    if abs(points) > _MAX_POINTS:
+        return f"expected a length of at most {MAX_LENGTH_MM:g} mm"
+    if key in _POSITIVE and points <= 0:
+        return "expected a length greater than 0"
+    if key in _NOT_NEGATIVE and points < 0:
+        return "expected a length of 0 or more"
+    return ""
+
+
+def _dash(raw: Any, where: str) -> tuple[float, ...]:
+    """A dash pattern in points: dashes and gaps, none negative, not all zero."""
+    if isinstance(raw, (str, bytes)) or not hasattr(raw, "__iter__"):
+        raise TemplateError(f"{where}: dash: expected a list of lengths like [2, 1.5], got {raw!r}")
+    try:
+        dash = tuple(float(part) for part in raw)
+    except (TypeError, ValueError):
+        raise TemplateError(f"{where}: dash: expected numbers, got {raw!r}") from None
+    if dash and (
+        len(dash) > 16
+        or not all(math.isfinite(part) and 0 <= part <= _MAX_POINTS for part in dash)
+        or sum(dash) <= 0
+    ):
+        raise TemplateError(
+            f"{where}: dash: expected up to 16 lengths of 0 or more, not all 0, got {list(raw)!r}"
+        )
+    return dash
 
 
 def _choice(value: Any, allowed: tuple[str, ...], where: str, key: str) -> str:

@@ -11,17 +11,32 @@ from pnp.errors import Location
 NOWHERE = Location("<derived>")
 
 
-def doc(text: str) -> dict[str, str]:
-    """Field metadata: the description the schema shows in error messages and docs."""
-    return {"doc": text}
+def doc(
+    text: str,
+    *,
+    at_least: float | None = None,
+    at_most: float | None = None,
+    nonempty: bool = False,
+    items: int | None = None,
+) -> dict[str, object]:
+    """Field metadata: the description the schema shows in error messages and docs, and the
+    limits the schema holds a value to (a number ``at_least``/``at_most``; a text or list
+    ``nonempty``; a list of exactly ``items`` values). A value outside them is a located
+    content error, and the editor schemas (``pnp schema``) carry them too."""
+    metadata: dict[str, object] = {"doc": text}
+    limits = {"at_least": at_least, "at_most": at_most, "items": items}
+    metadata.update({key: value for key, value in limits.items() if value is not None})
+    if nonempty:
+        metadata["nonempty"] = True
+    return metadata
 
 
 @dataclass(frozen=True)
 class PlayerRange:
     """An inclusive range of player counts."""
 
-    min: int = field(metadata=doc("fewest players"))
-    max: int = field(metadata=doc("most players"))
+    min: int = field(metadata=doc("fewest players", at_least=1, at_most=99))
+    max: int = field(metadata=doc("most players", at_least=1, at_most=99))
     only: tuple[int, ...] = field(
         default=(),
         metadata=doc("the counts the game supports when not every one between (e.g. [2, 4, 6])"),
@@ -44,9 +59,9 @@ class PlayerRange:
 class Decision:
     """A point the rule source leaves open or contradicts, and what this edition decided."""
 
-    id: str = field(metadata=doc("stable slug of the decision"))
-    question: str = field(metadata=doc("what the rule source leaves open"))
-    answer: str = field(metadata=doc("what this edition rules"))
+    id: str = field(metadata=doc("stable slug of the decision", nonempty=True))
+    question: str = field(metadata=doc("what the rule source leaves open", nonempty=True))
+    answer: str = field(metadata=doc("what this edition rules", nonempty=True))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
@@ -54,11 +69,13 @@ class Decision:
 class GameInfo:
     """What a player sees on the box: title, player count, play time."""
 
-    slug: str = field(metadata=doc("the game's slug, same as its content folder"))
-    title: str = field(metadata=doc("title in Simplified Chinese"))
+    slug: str = field(metadata=doc("the game's slug, same as its content folder", nonempty=True))
+    title: str = field(metadata=doc("title in Simplified Chinese", nonempty=True))
     subtitle: str = field(default="", metadata=doc("second title or edition name"))
     players: PlayerRange = field(default=PlayerRange(1, 1), metadata=doc("supported players"))
-    minutes: int = field(default=30, metadata=doc("typical play time in minutes"))
+    minutes: int = field(
+        default=30, metadata=doc("typical play time in minutes", at_least=1, at_most=1000)
+    )
     source: str = field(default="", metadata=doc("rule source file in shared/seeds"))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
@@ -149,8 +166,8 @@ def _is_int(text: str) -> bool:
 class Product:
     """One printable file of a kit: which items, drawn by which template, at which size."""
 
-    id: str = field(metadata=doc("slug; also the PDF's file name"))
-    title: str = field(metadata=doc("what the cover page calls it"))
+    id: str = field(metadata=doc("slug; also the PDF's file name", nonempty=True))
+    title: str = field(metadata=doc("what the cover page calls it", nonempty=True))
     kind: ProductKind = field(metadata=doc("cards or sheet"))
     items: str = field(metadata=doc("name of the model collection the product prints"))
     face: str = field(metadata=doc("template of the front, relative to templates/"))
@@ -193,7 +210,10 @@ class Bring:
 
     id: str = field(metadata=doc("slug (e.g. 'd6', 'bag', 'timer')"))
     name: str = field(metadata=doc("what the cover and the components table call it"))
-    count: int = field(default=1, metadata=doc("how many, per table or per seat (see per)"))
+    count: int = field(
+        default=1,
+        metadata=doc("how many, per table or per seat (see per)", at_least=1, at_most=1000),
+    )
     per: Per = field(default=Per.GAME, metadata=doc("game: for the table; seat: per player"))
     note: str = field(default="", metadata=doc("what it is for, or what may stand in for it"))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
@@ -304,9 +324,9 @@ class Spread:
 class Band:
     """A promise about one table's win rate (a difficulty level's, typically)."""
 
-    table: str = field(metadata=doc("the table (mode, level) the band is for"))
-    min: float = field(metadata=doc("lowest acceptable win rate"))
-    max: float = field(metadata=doc("highest acceptable win rate"))
+    table: str = field(metadata=doc("the table (mode, level) the band is for", nonempty=True))
+    min: float = field(metadata=doc("lowest acceptable win rate", at_least=0, at_most=1))
+    max: float = field(metadata=doc("highest acceptable win rate", at_least=0, at_most=1))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
@@ -314,7 +334,9 @@ class Band:
 class Ladder:
     """A promise that each table of a list is harder than the one before it."""
 
-    tables: tuple[str, ...] = field(metadata=doc("the tables from easiest to hardest"))
+    tables: tuple[str, ...] = field(
+        metadata=doc("the tables from easiest to hardest", nonempty=True)
+    )
     alpha: float = field(
         default=0.05,
         metadata=doc("one-sided level of the paired sign test each step must pass"),
@@ -335,7 +357,10 @@ class Balance:
         default="strong",
         metadata=doc("the policy the promises are made for: strong, sensible or random"),
     )
-    games: int = field(default=200, metadata=doc("games per table in pnp validate's balance run"))
+    games: int = field(
+        default=200,
+        metadata=doc("games per table in pnp validate's balance run", at_least=1, at_most=100_000),
+    )
     spreads: tuple[Spread, ...] = field(default=(), metadata=doc("fairness promises"))
     bands: tuple[Band, ...] = field(default=(), metadata=doc("win-rate promises per table"))
     ladder: Ladder | None = field(default=None, metadata=doc("a difficulty ladder"))

@@ -20,9 +20,11 @@ from pnp.model.common import NOWHERE, doc
 class Component:
     """Anything the kit prints: a card, a token, a board, an aid."""
 
-    id: str = field(metadata=doc("stable slug, unique among its kind"))
-    name: str = field(metadata=doc("the name printed on it"))
-    copies: int = field(default=1, metadata=doc("how many the kit prints"))
+    id: str = field(metadata=doc("stable slug, unique among its kind", nonempty=True))
+    name: str = field(metadata=doc("the name printed on it", nonempty=True))
+    copies: int = field(
+        default=1, metadata=doc("how many the kit prints", at_least=0, at_most=1000)
+    )
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
@@ -35,8 +37,8 @@ class Card(Component):
 class Deck:
     """Cards shuffled together under one back, which shows the deck's name, colour and symbol."""
 
-    id: str = field(metadata=doc("stable slug of the deck"))
-    name: str = field(metadata=doc("the name printed on its backs"))
+    id: str = field(metadata=doc("stable slug of the deck", nonempty=True))
+    name: str = field(metadata=doc("the name printed on its backs", nonempty=True))
     colour: str = field(metadata=doc("the backs' colour, '#rrggbb'"))
     symbol: str = field(metadata=doc("the glyph printed on its backs"))
     where: Location = field(default=NOWHERE, compare=False, repr=False)

@@ -557,6 +557,42 @@ def _colour(text: str) -> HexColor:
     return HexColor(text)
 
 
+def text_fits(
+    text: str,
+    width: float,
+    height: float,
+    *,
+    font: str,
+    size: float,
+    min_size: float,
+    leading_ratio: float,
+    align: Align,
+) -> bool:
+    """Whether a box's text fits as it is drawn: one line at full size when it is plain and
+    fits so, else wrapped and shrunk down to ``min_size`` (what the validator asks before any
+    build draws it)."""
+    if width <= 0 or height <= 0:
+        return False
+    if (
+        align != "justify"
+        and _PLAIN_LINE.match(text)
+        and stringWidth(text, font, size) <= width + _FUZZ
+        and size * leading_ratio <= height + _FUZZ
+    ):
+        return True
+    fitted = fit_paragraph(
+        text,
+        width,
+        height,
+        font=font,
+        size=size,
+        min_size=min(min_size, size),
+        leading_ratio=leading_ratio,
+        align=align,
+    )
+    return not fitted.overflow
+
+
 def draw_line_if_fits(
     canvas: Canvas,
     text: str,

@@ -268,7 +268,10 @@ def check_layout(findings: Findings, templates_root: Path) -> None:
     """Every face of every item laid out as the build will lay it out, and every image it
     shows resolved inside the game's folder: a template naming a missing field or file is
     found here, not by a build that has already written half a kit."""
+    from pnp.validate.lettering import check_lettering
+
     game = findings.game
+    laid_out_products = []
     for product in game.model.products:
         try:
             laid_out = layout_product(game, product, templates_root, mm(3.0))
@@ -276,6 +279,7 @@ def check_layout(findings: Findings, templates_root: Path) -> None:
             where, message = _located(error)
             findings.error(where or product.where, f"product {product.id!r}: {message}")
             continue
+        laid_out_products.append(laid_out)
         seen: set[tuple[str, str]] = set()
         for front, back, _ in laid_out.runs:
             for face in (front, back):
@@ -288,22 +292,57 @@ def check_layout(findings: Findings, templates_root: Path) -> None:
                     except TemplateError as error:
                         where, message = _located(error)
                         findings.error(where or product.where, f"product {product.id!r}: {message}")
+    check_lettering(findings, laid_out_products)
 
 
 def _check_image(data: bytes, shape: ImageShape) -> None:
-    """The file decodes as the image it claims to be (a corrupt file would stop a build
-    half-way through writing the kit)."""
+    """The file decodes as the image it claims to be, within the pixels a print needs (a
+    corrupt file, or a decompression bomb, would stop a build half-way through the kit or
+    take gigabytes). Its size is read from the header before anything is decoded."""
     import io
+    import warnings
+    import zlib
 
     from PIL import Image, UnidentifiedImageError
 
+    def refuse(reason: str) -> TemplateError:
+        return TemplateError(f"{shape.origin}: image {shape.path!r} {reason}")
+
+    limit = Image.MAX_IMAGE_PIXELS
+    # pnp's own limit decides, with its own message: Pillow's is switched off for the header
+    # read only (nothing is decoded until the size has been judged).
+    Image.MAX_IMAGE_PIXELS = None
     try:
-        with Image.open(io.BytesIO(data)) as image:
-            image.verify()
-    except (OSError, UnidentifiedImageError, ValueError, SyntaxError) as error:
-        raise TemplateError(
-            f"{shape.origin}: image {shape.path!r} is not a readable image ({error})"
-        ) from None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as image:
+                width, height = image.size
+                if width * height > MAX_IMAGE_PIXELS:
+                    raise refuse(
+                        f"is {width}x{height} pixels; images may have at most "
+                        f"{MAX_IMAGE_PIXELS // 1_000_000} million (a 63x88 mm card at 600 dpi "
+                        "has 3.1 million)"
+                    )
+                image.load()  # decodes every pixel: a corrupt stream fails here, not mid-build
+    except TemplateError:
+        raise
+    except (
+        OSError,
+        UnidentifiedImageError,
+        ValueError,
+        SyntaxError,
+        EOFError,
+        zlib.error,
+        Image.DecompressionBombError,
+    ) as error:
+        raise refuse(f"is not a readable image ({error})") from None
+    finally:
+        Image.MAX_IMAGE_PIXELS = limit
+
+
+MAX_IMAGE_PIXELS = 60_000_000
+"""Most pixels an image on a face may have: a whole A4 page at 600 dpi is 35 million, a card
+a few million; decoded, an image of the limit takes about 240 MB."""
 
 
 def check_common(findings: Findings, templates_root: Path) -> None:

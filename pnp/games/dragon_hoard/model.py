@@ -386,7 +386,7 @@ class Entry:
     """An entry teleporter: where a seat's pawn starts and respawns."""
 
     seat: int = field(metadata=doc("seat number, 0 = first holder of the hourglass, clockwise"))
-    cell: tuple[int, ...] = field(metadata=doc("[column, row]"))
+    cell: tuple[int, ...] = field(metadata=doc("[column, row]", items=2))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
@@ -414,7 +414,7 @@ class Gate:
 
     id: str = field(metadata=doc("slug"))
     type: GateType = field(metadata=doc("a or b"))
-    cell: tuple[int, ...] = field(metadata=doc("[column, row]"))
+    cell: tuple[int, ...] = field(metadata=doc("[column, row]", items=2))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
@@ -423,14 +423,14 @@ class Exit:
     """A way out of the lair: stepping onto it leaves the lair with everything you carry."""
 
     id: str = field(metadata=doc("slug"))
-    cell: tuple[int, ...] = field(metadata=doc("[column, row]"))
+    cell: tuple[int, ...] = field(metadata=doc("[column, row]", items=2))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
 class Trap:
     colour: str = field(metadata=doc("id of a trap colour"))
-    cell: tuple[int, ...] = field(metadata=doc("[column, row]"))
+    cell: tuple[int, ...] = field(metadata=doc("[column, row]", items=2))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
@@ -439,7 +439,7 @@ class TreasureSpot:
     """One line of the treasure setup guide."""
 
     treasure: str = field(metadata=doc("treasure id"))
-    cell: tuple[int, ...] = field(metadata=doc("[column, row]"))
+    cell: tuple[int, ...] = field(metadata=doc("[column, row]", items=2))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
@@ -450,7 +450,9 @@ class Lair(Board):
     columns: int = field(metadata=doc("cells across"))
     rows: int = field(metadata=doc("cells down"))
     cell_mm: float = field(metadata=doc("printed side of a cell in mm"))
-    centre: tuple[int, ...] = field(metadata=doc("[column, row] of C, the dragon's centre"))
+    centre: tuple[int, ...] = field(
+        metadata=doc("[column, row] of C, the dragon's centre", items=2)
+    )
     dragon_radius: int = field(metadata=doc("the dragon covers C and this many cells around it"))
     domain_radius: int = field(metadata=doc("the dragon's domain: cells this close to C"))
     entries: tuple[Entry, ...] = field(metadata=doc("one entry teleporter per seat"))
