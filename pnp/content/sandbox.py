@@ -39,6 +39,7 @@ import enum
 import numbers
 import pprint
 import re
+import string
 import time
 import types
 import typing
@@ -59,7 +60,6 @@ from pnp.content.parsecache import cached_code, cached_tree
 
 MAX_STEPS = 100_000
 """Steps one evaluation may take: loop items, calls, filters and tests together."""
-MAX_ITERATIONS = MAX_STEPS
 MAX_LENGTH = 200_000
 """Longest string or list one step may build, and the longest output of one render."""
 MAX_CREATED = 2_000_000
@@ -145,15 +145,22 @@ def _too_long(count: int, what: str = "a value") -> SandboxError:
 
 def _created(value: Any) -> Any:
     """``value``, a step's result, checked and counted as built."""
-    if isinstance(value, jinja2.Undefined):
-        return value
-    if isinstance(value, Sized) and not isinstance(value, range | _BoundedRange):
+    cls = value.__class__
+    if cls is str or cls is list or cls is tuple or cls is dict:
         size = len(value)
-        if size > MAX_LENGTH:
-            raise _too_long(size)
-        charge(0, size)
-    elif value.__class__ is int and value.bit_length() > MAX_INTEGER_BITS:
-        raise _too_big(value.bit_length())
+    elif cls is int:
+        if value.bit_length() > MAX_INTEGER_BITS:
+            raise _too_big(value.bit_length())
+        return value
+    elif cls is float or cls is bool or value is None or isinstance(value, jinja2.Undefined):
+        return value
+    elif isinstance(value, Sized) and not isinstance(value, range | _BoundedRange):
+        size = len(value)
+    else:
+        return value
+    if size > MAX_LENGTH:
+        raise _too_long(size)
+    charge(0, size)
     return value
 
 
@@ -186,7 +193,7 @@ def _order_key(item: Any) -> tuple[int, str, Any]:
     return (4, type(item).__qualname__, _stable_repr(item))
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=1024)
 def _member_position(cls: type[enum.Enum], name: str) -> int:
     return list(cls.__members__).index(name)
 
@@ -332,6 +339,7 @@ def _kind(value: Any) -> str:
     return f"{type(value).__name__} object"
 
 
+@lru_cache(maxsize=1024)
 def _generated_repr(cls: type) -> bool:
     """Whether ``cls`` is a dataclass printed by the repr dataclasses wrote for it (which
     prints its fields, so a set among them must be printed in order too)."""
@@ -390,7 +398,7 @@ def _stable_repr(value: Any) -> str:
         if not items:
             return f"{type(value).__name__}()"
         return f"{{{items}}}" if type(value) is set else f"{type(value).__name__}({{{items}}})"
-    cls = type(value)
+    cls: Any = type(value)
     if cls is list:
         return "[" + ", ".join(_stable_repr(item) for item in value) + "]"
     if cls is tuple:
@@ -448,26 +456,38 @@ def sliced(value: Any, start: Any, stop: Any, step: Any) -> Any:
 
 # -- operators ---------------------------------------------------------------------------------
 
-# The field widths and precisions of printf-style (``%8.2f``) and ``str.format`` (``{:>8}``)
-# specifications: a huge one would pad a string to gigabytes.
-_PRINTF_WIDTHS = re.compile(r"%[-+ #0]*(\d*)(?:\.(\d+))?[a-zA-Z%]")
-_FORMAT_SPECS = re.compile(r"\{[^{}]*:([^{}]*)\}")
+# The field widths and precisions of printf-style (``%8.2f``, ``%(name)-8s``) and
+# ``str.format`` (``{:>8}``) specifications: a huge one would pad a string to gigabytes.
+_PRINTF_WIDTHS = re.compile(r"%(?:\([^)]*\))?[-+ #0]*(\*|\d*)(?:\.(\*|\d*))?[hlL]?[a-zA-Z%]")
 _NUMBER = re.compile(r"\d+")
 
 
 def _format_widths(text: str, braces: bool) -> int:
     """The sum of the widths and precisions a format string asks for; SandboxError for one
-    over :data:`MAX_WIDTH`."""
+    over :data:`MAX_WIDTH`, or one taken from the arguments (``%*d``, ``{:{width}}``), which
+    nothing would bound."""
     if braces:
-        found = [n for spec in _FORMAT_SPECS.findall(text) for n in _NUMBER.findall(spec)]
+        try:
+            specs = [spec or "" for _, _, spec, _ in _FORMATTER.parse(text)]
+        except ValueError:
+            return 0  # str.format raises the same error for the same text
+        if any("{" in spec for spec in specs):
+            raise SandboxError("a format width may not be taken from the arguments")
+        found = [number for spec in specs for number in _NUMBER.findall(spec)]
     else:
-        found = [n for match in _PRINTF_WIDTHS.finditer(text) for n in match.groups() if n]
+        groups = [group for match in _PRINTF_WIDTHS.finditer(text) for group in match.groups()]
+        if "*" in groups:
+            raise SandboxError("a format width may not be taken from the arguments ('*')")
+        found = [group for group in groups if group]
     total = 0
     for number in found:
         if len(number) > 6 or int(number) > MAX_WIDTH:
             raise SandboxError(f"a format width of {number} is too wide (at most {MAX_WIDTH:,})")
         total += int(number)
     return total
+
+
+_FORMATTER = string.Formatter()
 
 
 def _argument_sizes(arguments: Any) -> tuple[int, int]:
@@ -507,7 +527,7 @@ def _multiply(left: Any, right: Any) -> Any:
     if left.__class__ is int and right.__class__ is int:
         if left.bit_length() + right.bit_length() - 1 > MAX_INTEGER_BITS:
             raise _too_big(left.bit_length() + right.bit_length())
-        return left * right
+        return _created(left * right)
     for sequence, count in ((left, right), (right, left)):
         if isinstance(sequence, str | list | tuple | bytes) and isinstance(count, int):
             size = len(sequence) * max(count, 0)
@@ -921,9 +941,9 @@ class _BoundedRange:
             if not isinstance(value, int) or isinstance(value, bool):
                 raise SandboxError(f"range() takes whole numbers, got {value!r}")
         self._range = range(*args)
-        if len(self._range) > MAX_ITERATIONS:
+        if len(self._range) > MAX_STEPS:
             raise SandboxError(
-                f"range of {len(self._range):,} numbers is too long (at most {MAX_ITERATIONS:,})"
+                f"range of {len(self._range):,} numbers is too long (at most {MAX_STEPS:,})"
             )
 
     def __iter__(self) -> Iterator[int]:
