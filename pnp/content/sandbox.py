@@ -1054,7 +1054,8 @@ _PLAIN = (
 )
 """Plain data and jinja's own loop and macro objects: jinja's sandbox rules apply to them."""
 
-_STRING_METHODS = (types.BuiltinMethodType, types.MethodWrapperType)
+_STRING_METHODS = (types.BuiltinMethodType, types.MethodWrapperType, types.MethodType)
+"""Methods that may be a string's (markupsafe's Markup defines its own in Python)."""
 
 
 class _BoundedTemplate(jinja2.Template):

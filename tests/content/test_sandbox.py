@@ -161,6 +161,7 @@ ATTACKS = {
     "replace of a long text": ("{{ ('x' * 100000) | replace('x', 'y' * 100000) }}", "too long"),
     "replace method": ("{{ ('x' * 1000).replace('', 'y' * 1000) }}", "too long"),
     "padding method": ("{{ 'x'.ljust(999999999) }}", "too long"),
+    "padding a safe text": ("{{ ('x' | safe).ljust(999999999) }}", "too long"),
     "tabs expanded": ("{{ ('\t' * 1000).expandtabs(100000) }}", "too long"),
     "bytes of a number": ("{{ (1).to_bytes(999999999, 'big') }}", "too long"),
     "str.format repeating a field": ("{{ '{0}{0}{0}{0}{0}'.format('x' * 100000) }}", "too long"),
