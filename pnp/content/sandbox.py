@@ -201,21 +201,24 @@ def _member_position(cls: type[enum.Enum], name: str) -> int:
 class _LoopItems:
     """The items a loop or filter draws from a value, each counted as a step, ``created``
     more characters or items counted with each (the literal text of a loop's body, written
-    once per round)."""
+    once per round); each item itself in :func:`ordered` order when ``unpacks`` (the loop
+    unpacks it: ``{% for a, b in pairs %}``)."""
 
-    __slots__ = ("_created", "_items")
+    __slots__ = ("_created", "_items", "_unpacks")
 
-    def __init__(self, items: Iterable[Any], created: int = 0) -> None:
+    def __init__(self, items: Iterable[Any], created: int = 0, unpacks: bool = False) -> None:
         self._items = ordered(items)
         self._created = created
+        self._unpacks = unpacks
 
     def __iter__(self) -> Iterator[Any]:
+        items = map(ordered, self._items) if self._unpacks else self._items
         budget = _budget.get()
         if budget is None:
-            yield from self._items
+            yield from items
             return
         created, clock = self._created, time.perf_counter
-        for item in self._items:
+        for item in items:
             budget.steps -= 1
             budget.created -= created
             if budget.steps < 0 or budget.created < 0 or clock() > budget.deadline:
@@ -238,26 +241,32 @@ class _SizedLoopItems(_LoopItems):
         return bool(self._items)
 
 
-def _draw(items: Iterable[Any], created: int = 0) -> _LoopItems:
+def _draw(items: Iterable[Any], created: int = 0, unpacks: bool = False) -> _LoopItems:
     if isinstance(items, _LoopItems):
         # Already counted where it was made (a filter's generator): count each item once.
-        if not created:
+        if not created and not unpacks:
             return items
         items = items._items
     else:
         items = ordered(items)
     if isinstance(items, Sized):
-        return _SizedLoopItems(items, created)
-    return _LoopItems(items, created)
+        return _SizedLoopItems(items, created, unpacks)
+    return _LoopItems(items, created, unpacks)
 
 
-def loop_items(items: Any, created: int = 0) -> Any:
-    """What a ``{% for %}`` loop iterates (compiled in by ``ContentEnvironment._generate``):
-    ``items`` in :func:`ordered` order, each round a step that writes ``created`` characters
-    of the body's literal text."""
+def loop_items(items: Any, created: int = 0, unpacks: bool = False) -> Any:
+    """What a ``{% for %}`` loop (or a call's ``*args``) iterates, compiled in by
+    ``ContentEnvironment._generate``: ``items`` in :func:`ordered` order, each round a step
+    that writes ``created`` characters of the body's literal text."""
     if isinstance(items, jinja2.Undefined):
         return items  # jinja's own error when the loop asks for its items
-    return _draw(items, created)
+    return _draw(items, created, unpacks)
+
+
+def unpacked(value: Any) -> Any:
+    """What ``{% set a, b = value %}`` unpacks (compiled in by
+    ``ContentEnvironment._generate``): a set in :func:`ordered` order."""
+    return ordered(value)
 
 
 def _drawn(items: Any) -> Any:
@@ -993,7 +1002,8 @@ _GLOBALS: dict[str, Any] = {
 # -- the environment ---------------------------------------------------------------------------
 
 _HELPERS = {
-    f"{__name__}.{function.__name__}": function for function in (loop_items, concatenated, sliced)
+    f"{__name__}.{function.__name__}": function
+    for function in (loop_items, concatenated, sliced, unpacked)
 }
 
 
@@ -1007,8 +1017,34 @@ class _Bounding(NodeTransformer):
         if not _calls_helper(node.iter):
             literal = sum(len(data.data) for data in node.find_all(nodes.TemplateData))
             iterated = typing.cast(nodes.Expr, node.iter)
-            node.iter = _helper_call("loop_items", [iterated, nodes.Const(literal)], node)
+            unpacks = nodes.Const(isinstance(node.target, nodes.Tuple))
+            node.iter = _helper_call("loop_items", [iterated, nodes.Const(literal), unpacks], node)
         return node
+
+    def visit_Assign(self, node: nodes.Assign) -> nodes.Node:
+        self.generic_visit(node)
+        if isinstance(node.target, nodes.Tuple) and not _calls_helper(node.node):
+            node.node = _helper_call("unpacked", [typing.cast(nodes.Expr, node.node)], node)
+        return node
+
+    def visit_With(self, node: nodes.With) -> nodes.Node:
+        self.generic_visit(node)
+        node.values = [
+            _helper_call("unpacked", [value], node)
+            if isinstance(target, nodes.Tuple) and not _calls_helper(value)
+            else value
+            for target, value in zip(node.targets, node.values, strict=True)
+        ]
+        return node
+
+    def _star_arguments(self, node: nodes.Call | nodes.Filter | nodes.Test) -> nodes.Node:
+        """A call's ``*args``: iterated in order and counted, as a loop is."""
+        self.generic_visit(node)
+        if node.dyn_args is not None and not _calls_helper(node.dyn_args):
+            node.dyn_args = _helper_call("loop_items", [node.dyn_args], node)
+        return node
+
+    visit_Call = visit_Filter = visit_Test = _star_arguments
 
     def visit_Concat(self, node: nodes.Concat) -> nodes.Node:
         self.generic_visit(node)
@@ -1173,7 +1209,7 @@ class ContentEnvironment(ImmutableSandboxedEnvironment):
         return not isinstance(obj, type) or obj is _BoundedRange
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
-        if __obj is loop_items or __obj is concatenated or __obj is sliced:
+        if __obj is loop_items or __obj is concatenated or __obj is sliced or __obj is unpacked:
             return __obj(*args)
         charge(1)
         for value in (*args, *kwargs.values()):
@@ -1182,10 +1218,13 @@ class ContentEnvironment(ImmutableSandboxedEnvironment):
         if isinstance(__obj, LoopContext) and args:
             # A recursive loop's `loop(children)`: its rounds are steps like any loop's.
             args = (loop_items(args[0]), *args[1:])
-        elif isinstance(__obj, _STRING_METHODS) and isinstance(
-            owner := getattr(__obj, "__self__", None), str | bytes | int
-        ):
-            args = __self._before_method(owner, __obj.__name__, args, kwargs)
+        elif isinstance(__obj, _STRING_METHODS):
+            owner = getattr(__obj, "__self__", None)
+            if isinstance(owner, str | bytes | int):
+                args = __self._before_method(owner, __obj.__name__, args, kwargs)
+            elif __obj.__name__ == "fromkeys" and args:
+                # A dict keeps its keys in the order it is given them.
+                args = (list(_drawn(args[0])), *args[1:])
         return _created(super().call(__context, __obj, *args, **kwargs))
 
     @staticmethod

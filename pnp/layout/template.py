@@ -49,6 +49,7 @@ from pnp.content.sandbox import (
     evaluate_bounded,
     render_bounded,
 )
+from pnp.content.sandbox import text as printed_text
 from pnp.content.sources import pinned_snapshot, read_file
 from pnp.content.yamlsource import check_shape
 from pnp.errors import ContentError, TemplateError
@@ -974,8 +975,11 @@ class _Painter:
 
     def _text(self, plan: _BoxPlan, top: float) -> list[Shape]:
         value, length, where = self.value, self.length, plan.where
-        text = value("text", "")
-        if text is None or str(text).strip() == "":
+        raw = value("text", "")
+        if raw is None:
+            return []
+        text = raw if raw.__class__ is str else _printed(raw, plan.located["text"])
+        if text.strip() == "":
             return []
         size = length("size", "9pt")
         if not 0 < size <= MAX_TEXT_SIZE:
@@ -996,7 +1000,7 @@ class _Painter:
                 y=top - y - h,
                 width=w,
                 height=h,
-                text=str(text).strip("\n"),
+                text=text.strip("\n"),
                 font=str(value("font", "regular")),
                 size=size,
                 min_size=min_size,
@@ -1007,6 +1011,15 @@ class _Painter:
                 origin=where,
             )
         ]
+
+
+def _printed(value: Any, where: str) -> str:
+    """A text box's value that is no string (``text: "{{ item.kinds }}"``) as the sandbox
+    prints it: a set in a fixed order, never a memory address."""
+    try:
+        return printed_text(value)
+    except jinja2.TemplateError as error:
+        raise TemplateError(f"{where}: {error}") from None
 
 
 def _whole(value: Any, where: str, low: int | None = None, high: int | None = None) -> int:

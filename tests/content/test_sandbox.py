@@ -299,6 +299,7 @@ class Reward:
     kinds: frozenset[Effect]
     tags: frozenset[str]
     mixed: frozenset[Any]
+    pair: frozenset[str] = frozenset({"y", "x"})
 
 
 REWARD = Reward(
@@ -330,6 +331,11 @@ REWARD = Reward(
             "frozenset({'apple', 'banana', 'fig', 'kiwi', 'mango', 'walnut'})",
         ),
         ("{{ r.mixed | join(' ') }}", "2.5 3 three Effect.MORALE (1, 2)"),
+        ("{% set a, b = r.pair %}{{ a }}{{ b }}", "xy"),
+        ("{% for a, b in [r.pair] %}{{ a }}{{ b }}{% endfor %}", "xy"),
+        ("{% with a, b = r.pair %}{{ a }}{{ b }}{% endwith %}", "xy"),
+        ("{% macro m(a, b) %}{{ a }}{{ b }}{% endmacro %}{{ m(*r.pair) }}", "xy"),
+        ("{{ {}.fromkeys(r.pair) | list }}", "['x', 'y']"),
     ],
 )
 def test_a_set_is_iterated_and_printed_in_a_fixed_order(text: str, expected: str) -> None:

@@ -389,3 +389,21 @@ def test_prose_rendered_inside_a_face_value_shares_its_budget(tmp_path: Path) ->
     assert isinstance(text, TextShape) and text.text == "·" * 200
     with pytest.raises(TemplateError, match=r"p.yaml:2: text: too much work"):
         face(tmp_path, "p.yaml", {"item": {"rule": rule.replace("100", "1000")}})
+
+
+def test_a_text_box_showing_a_set_lists_it_in_a_fixed_order(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "s.yaml",
+        "boxes:\n"
+        '  - {type: text, x: 0, y: 0, w: 9mm, h: 9mm, text: "{{ item.tags }}"}\n'
+        '  - {type: text, x: 0, y: 0, w: 9mm, h: 9mm, text: "{{ item.tags | join }}"}\n'
+        '  - {type: text, x: 0, y: 0, w: 9mm, h: 9mm, text: "{{ item.tags.union }}"}\n',
+    )
+    tags = frozenset({"kiwi", "fig", "apple", "mango"})
+    with pytest.raises(TemplateError, match=r"s.yaml:4: text: a function or method .*printed"):
+        face(tmp_path, "s.yaml", {"item": {"tags": tags}})
+    lines = (tmp_path / "s.yaml").read_text(encoding="utf-8").splitlines(keepends=True)
+    write(tmp_path, "t.yaml", "".join(lines[:3]))
+    shown = [s.text for s in face(tmp_path, "t.yaml", {"item": {"tags": tags}}).shapes]  # type: ignore[union-attr]
+    assert shown == ["frozenset({'apple', 'fig', 'kiwi', 'mango'})", "applefigkiwimango"]
