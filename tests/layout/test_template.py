@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import time
 from pathlib import Path
 
@@ -407,3 +408,48 @@ def test_a_text_box_showing_a_set_lists_it_in_a_fixed_order(tmp_path: Path) -> N
     write(tmp_path, "t.yaml", "".join(lines[:3]))
     shown = [s.text for s in face(tmp_path, "t.yaml", {"item": {"tags": tags}}).shapes]  # type: ignore[union-attr]
     assert shown == ["frozenset({'apple', 'fig', 'kiwi', 'mango'})", "applefigkiwimango"]
+
+
+@pytest.mark.parametrize(
+    ("box", "says"),
+    [
+        (
+            "{type: rect, name: flood, x: 0, y: 0, w: 1mm, h: 1mm, repeat: 1000000000}",
+            "box 'flood': repeat: at most 10,000, got 1000000000",
+        ),
+        (
+            "{type: regular_polygon, cx: 5mm, cy: 5mm, r: 4mm, sides: 10000000}",
+            "regular_polygon box: sides: at most 1,000, got 10000000",
+        ),
+        (
+            "{type: text, x: 0, y: 0, w: 9mm, h: 9mm, text: \"{% set s = 'x' * 100000 %}"
+            '{% for a in s %}{% for b in s %}{% endfor %}{% endfor %}"}',
+            "text: too much work",
+        ),
+    ],
+)
+def test_validate_and_build_refuse_a_template_asking_for_too_much_in_seconds(
+    tmp_path: Path, box: str, says: str
+) -> None:
+    from click.testing import CliRunner
+
+    from pnp.cli import main
+    from tests.conftest import CONTENT, TEMPLATES
+
+    shutil.copytree(CONTENT / "deadline-99", tmp_path / "content" / "deadline-99")
+    shutil.copytree(TEMPLATES / "deadline-99", tmp_path / "templates" / "deadline-99")
+    card = tmp_path / "templates" / "deadline-99" / "playing-card.yaml"
+    source = card.read_text(encoding="utf-8")
+    card.write_text(source + f"  - {box}\n", encoding="utf-8")
+    line = source.count("\n") + 1
+    where = f"templates/deadline-99/playing-card.yaml:{line}: "
+    runner = CliRunner()
+    started = time.perf_counter()
+    content = str(tmp_path / "content")
+    checked = runner.invoke(main, ["--content", content, "validate", "deadline-99"])
+    assert checked.exit_code == 1, checked.output
+    assert where in checked.stdout and says in checked.stdout
+    built = runner.invoke(main, ["--content", content, "build", "--out", str(tmp_path / "out")])
+    assert built.exit_code == 1, built.output
+    assert where in built.stderr and "Traceback" not in built.output
+    assert time.perf_counter() - started < 30.0
