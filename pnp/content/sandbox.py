@@ -743,7 +743,7 @@ def _bounded_filter(name: str, function: Callable[..., Any]) -> Callable[..., An
             _check_arguments(name, rest, kwargs)
             if iterating:
                 value = _drawn(value)
-            elif stringifying and value.__class__ is not str:
+            elif stringifying and not isinstance(value, str):  # a safe text stays safe
                 value = printable(value)
                 if not isinstance(value, jinja2.Undefined):
                     value = str(value)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import jinja2
 import pytest
 from click.testing import CliRunner
 
@@ -487,3 +488,52 @@ def test_a_rulebook_cannot_change_the_number_it_prints(tmp_path: Path) -> None:
     )
     assert built.exit_code == 1 and "rulebook.yaml:" in built.stderr
     assert not list(tmp_path.rglob("*rulebook*.pdf"))
+
+
+ORDINARY = [
+    "{{ names | join('、') }}|{{ [{'n': 1}, {'n': 2}] | join(attribute='n') }}",
+    "{{ names | map('upper') | list }}|{{ names | select('equalto', 'a') | list }}",
+    "{{ [3, 1, 2] | sort }}|{{ [3, 1, 2] | sort(reverse=true) | first }}|{{ [1, 2] | last }}",
+    "{{ [1, 2, 3] | sum }}|{{ [[1], [2]] | sum(start=[]) }}|{{ [1.5, 2] | sum(start=1) }}",
+    "{{ [1, 1, 2] | unique | list }}|{{ [1, 2, 3] | max }}|{{ 'abc' | min }}",
+    "{{ range(7) | batch(3, 'x') | list }}|{{ range(7) | slice(3) | list }}",
+    "{{ {'b': 1, 'a': 2} | dictsort }}|{{ {'a': 1} | items | list }}",
+    "{{ 'hello world' | title }}|{{ 'x' | center(9) }}|{{ 'a\nb' | indent(2, true) }}",
+    "{{ 'a b c' | replace(' ', '-', 1) }}|{{ 'long text here' | truncate(9) }}",
+    "{{ 'a long line of words' | wordwrap(7) }}|{{ 'one two' | wordcount }}",
+    "{{ '%05.1f|%s' | format(3.14159, 'x') }}|{{ '%(a)s' % {'a': 1} }}",
+    "{{ '{:>6}|{}'.format('r', [1]) }}|{{ '{a}'.format_map({'a': 2}) }}",
+    "{{ 'x' ~ 1 ~ none ~ [1, 'a'] ~ {'k': (1,)} }}",
+    "{{ names[1:] }}|{{ 'abcdef'[::2] }}|{{ names[:-1] | length }}",
+    "{{ 3 * 'ab' }}|{{ [0] * 3 }}|{{ 2 ** 10 }}|{{ 7 % 3 }}|{{ 'a' + 'b' }}",
+    "{{ 12345678901234567890 * 98765 }}|{{ -7 // 2 }}|{{ 1 / 4 }}",
+    "{% for n in names %}{{ loop.index }}/{{ loop.length }}{{ n }}{% else %}none{% endfor %}",
+    "{% for n in [] %}x{% else %}empty{% endfor %}",
+    "{% for k, v in {'a': 1, 'b': 2}.items() %}{{ k }}={{ v }};{% endfor %}",
+    "{% for x in [[1, [2]]] recursive %}{{ x }}{% endfor %}",
+    "{% for n in range(5) if n is odd %}{{ n }}{% endfor %}",
+    "{% set a, b = 1, 2 %}{{ a + b }}|{% with x = 3 %}{{ x }}{% endwith %}",
+    "{% macro m(a, b=2) %}{{ a }}{{ b }}{% endmacro %}{{ m(*[1, 5]) }}{{ m(0) }}"
+    "{% macro c() %}[{{ caller() }}]{% endmacro %}|{% call c() %}c{% endcall %}",
+    "{% filter upper %}shout {{ names | first }}{% endfilter %}",
+    "{% set block %}{% for i in range(3) %}{{ i }}{% endfor %}{% endset %}{{ block * 2 }}",
+    "{{ sorted(['b', 'a']) }}|{{ max(1, 3) }}|{{ min([4, 2]) }}|{{ len('abc') }}",
+    "{% for i, n in enumerate(names, 1) %}{{ i }}{{ n }}{% endfor %}",
+    "{{ [1, 2] | tojson }}|{{ {'b': [1, 'x']} | pprint }}|{{ 'a&b' | e }}",
+    "{{ 'x' is string }}|{{ 4 is divisibleby 2 }}|{{ names is iterable }}",
+    "{{ ('<b>' | safe) | string | e }}|{{ 5 | string | center(3) }}|{{ none | string }}",
+    "{{ 3.7 | round }}|{{ 3.14159 | round(2, 'floor') }}|{{ '42' | int + 1 }}|{{ 'x' | float }}",
+]
+
+
+@pytest.mark.parametrize("text", ORDINARY)
+def test_ordinary_texts_render_as_jinja_renders_them(text: str) -> None:
+    """The bounds change nothing a real text means: filters, loops, ~, slices and formats
+    give what jinja's own sandbox gives."""
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    scope = {"names": ["a", "b", "c"]}
+    jinja = ImmutableSandboxedEnvironment(undefined=jinja2.StrictUndefined)
+    jinja.globals.update(sorted=sorted, enumerate=enumerate, len=len, min=min, max=max)
+    expected = jinja.from_string(text).render(**scope)
+    assert render_prose(text, scope, WHERE) == expected
