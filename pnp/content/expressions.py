@@ -31,7 +31,17 @@ from jinja2.parser import Parser
 from jinja2.utils import _PassArg
 
 from pnp.content.parsecache import cached_names
-from pnp.content.sandbox import MAX_LENGTH, ContentEnvironment, call_bounded, render_bounded
+from pnp.content.sandbox import (
+    MAX_INTEGER_BITS,
+    ContentEnvironment,
+    SandboxError,
+    call_bounded,
+    check_output,
+    concatenated,
+    finalize,
+    render_bounded,
+    sliced,
+)
 
 Scope = Mapping[str, Any]
 Closure = Callable[[Scope], Any]
@@ -47,7 +57,6 @@ _PLAIN_BINARY: dict[str, Callable[[Any, Any], Any]] = {
     "//": operator.floordiv,
 }
 _NUMERIC_SAFE: dict[str, Callable[[Any, Any], Any]] = {
-    "*": operator.mul,
     "+": operator.add,
     "%": operator.mod,
 }
@@ -157,22 +166,29 @@ def text_renderer(source: str, environment: ContentEnvironment) -> Callable[[Sco
 
 def bounded_text(render: Closure) -> Closure:
     """``render`` refusing what :func:`render_bounded` refuses: text past the sandbox's
-    length (the caller's fallback then gives jinja's own located error)."""
+    length."""
 
     def checked(scope: Scope) -> str:
         text: str = render(scope)
-        if len(text) > MAX_LENGTH:
-            raise Unsupported("longer than a render may write")
+        check_output(len(text))
         return text
 
     return checked
 
 
+def _shown(value: Any) -> str:
+    """What jinja's generated code writes for ``{{ value }}``: ``str()`` of the sandbox's
+    finalize, at once for the numbers a face writes most."""
+    cls = value.__class__
+    if cls is float or (cls is int and value.bit_length() <= MAX_INTEGER_BITS):
+        return str(value)
+    return str(finalize(value))
+
+
 def _joined(pieces: list[str | Closure]) -> Closure:
-    """The text of literal pieces and closures' values; past the sandbox's length, jinja's
-    (the caller's fallback then gives its located error). The usual shapes, a length such as
-    ``{{ 12 + n * cell }}mm`` among them, are concatenated directly: a face evaluates
-    thousands."""
+    """The text of literal pieces and closures' values, as jinja writes them. The usual
+    shapes, a length such as ``{{ 12 + n * cell }}mm`` among them, are concatenated directly:
+    a face evaluates thousands."""
     texts = [piece for piece in pieces if isinstance(piece, str)]
     closures = [piece for piece in pieces if not isinstance(piece, str)]
     if not closures:
@@ -184,19 +200,17 @@ def _joined(pieces: list[str | Closure]) -> Closure:
         after = pieces[-1] if isinstance(pieces[-1], str) else ""
 
         def around(scope: Scope) -> str:
-            text = before + str(only(scope)) + after
-            if len(text) > MAX_LENGTH:
-                raise Unsupported("longer than a render may write")
+            text = before + _shown(only(scope)) + after
+            check_output(len(text))
             return text
 
         return around
 
     def render(scope: Scope) -> str:
         text = "".join(
-            [piece if piece.__class__ is str else str(piece(scope)) for piece in pieces]  # type: ignore[operator]
+            [piece if piece.__class__ is str else _shown(piece(scope)) for piece in pieces]  # type: ignore[operator]
         )
-        if len(text) > MAX_LENGTH:
-            raise Unsupported("longer than a render may write")
+        check_output(len(text))
         return text
 
     return render
@@ -206,17 +220,22 @@ def with_fallback(
     closure: Callable[[Scope], Any], jinja_path: Callable[[Scope], Any], *, calls: bool
 ) -> Callable[[Scope], Any]:
     """Evaluate with ``closure``; where it cannot say what jinja would, ask jinja. ``calls``:
-    the closure calls functions or filters (see :attr:`Compiled.calls`)."""
+    the closure calls functions or filters (see :attr:`Compiled.calls`). What the sandbox
+    refuses, it refuses on either path: that error stands."""
 
     def evaluate(scope: Scope) -> Any:
         try:
             return closure(scope)
+        except SandboxError:
+            raise
         except Exception:  # jinja decides: its own result, or its own located error
             return jinja_path(scope)
 
     def evaluate_bounded(scope: Scope) -> Any:
         try:
             return call_bounded(closure, scope)
+        except SandboxError:
+            raise
         except Exception:
             return jinja_path(scope)
 
@@ -268,18 +287,17 @@ class _Compiler:
 
     def _Getitem(self, node: nodes.Getitem) -> Closure:
         target = self.compile(node.node)
-        if isinstance(node.arg, nodes.Slice):  # jinja indexes a slice directly, not sandboxed
+        if isinstance(node.arg, nodes.Slice):  # the sandbox counts what a slice copies
             start, stop, step = (
                 None if part is None else self.compile(part)
                 for part in (node.arg.start, node.arg.stop, node.arg.step)
             )
-            return lambda scope: target(scope)[
-                slice(
-                    None if start is None else start(scope),
-                    None if stop is None else stop(scope),
-                    None if step is None else step(scope),
-                )
-            ]
+            return lambda scope: sliced(
+                target(scope),
+                None if start is None else start(scope),
+                None if stop is None else stop(scope),
+                None if step is None else step(scope),
+            )
         argument = self.compile(node.arg)
         getitem = self.environment.getitem
         return lambda scope: _defined(getitem(target(scope), argument(scope)))
@@ -287,19 +305,9 @@ class _Compiler:
     def _binary(self, node: nodes.BinExpr) -> Closure:
         left, right = self.compile(node.left), self.compile(node.right)
         symbol = node.operator
+        function: Callable[[Any, Any], Any]
         if symbol in self.environment.intercepted_binops:
-            guarded = self.environment.binop_table[symbol]
-            plain = _NUMERIC_SAFE.get(symbol)
-            if plain is None:
-                function = guarded
-            else:
-                # The sandbox guards `*`, `+` and `%` against huge strings and lists; two
-                # numbers need no guard, and a face does this arithmetic for every cell.
-                def function(a: Any, b: Any) -> Any:
-                    if a.__class__ in _NUMBERS and b.__class__ in _NUMBERS:
-                        return plain(a, b)
-                    return guarded(a, b)
-
+            function = _numbers_first(symbol, self.environment.binop_table[symbol])
         elif symbol in _PLAIN_BINARY:
             function = _PLAIN_BINARY[symbol]
         else:
@@ -337,7 +345,7 @@ class _Compiler:
 
     def _Concat(self, node: nodes.Concat) -> Closure:
         parts = [self.compile(part) for part in node.nodes]
-        return lambda scope: "".join([str(part(scope)) for part in parts])
+        return lambda scope: concatenated(*[part(scope) for part in parts])
 
     def _Compare(self, node: nodes.Compare) -> Closure:
         first = self.compile(node.expr)
@@ -439,6 +447,39 @@ class _Compiler:
             return function(EvalContext(environment), target(scope), *args, **kwargs)
 
         return apply
+
+
+def _numbers_first(symbol: str, guarded: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """The sandbox's operator ``symbol``, at once for two numbers it would pass unchanged:
+    a face does this arithmetic for every cell."""
+    plain = _NUMERIC_SAFE.get(symbol)
+    if symbol == "*":
+
+        def multiply(a: Any, b: Any) -> Any:
+            # Only two whole numbers can grow without bound: their product is guarded once it
+            # could pass the sandbox's largest integer.
+            if (a.__class__ is float and b.__class__ in _NUMBERS) or (
+                b.__class__ is float and a.__class__ is int
+            ):
+                return a * b
+            if (
+                a.__class__ is int
+                and b.__class__ is int
+                and a.bit_length() + b.bit_length() <= MAX_INTEGER_BITS
+            ):
+                return a * b
+            return guarded(a, b)
+
+        return multiply
+    if plain is None:
+        return guarded
+
+    def numeric(a: Any, b: Any) -> Any:
+        if a.__class__ in _NUMBERS and b.__class__ in _NUMBERS:
+            return plain(a, b)
+        return guarded(a, b)
+
+    return numeric
 
 
 class _DirectCall:

@@ -49,6 +49,7 @@ from pnp.content.sandbox import (
     evaluate_bounded,
     render_bounded,
 )
+from pnp.content.sandbox import text as printed_text
 from pnp.content.sources import pinned_snapshot, read_file
 from pnp.content.yamlsource import check_shape
 from pnp.errors import ContentError, TemplateError
@@ -109,6 +110,22 @@ _BOX_KEYS: dict[str, set[str]] = {
     "image": {"x", "y", "w", "h", "src"},
 }
 _HORIZONTAL = {"x", "w", "x1", "x2", "cx", "r"}
+
+# Bounds on what one template may ask a face to draw, far above what the shipped ones use:
+# a value read from content could otherwise ask for a billion boxes or polygon corners.
+MAX_REPEAT = 10_000
+"""Most copies of one box; the largest shipped repeat is a 32 x 32 map's 1,024 cells."""
+MAX_SHAPES = 50_000
+"""Most shapes on one face; the fullest shipped face has about 1,100."""
+MAX_SIDES = 1_000
+"""Most sides of a regular polygon (the shipped ones have 4 to 6)."""
+MAX_POINTS = 10_000
+"""Most corners of a polygon."""
+MAX_DASHES = 16
+"""Longest dash pattern (the shipped ones have 2 entries)."""
+MAX_TEXT_SIZE = 1_000.0
+"""Largest text size in points (35 cm; the shipped ones reach 26pt): text is fitted by
+trying every half point between its size and its smallest size."""
 
 
 def _run(compiled: Callable[[dict[str, Any]], Any], context: dict[str, Any], where: str) -> Any:
@@ -678,6 +695,10 @@ def _layout_face(
     shapes: list[Shape] = []
     for plan in template.plans():
         shapes.extend(painter.paint(plan))
+        if len(shapes) > MAX_SHAPES:
+            raise TemplateError(
+                f"{plan.where}: {plan.label}: the face has more than {MAX_SHAPES:,} shapes"
+            )
     return Face(key=key, width=width, height=height, bleed=bleed, shapes=tuple(shapes))
 
 
@@ -696,6 +717,7 @@ class _BoxPlan:
         "dynamic",
         "functions",
         "kind",
+        "label",
         "lengths",
         "located",
         "props",
@@ -708,6 +730,8 @@ class _BoxPlan:
         self.kind = box.kind
         self.props = box.props
         self.where = f"{box.source or template.path}:{box.line}"
+        name = box.props.get("name")
+        self.label = f"box {str(name)!r}" if name is not None else f"{box.kind} box"
         self.dynamic = frozenset(
             key
             for key, raw in box.props.items()
@@ -771,12 +795,7 @@ class _Painter:
             self.box_scope, self.results, self.varying = self.scope, None, _NO_KEYS
             return self._paint_once(plan)
         count = self.template.evaluate(repeat, self.scope, f"{where}: repeat")
-        try:
-            count = int(count)
-        except (TypeError, ValueError):
-            raise TemplateError(
-                f"{where}: repeat: expected a whole number, got {count!r}"
-            ) from None
+        count = _whole(count, f"{where}: {plan.label}: repeat", high=MAX_REPEAT)
         name = str(plan.props.get("as", "i"))
         # A cell of a grid reads its index and little else: what does not name the index (its
         # value, length, colour, style) is worked out at its first use and kept for the
@@ -833,9 +852,11 @@ class _Painter:
             points = parse_length(raw, relative_to=reference)
         except ValueError as error:
             raise TemplateError(f"{self.plan.where}: {key}: {error}") from None
-        wrong = _wrong_length(key, points)
+        wrong = _wrong_length(key, points) if key != "size" else ""  # a text size: see _text
         if wrong:
-            raise TemplateError(f"{self.plan.where}: {key}: {wrong}, got {raw!r}")
+            raise TemplateError(
+                f"{self.plan.where}: {self.plan.label}: {key}: {wrong}, got {raw!r}"
+            )
         if type(raw) is str and len(_LENGTHS) < _MAX_LENGTHS:
             _LENGTHS[raw, reference] = points
         return points
@@ -866,8 +887,24 @@ class _Painter:
             fill=self.colour("fill"),
             stroke=self.colour("stroke"),
             stroke_width=self.length("stroke_width", "0.5pt"),
-            dash=_dash(self.value("dash") or (), self.plan.where),
+            dash=self.dash(),
         )
+
+    def dash(self) -> tuple[float, ...]:
+        """The dash pattern: on and off lengths in points, not all of them zero (a viewer
+        would draw nothing but the pattern's ends, forever)."""
+        raw = self.value("dash") or ()
+        where = f"{self.plan.where}: {self.plan.label}: dash"
+        if not isinstance(raw, list | tuple):
+            raise TemplateError(f"{where}: expected a list of lengths, got {_quoted(raw)}")
+        if len(raw) > MAX_DASHES:
+            raise TemplateError(f"{where}: at most {MAX_DASHES} lengths, got {len(raw)}")
+        dash = tuple(_real(entry, where) for entry in raw)
+        if any(entry < 0 for entry in dash) or (dash and not any(dash)):
+            raise TemplateError(
+                f"{where}: expected lengths of 0 or more, not all 0, got {_quoted(raw)}"
+            )
+        return dash
 
     def _paint_once(self, plan: _BoxPlan) -> list[Shape]:
         if "when" in plan.props and not _truthy(self.value("when", located=plan.where)):
@@ -894,8 +931,10 @@ class _Painter:
             return [CircleShape(length("cx"), top - length("cy"), length("r"), self.style())]
         if kind == "regular_polygon":
             cx, cy, r = length("cx"), top - length("cy"), length("r")
-            sides = int(self.value("sides", 6))
-            rotation = math.radians(float(self.value("rotation", 0)))
+            sides = _whole(
+                self.value("sides", 6), f"{plan.where}: {plan.label}: sides", 3, MAX_SIDES
+            )
+            rotation = math.radians(_real(self.value("rotation", 0), f"{plan.where}: rotation"))
             points = tuple(
                 (
                     cx + r * math.cos(rotation + 2 * math.pi * k / sides),
@@ -919,6 +958,14 @@ class _Painter:
     def _points(self, plan: _BoxPlan, top: float) -> tuple[tuple[float, float], ...]:
         raw_points = self.value("points") or []
         evaluate, scope, where = self.template.evaluate, self.box_scope, plan.where
+        if not isinstance(raw_points, list | tuple) or not all(
+            isinstance(point, list | tuple) and len(point) == 2 for point in raw_points
+        ):
+            raise TemplateError(f"{where}: points: expected a list of [x, y] pairs")
+        if len(raw_points) > MAX_POINTS:
+            raise TemplateError(
+                f"{where}: {plan.label}: points: at most {MAX_POINTS:,}, got {len(raw_points):,}"
+            )
         try:
             # Each coordinate may itself be an expression ("{{ hx - 2 }}mm").
             return tuple(
@@ -933,10 +980,24 @@ class _Painter:
 
     def _text(self, plan: _BoxPlan, top: float) -> list[Shape]:
         value, length, where = self.value, self.length, plan.where
-        text = value("text", "")
-        if text is None or str(text).strip() == "":
+        raw = value("text", "")
+        if raw is None:
+            return []
+        text = raw if raw.__class__ is str else _printed(raw, plan.located["text"])
+        if text.strip() == "":
             return []
         size = length("size", "9pt")
+        if not 0 < size <= MAX_TEXT_SIZE:
+            raise TemplateError(
+                f"{where}: {plan.label}: size: expected more than 0 and at most "
+                f"{MAX_TEXT_SIZE:g}pt, got {size:g}pt"
+            )
+        min_size = length("min_size", size * 0.6)
+        if not 0 < min_size <= size:
+            raise TemplateError(
+                f"{where}: {plan.label}: min_size: expected more than 0 and at most the "
+                f"size ({size:g}pt), got {min_size:g}pt"
+            )
         x, y, w, h = length("x"), length("y"), length("w"), length("h")
         return [
             TextShape(
@@ -944,21 +1005,21 @@ class _Painter:
                 y=top - y - h,
                 width=w,
                 height=h,
-                text=str(text).strip("\n"),
+                text=text.strip("\n"),
                 font=str(value("font", "regular")),
                 size=size,
-                min_size=length("min_size", size * 0.6),
+                min_size=min_size,
                 color=self.colour("color", "#000000") or "#000000",
                 align=_choice(value("align", "left"), ALIGNS, where, "align"),  # type: ignore[arg-type]
                 valign=_choice(value("valign", "top"), VALIGNS, where, "valign"),  # type: ignore[arg-type]
-                leading=float(value("leading", 1.3)),
+                leading=_real(value("leading", 1.3), f"{where}: leading"),
                 origin=where,
             )
         ]
 
 
 _HEX_COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
-_POSITIVE = frozenset({"w", "h", "r", "size", "min_size"})
+_POSITIVE = frozenset({"w", "h", "r", "min_size"})
 """Lengths that are a size: nothing is drawn at zero or less."""
 _NOT_NEGATIVE = frozenset({"stroke_width", "radius"})
 MAX_LENGTH_MM = 10_000.0
@@ -979,23 +1040,48 @@ def _wrong_length(key: str, points: float) -> str:
     return ""
 
 
-def _dash(raw: Any, where: str) -> tuple[float, ...]:
-    """A dash pattern in points: dashes and gaps, none negative, not all zero."""
-    if isinstance(raw, (str, bytes)) or not hasattr(raw, "__iter__"):
-        raise TemplateError(f"{where}: dash: expected a list of lengths like [2, 1.5], got {raw!r}")
+def _printed(value: Any, where: str) -> str:
+    """A text box's value that is no string (``text: "{{ item.kinds }}"``) as the sandbox
+    prints it: a set in a fixed order, never a memory address."""
     try:
-        dash = tuple(float(part) for part in raw)
-    except (TypeError, ValueError):
-        raise TemplateError(f"{where}: dash: expected numbers, got {raw!r}") from None
-    if dash and (
-        len(dash) > 16
-        or not all(math.isfinite(part) and 0 <= part <= _MAX_POINTS for part in dash)
-        or sum(dash) <= 0
-    ):
-        raise TemplateError(
-            f"{where}: dash: expected up to 16 lengths of 0 or more, not all 0, got {list(raw)!r}"
-        )
-    return dash
+        return printed_text(value)
+    except jinja2.TemplateError as error:
+        raise TemplateError(f"{where}: {error}") from None
+
+
+def _whole(value: Any, where: str, low: int | None = None, high: int | None = None) -> int:
+    """``value`` as a whole number from ``low`` to ``high``; a TemplateError at ``where``
+    (``file:line: box: key``) for anything else."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError, OverflowError):
+        raise TemplateError(f"{where}: expected a whole number, got {_quoted(value)}") from None
+    if high is not None and number > high:
+        raise TemplateError(f"{where}: at most {high:,}, got {_quoted(value)}")
+    if low is not None and number < low:
+        raise TemplateError(f"{where}: at least {low:,}, got {_quoted(value)}")
+    return number
+
+
+def _quoted(value: Any) -> str:
+    """``repr(value)`` for a message, short (Python will not print an integer of thousands
+    of digits, which a YAML file may hold)."""
+    try:
+        shown = repr(value)
+    except ValueError:
+        return "a number too long to print"
+    return shown if len(shown) <= 60 else shown[:57] + "..."
+
+
+def _real(value: Any, where: str) -> float:
+    """``value`` as a finite number; a TemplateError at ``where`` for anything else."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        raise TemplateError(f"{where}: expected a number, got {_quoted(value)}") from None
+    if not math.isfinite(number):
+        raise TemplateError(f"{where}: expected a finite number, got {_quoted(value)}")
+    return number
 
 
 def _choice(value: Any, allowed: tuple[str, ...], where: str, key: str) -> str:

@@ -14,7 +14,7 @@ import pytest
 
 from pnp.content import expressions, prose
 from pnp.content.expressions import compile_expression, compile_text
-from pnp.content.sandbox import ContentEnvironment
+from pnp.content.sandbox import ContentEnvironment, SandboxError
 from pnp.errors import TemplateError
 from pnp.layout import template as template_module
 from pnp.layout.primitives import TextShape
@@ -54,6 +54,7 @@ SCOPE: dict[str, Any] = {
     "table": {"a": 1, "b": 2},
     "text": "死线99",
     "none": None,
+    "tags": frozenset({"walnut", "apple", "mango", "kiwi", "fig"}),
 }
 
 SAME_AS_JINJA = [
@@ -86,6 +87,10 @@ SAME_AS_JINJA = [
     "'%03d' % n",
     "text * 2",
     "names[7] is defined",  # a test: jinja's
+    "tags | join(',')",  # a set: in a fixed order either way
+    "tags ~ '' ~ names",
+    "(tags | list)[1:3]",
+    "12345678901 * 98765432109",
 ]
 
 
@@ -134,6 +139,16 @@ FAILING = [
     "2 ** 10000000",
     "lair.cells(10 ** 10)",
     "n if none",  # jinja's undefined that is not strict: an empty text, not an error
+    # What the sandbox refuses, each path refuses with the same words.
+    "(10 ** 900) * (10 ** 900)",
+    "n * 10 ** 700 * 10 ** 700",
+    "n ** 5000",
+    "(names * 60000) ~ (names * 60000)",
+    "lair.cells() ~ lair.title.upper",
+    "[" + ", ".join(["(names * 60000)[1:]"] * 12) + "] | length",
+    "(range(60000) | list | length) + (range(60000) | list | length)",
+    "text.ljust(999999)",
+    "'{0}{0}{0}'.format(names * 60000)",
 ]
 
 
@@ -250,3 +265,36 @@ def test_a_value_calling_a_macro_renders_as_behind_the_macro_block(
     assert with_closures[0][1] == "力量 −3，龙穴（−3）"
     assert with_closures[1][1] == "力量 −3，别处（−27）"  # the macros see the other context
     assert isinstance(with_closures[0][4], TemplateError)
+
+
+def test_a_refusal_of_the_closures_is_not_asked_of_jinja_again() -> None:
+    """An evaluation the sandbox stops once (at its time limit, say) is not run a second time
+    through jinja: the refusal stands."""
+    jinja_runs: list[str] = []
+
+    def refused(scope: Any) -> Any:
+        raise SandboxError("too slow")
+
+    for calls in (False, True):
+        evaluate = expressions.with_fallback(
+            refused, lambda scope: jinja_runs.append("ran"), calls=calls
+        )
+        with pytest.raises(SandboxError, match="too slow"):
+            evaluate({})
+    assert jinja_runs == []
+
+
+def test_closures_charge_the_budget_of_the_evaluation_they_run_in() -> None:
+    compiled = compile_expression("range(60000) | list | length", ENVIRONMENT)
+    assert compiled is not None and compiled.calls
+    assert expressions.with_fallback(compiled.evaluate, _never, calls=True)(SCOPE) == 60000
+    twice = compile_expression(
+        "(range(60000) | list | length) + (range(60000) | list | length)", ENVIRONMENT
+    )
+    assert twice is not None
+    with pytest.raises(SandboxError, match="too much work"):
+        expressions.with_fallback(twice.evaluate, _never, calls=True)(SCOPE)
+
+
+def _never(scope: Any) -> Any:
+    raise AssertionError("the closures answer this themselves")

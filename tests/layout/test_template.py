@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import shutil
+import time
 from pathlib import Path
 
 import pytest
 
 from pnp.errors import TemplateError
 from pnp.layout.primitives import RectShape, TextShape
-from pnp.layout.template import layout_face, load_template
+from pnp.layout.template import MAX_REPEAT, layout_face, load_template
 from pnp.units import mm
 
 
@@ -267,3 +269,187 @@ def test_a_face_whose_prose_reads_any_name_is_laid_out_per_item(tmp_path: Path) 
     game = "第 {{ item }} 张"
     texts = [face(tmp_path, "p.yaml", {"item": n, "game": game}).shapes[0] for n in range(2)]
     assert [t.text for t in texts] == ["第 0 张", "第 1 张"]  # type: ignore[union-attr]
+
+
+# -- issue 27: what a template may ask a face to draw is bounded, with the box's place ---------
+
+
+@pytest.mark.parametrize(
+    ("box", "context", "message"),
+    [
+        (
+            "{type: rect, name: cells, x: 0, y: 0, w: 1mm, h: 1mm, repeat: 1000000000}",
+            {},
+            "templates/b.yaml:2: box 'cells': repeat: at most 10,000, got 1000000000",
+        ),
+        (
+            '{type: rect, x: 0, y: 0, w: 1mm, h: 1mm, repeat: "{{ item.cells }}"}',
+            {"item": {"cells": 10**12}},
+            "templates/b.yaml:2: rect box: repeat: at most 10,000, got 1000000000000",
+        ),
+        (
+            "{type: rect, x: 0, y: 0, w: 1mm, h: 1mm, repeat: .inf}",
+            {},
+            "templates/b.yaml:2: rect box: repeat: expected a whole number, got inf",
+        ),
+        (
+            "{type: regular_polygon, cx: 5mm, cy: 5mm, r: 4mm, sides: 10000000}",
+            {},
+            "templates/b.yaml:2: regular_polygon box: sides: at most 1,000, got 10000000",
+        ),
+        (
+            "{type: regular_polygon, name: hex, cx: 5mm, cy: 5mm, r: 4mm, sides: 2}",
+            {},
+            "templates/b.yaml:2: box 'hex': sides: at least 3, got 2",
+        ),
+        (
+            "{type: polygon, points: \"{{ [['1mm', '2mm']] * 20000 }}\"}",
+            {},
+            "templates/b.yaml:2: polygon box: points: at most 10,000, got 20,000",
+        ),
+        (
+            "{type: polygon, points: [1mm, 2mm]}",
+            {},
+            "templates/b.yaml:2: points: expected a list of [x, y] pairs",
+        ),
+        (
+            '{type: line, x1: 0, y1: 0, x2: 1mm, y2: 1mm, dash: "{{ [1] * 100000 }}"}',
+            {},
+            "templates/b.yaml:2: line box: dash: at most 16 lengths, got 100000",
+        ),
+        (
+            "{type: line, x1: 0, y1: 0, x2: 1mm, y2: 1mm, dash: [0, 0]}",
+            {},
+            "templates/b.yaml:2: line box: dash: expected lengths of 0 or more, not all 0",
+        ),
+        (
+            "{type: line, x1: 0, y1: 0, x2: 1mm, y2: 1mm, dash: 4 3}",
+            {},
+            "templates/b.yaml:2: line box: dash: expected a list of lengths, got '4 3'",
+        ),
+        (
+            "{type: text, x: 0, y: 0, w: 9mm, h: 9mm, text: a, size: 1000000pt}",
+            {},
+            "templates/b.yaml:2: text box: size: expected more than 0 and at most 1000pt, "
+            "got 1e+06pt",
+        ),
+        (
+            "{type: text, x: 0, y: 0, w: 9mm, h: 9mm, text: a, size: 9pt, min_size: 12pt}",
+            {},
+            "templates/b.yaml:2: text box: min_size: expected more than 0 and at most the "
+            "size (9pt), got 12pt",
+        ),
+        (
+            "{type: regular_polygon, cx: 5mm, cy: 5mm, r: 4mm, rotation: lots}",
+            {},
+            "templates/b.yaml:2: rotation: expected a number, got 'lots'",
+        ),
+    ],
+)
+def test_a_box_asking_for_too_much_is_a_located_error_in_seconds(
+    tmp_path: Path, box: str, context: dict, message: str
+) -> None:
+    write(tmp_path, "b.yaml", f"boxes:\n  - {box}\n")
+    started = time.perf_counter()
+    with pytest.raises(TemplateError) as caught:
+        face(tmp_path, "b.yaml", context)
+    assert str(caught.value).startswith(message)
+    assert time.perf_counter() - started < 5.0
+
+
+def test_a_face_of_more_shapes_than_any_page_needs_is_refused(tmp_path: Path) -> None:
+    cell = "  - {type: rect, x: 0, y: 0, w: 1mm, h: 1mm, repeat: 10000}\n"
+    write(tmp_path, "many.yaml", "boxes:\n" + cell * 6)
+    with pytest.raises(
+        TemplateError, match=r"many.yaml:7: rect box: the face has more than 50,000"
+    ):
+        face(tmp_path, "many.yaml", {})
+
+
+def test_the_shipped_bounds_leave_room_for_a_large_grid(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "grid.yaml",
+        "boxes:\n  - {type: rect, x: '{{ i % 100 }}mm', y: '{{ i // 100 }}mm', w: 1mm, h: 1mm, "
+        "repeat: 10000, as: i, dash: [1, 0.5]}\n",
+    )
+    assert len(face(tmp_path, "grid.yaml", {}).shapes) == MAX_REPEAT
+
+
+def test_prose_rendered_inside_a_face_value_shares_its_budget(tmp_path: Path) -> None:
+    """A value that renders content prose in a loop: each prose may loop within what one
+    evaluation may do, but together they may not do 200 times as much."""
+    write(
+        tmp_path,
+        "p.yaml",
+        "boxes:\n  - {type: text, x: 0, y: 0, w: 9mm, h: 9mm, text: "
+        '"{% for i in range(200) %}{{ item.rule | prose }}{% endfor %}"}\n',
+    )
+    rule = "{% for j in range(100) %}{% endfor %}·"
+    (text,) = face(tmp_path, "p.yaml", {"item": {"rule": rule}}).shapes
+    assert isinstance(text, TextShape) and text.text == "·" * 200
+    with pytest.raises(TemplateError, match=r"p.yaml:2: text: too much work"):
+        face(tmp_path, "p.yaml", {"item": {"rule": rule.replace("100", "1000")}})
+
+
+def test_a_text_box_showing_a_set_lists_it_in_a_fixed_order(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "s.yaml",
+        "boxes:\n"
+        '  - {type: text, x: 0, y: 0, w: 9mm, h: 9mm, text: "{{ item.tags }}"}\n'
+        '  - {type: text, x: 0, y: 0, w: 9mm, h: 9mm, text: "{{ item.tags | join }}"}\n'
+        '  - {type: text, x: 0, y: 0, w: 9mm, h: 9mm, text: "{{ item.tags.union }}"}\n',
+    )
+    tags = frozenset({"kiwi", "fig", "apple", "mango"})
+    with pytest.raises(TemplateError, match=r"s.yaml:4: text: a function or method .*printed"):
+        face(tmp_path, "s.yaml", {"item": {"tags": tags}})
+    lines = (tmp_path / "s.yaml").read_text(encoding="utf-8").splitlines(keepends=True)
+    write(tmp_path, "t.yaml", "".join(lines[:3]))
+    shown = [s.text for s in face(tmp_path, "t.yaml", {"item": {"tags": tags}}).shapes]  # type: ignore[union-attr]
+    assert shown == ["frozenset({'apple', 'fig', 'kiwi', 'mango'})", "applefigkiwimango"]
+
+
+@pytest.mark.parametrize(
+    ("box", "says"),
+    [
+        (
+            "{type: rect, name: flood, x: 0, y: 0, w: 1mm, h: 1mm, repeat: 1000000000}",
+            "box 'flood': repeat: at most 10,000, got 1000000000",
+        ),
+        (
+            "{type: regular_polygon, cx: 5mm, cy: 5mm, r: 4mm, sides: 10000000}",
+            "regular_polygon box: sides: at most 1,000, got 10000000",
+        ),
+        (
+            "{type: text, x: 0, y: 0, w: 9mm, h: 9mm, text: \"{% set s = 'x' * 100000 %}"
+            '{% for a in s %}{% for b in s %}{% endfor %}{% endfor %}"}',
+            "text: too much work",
+        ),
+    ],
+)
+def test_validate_and_build_refuse_a_template_asking_for_too_much_in_seconds(
+    tmp_path: Path, box: str, says: str
+) -> None:
+    from click.testing import CliRunner
+
+    from pnp.cli import main
+    from tests.conftest import CONTENT, TEMPLATES
+
+    shutil.copytree(CONTENT / "deadline-99", tmp_path / "content" / "deadline-99")
+    shutil.copytree(TEMPLATES / "deadline-99", tmp_path / "templates" / "deadline-99")
+    card = tmp_path / "templates" / "deadline-99" / "playing-card.yaml"
+    source = card.read_text(encoding="utf-8")
+    card.write_text(source + f"  - {box}\n", encoding="utf-8")
+    line = source.count("\n") + 1
+    where = f"templates/deadline-99/playing-card.yaml:{line}: "
+    runner = CliRunner()
+    started = time.perf_counter()
+    content = str(tmp_path / "content")
+    checked = runner.invoke(main, ["--content", content, "validate", "deadline-99"])
+    assert checked.exit_code == 1, checked.output
+    assert where in checked.stdout and says in checked.stdout
+    built = runner.invoke(main, ["--content", content, "build", "--out", str(tmp_path / "out")])
+    assert built.exit_code == 1, built.output
+    assert where in built.stderr and "Traceback" not in built.output
+    assert time.perf_counter() - started < 30.0
