@@ -480,3 +480,41 @@ def test_version_is_printed_from_the_repository_root() -> None:
     assert result.returncode == 0, result.stderr
     assert re.fullmatch(r"pnp, version \d+\.\d+\.\d+\S*\n", result.stdout)
     assert "Traceback" not in result.stderr
+
+
+def test_an_output_folder_that_cannot_be_written_is_a_fault_of_the_machine(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "a-file").write_text("not a folder", encoding="utf-8")
+    code, out, err = run("build", "deadline-99", "--out", str(tmp_path / "a-file" / "out"))
+    assert code == 2, out + err
+    assert "cannot use" in err and "a-file" in err and "fault of this machine" in err
+    assert "internal error" not in err and "Traceback" not in out + err
+
+
+def test_a_full_disk_is_a_fault_of_the_machine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+    import os
+
+    def full(source: object, target: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(target))
+
+    monkeypatch.setattr(os, "replace", full)
+    code, out, err = run("build", "deadline-99", "--out", str(tmp_path / "out"))
+    assert code == 2, out + err
+    assert "No space left on device" in err and "internal error" not in err
+
+
+def test_a_font_cache_that_cannot_be_written_is_worked_around_and_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pnp.render import fonts
+
+    (tmp_path / "a-file").write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv(fonts.ENV_CACHE_DIR, str(tmp_path / "a-file" / "fonts"))
+    code, out, err = run("rulebook", "deadline-99", "--out", str(tmp_path / "out"))
+    assert code == 0, out + err
+    assert "font cache" in err and "cannot be written" in err
+    assert (tmp_path / "out" / "deadline-99" / "deadline-99-rulebook.pdf").is_file()

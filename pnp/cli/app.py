@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import io
 import logging
 import os
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from pnp.errors import ContentError, PnpError, Problem
+from pnp.errors import ContentError, PnpError
 from pnp.paths import default_content_root, discover_games, templates_root_for
 
 if TYPE_CHECKING:
@@ -120,6 +121,11 @@ class Failures:
         except PnpError as error:
             click.echo(f"{slug}: error: {error}", err=True)
             self.code = 2
+        except OSError as error:
+            if not is_machine_fault(error):
+                raise
+            click.echo(f"{slug}: error: {machine_fault(error)}", err=True)
+            self.code = 2
 
     def exit(self) -> None:
         if self.code:
@@ -138,29 +144,33 @@ def report_content_error(error: ContentError) -> None:
 
 
 INTERNAL_ERROR = 3
-JSON_FORMAT_VERSION = 1
-"""Version of ``pnp validate --format json``'s shape; it changes only when a key does."""
+MACHINE_FAULTS = frozenset(
+    {
+        errno.ENOSPC,
+        errno.EROFS,
+        errno.EACCES,
+        errno.EPERM,
+        errno.EDQUOT,
+        errno.ENOTDIR,
+        errno.EISDIR,
+        errno.EMFILE,
+        errno.EIO,
+    }
+)
+"""What a disk, a folder's permissions or the system refused: not content, not a bug."""
 
 
-def github_annotation(problem: Problem) -> str:
-    """A GitHub Actions workflow command that marks the problem on the file's line."""
-
-    def escape(text: str, *, prop: bool = False) -> str:
-        text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-        return text.replace(":", "%3A").replace(",", "%2C") if prop else text
-
-    where = problem.location
-    fields = [f"file={escape(where.path, prop=True)}"]
-    if where.line:
-        fields.append(f"line={where.line}")
-    if where.column:
-        fields.append(f"col={where.column}")
-    fields.append(f"title={escape(f'pnp {problem.game}'.strip(), prop=True)}")
-    level = "warning" if problem.severity == "warning" else "error"
-    return f"::{level} {','.join(fields)}::{escape(problem.message)}"
+def is_machine_fault(error: OSError) -> bool:
+    return error.errno in MACHINE_FAULTS
 
 
-INTERNAL_ERROR = 3
+def machine_fault(error: OSError) -> str:
+    """One line for a fault of the machine: what could not be done, where, and what to do."""
+    target = f" {str(error.filename)!r}" if error.filename else ""
+    return (
+        f"cannot use{target}: {error.strerror or error} (a fault of this machine, not of the "
+        "content: check that the folder exists, is writable and has room)"
+    )
 
 
 class Command(click.Group):
@@ -181,6 +191,9 @@ class Command(click.Group):
         except Exception as error:
             if os.environ.get("PNP_DEBUG"):
                 raise
+            if isinstance(error, OSError) and is_machine_fault(error):
+                click.echo(f"error: {machine_fault(error)}", err=True)
+                ctx.exit(2)
             click.echo(
                 f"internal error: {type(error).__name__}: {error} "
                 "(a bug in pnp, not in your content: please report it with the content that "

@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import atexit
 import copy
+import functools
 import hashlib
 import importlib.util
 import io
 import logging
 import marshal
 import os
+import shutil
 import struct
 import tempfile
 import threading
@@ -160,6 +162,29 @@ def cache_dir() -> Path:
     xdg = os.environ.get("XDG_CACHE_HOME")
     root = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
     return root / "pnp" / "fonts"
+
+
+@functools.cache
+def _writable(directory: Path) -> Path:
+    """``directory`` if fonts can be kept there, else a folder of this process's own (said
+    once): a read-only or full cache folder is a fault of the machine, and the fonts are
+    still made, only not kept for the next command."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=directory, prefix=".probe-"):
+            pass
+        return directory
+    except OSError as error:
+        fallback = Path(tempfile.mkdtemp(prefix="pnp-fonts-"))
+        atexit.register(shutil.rmtree, fallback, ignore_errors=True)
+        log.warning(
+            "the font cache %s cannot be written (%s): fonts are prepared in a temporary "
+            "folder for this command only; set %s to a writable folder to keep them",
+            directory,
+            error.strerror or error,
+            ENV_CACHE_DIR,
+        )
+        return fallback
 
 
 def _source_identity(path: Path) -> str:
@@ -924,7 +949,7 @@ def prepare_cjk_fonts(extra_chars: str = "") -> FontSet:
                 _user_prepared[(user, user_bold)] = found
             return found
     source = _require_source()
-    directory = cache_dir()
+    directory = _writable(cache_dir())
     with _lock:
         family = _families.get((str(directory), str(source)))
         if family is None:
