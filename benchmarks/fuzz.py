@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import copy
 import random
+import re
 import shutil
 import signal
 import sys
@@ -38,6 +39,8 @@ from pnp.paths import REPOSITORY
 
 CONTENT = REPOSITORY / "content"
 COMMANDS = ("validate", "build", "simulate", "rulebook", "export")
+CHECKING = ("validate", "build")
+"""Commands that must refuse a broken edit (the others may stop on it too, or not need it)."""
 TIME_LIMIT_SECONDS = 120
 """A command still running after this long on one edit counts as a hang."""
 
@@ -66,7 +69,8 @@ class Outcome:
     exit_code: int | None
     seconds: float
     failure: str = ""
-    """'traceback' or 'hang' when the command failed the fuzz contract."""
+    """'traceback', 'hang' or 'false pass' (exit 0 on a mistake) when the command failed the
+    fuzz contract."""
     detail: str = ""
 
 
@@ -167,12 +171,43 @@ def _replacement(value: Any, pool: list[Any], rng: random.Random) -> tuple[Any, 
     return rng.choice(options)
 
 
-def mutate(document: Any, rng: random.Random) -> tuple[Any, str, str]:
-    """A mutated deep copy of ``document``, where the edit happened, and what it was."""
+_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+_SIZE = re.compile(r"^\d+(\.\d+)?x\d+(\.\d+)?mm$")
+
+
+def _mistakes(document: Any) -> list[tuple[Path_, Any, str]]:
+    """Edits a careful reader calls broken, wherever ``document`` offers them: (where, new
+    value, what). Content with one of them must not pass validate (nor build)."""
+    found: list[tuple[Path_, Any, str]] = []
+    for path in _paths(document):
+        if not path:
+            continue
+        value, key = _get(document, path), path[-1]
+        if key == "copies" and isinstance(value, int) and not isinstance(value, bool):
+            found += [(path, -5, "copies set to -5"), (path, 10**9, "copies set to 10**9")]
+        elif key in ("name", "title", "question", "answer") and isinstance(value, str) and value:
+            found.append((path, "", f"{key} emptied"))
+        elif key == "size" and isinstance(value, str) and _SIZE.match(value):
+            found.append((path, "0x0mm", "size set to 0x0mm"))
+        elif isinstance(value, str) and _COLOUR.match(value):
+            found.append((path, "#zzzzzz", "colour set to '#zzzzzz'"))
+        elif key in ("centre", "cell") and isinstance(value, list) and len(value) == 2:
+            found.append((path, value[:1], "a [column, row] cut to one number"))
+    return found
+
+
+def mutate(document: Any, rng: random.Random) -> tuple[Any, str, str, bool]:
+    """A mutated deep copy of ``document``, where the edit happened, what it was, and whether
+    it is a mistake every command must refuse (the rest may be harmless: a renamed note)."""
     document = copy.deepcopy(document)
     paths = [path for path in _paths(document) if path]
     if not paths:
-        return {"x": 1}, "root", "replaced an empty file"
+        return {"x": 1}, "root", "replaced an empty file", False
+    mistakes = _mistakes(document)
+    if mistakes and rng.random() < 0.25:
+        path, value, what = rng.choice(mistakes)
+        _get(document, path[:-1])[path[-1]] = value
+        return document, "/".join(str(step) for step in path), what, True
     path = rng.choice(paths)
     parent, last = _get(document, path[:-1]), path[-1]
     where = "/".join(str(step) for step in path)
@@ -180,28 +215,28 @@ def mutate(document: Any, rng: random.Random) -> tuple[Any, str, str]:
     roll = rng.random()
     if roll < 0.15:
         del parent[last]
-        return document, where, "deleted"
+        return document, where, "deleted", False
     if roll < 0.25 and isinstance(parent, dict):
         renamed = _typo(str(last), rng)
         parent[renamed] = parent.pop(last)
-        return document, where, f"key renamed to {renamed!r}"
+        return document, where, f"key renamed to {renamed!r}", False
     if roll < 0.32 and isinstance(parent, list):
         parent.insert(last, copy.deepcopy(value))
-        return document, where, "duplicated"
+        return document, where, "duplicated", False
     if roll < 0.38 and isinstance(parent, list) and len(parent) > 1:
         other = rng.randrange(len(parent))
         parent[last], parent[other] = parent[other], parent[last]
-        return document, where, f"swapped with item {other}"
+        return document, where, f"swapped with item {other}", False
     if roll < 0.44 and isinstance(value, list) and value:
         value.clear()
-        return document, where, "emptied"
+        return document, where, "emptied", False
     if roll < 0.50 and isinstance(value, dict) and value:
         key = rng.choice(list(value))
         del value[key]
-        return document, f"{where}/{key}", "deleted"
+        return document, f"{where}/{key}", "deleted", False
     replacement, what = _replacement(value, _scalars(document), rng)
     parent[last] = replacement
-    return document, where, what
+    return document, where, what, False
 
 
 # -- running commands -------------------------------------------------------------------------
@@ -218,7 +253,9 @@ def _alarm(signum: int, frame: Any) -> None:
 def _arguments(command: str, game: str, content: Path, out: Path) -> list[str]:
     base = ["--content", str(content)]
     if command == "validate":
-        return [*base, "validate", game, "--games", "2"]
+        # The game's own number of games: fewer leave clean content unexercised, so every
+        # edit would fail validate and a false pass could not be seen.
+        return [*base, "validate", game]
     if command == "build":
         return [*base, "build", game, "--out", str(out / "build")]
     if command == "simulate":
@@ -266,6 +303,17 @@ def cases(seed: int, count: int, games: list[str]) -> Iterator[tuple[int, str, s
         yield number, game, rng.choice(files[game]), rng.getrandbits(32)
 
 
+def control(games: list[str], limit: float = TIME_LIMIT_SECONDS) -> list[str]:
+    """The games whose unedited content fails the fuzz's own validate: a sample of them
+    proves nothing (every edit would 'fail' already), so the fuzz says so first."""
+    failing = []
+    for game in games:
+        outcome = run_command("validate", game, CONTENT, Path(tempfile.gettempdir()), limit)
+        if outcome.exit_code != 0:
+            failing.append(game)
+    return failing
+
+
 def fuzz(
     *,
     seed: int,
@@ -286,7 +334,7 @@ def fuzz(
         for number, game, name, edit_seed in cases(seed, count, games):
             content = root / f"case-{number}" / "content"
             shutil.copytree(CONTENT / game, content / game)
-            document, where, what = mutate(documents[game, name], random.Random(edit_seed))
+            document, where, what, broken = mutate(documents[game, name], random.Random(edit_seed))
             (content / game / name).write_text(
                 yaml.safe_dump(document, allow_unicode=True, sort_keys=False), encoding="utf-8"
             )
@@ -294,6 +342,8 @@ def fuzz(
             summary.cases += 1
             for command in commands:
                 outcome = run_command(command, game, content, content.parent / "out", limit)
+                if broken and command in CHECKING and outcome.exit_code == 0:
+                    outcome.failure, outcome.detail = "false pass", "exit 0 on a broken edit"
                 summary.runs[command] += 1
                 summary.seconds[command] += outcome.seconds
                 summary.exit_codes[command, outcome.exit_code] += 1
@@ -318,6 +368,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--limit", type=float, default=TIME_LIMIT_SECONDS)
     args = parser.parse_args(argv)
     games = args.games or sorted(p.name for p in CONTENT.iterdir() if p.is_dir())
+    failing = control(games, args.limit)
+    if failing:
+        print(f"== fuzz: unedited content fails validate: {', '.join(failing)}; fix that first")
+        return 1
     started = time.perf_counter()
     summary = fuzz(
         seed=args.seed,
@@ -335,9 +389,10 @@ def main(argv: list[str]) -> int:
             if c == command
         )
         tracebacks, hangs = summary.failed("traceback", command), summary.failed("hang", command)
+        passes = summary.failed("false pass", command)
         print(
             f"{command:<9} {summary.runs[command]:>6} runs  tracebacks {tracebacks}"
-            f"  hangs {hangs}  ({codes}; "
+            f"  hangs {hangs}  false passes {passes}  ({codes}; "
             f"{summary.seconds[command] / max(summary.runs[command], 1):.2f} s each)"
         )
     return 1 if summary.failures else 0

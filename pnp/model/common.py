@@ -209,7 +209,9 @@ class Bring:
     """Something the kit does not print and the players bring: a die, bags, a timer."""
 
     id: str = field(metadata=doc("slug (e.g. 'd6', 'bag', 'timer')"))
-    name: str = field(metadata=doc("what the cover and the components table call it"))
+    name: str = field(
+        metadata=doc("what the cover and the components table call it", nonempty=True)
+    )
     count: int = field(
         default=1,
         metadata=doc("how many, per table or per seat (see per)", at_least=1, at_most=1000),
@@ -226,7 +228,9 @@ class Trackable:
     Exactly one of ``product``, ``track``, ``slot``, ``bring`` and ``convention`` is set.
     """
 
-    name: str = field(metadata=doc("the quantity's name as the engine declares it ('hp')"))
+    name: str = field(
+        metadata=doc("the quantity's name as the engine declares it ('hp')", nonempty=True)
+    )
     product: str = field(default="", metadata=doc("id of the product whose items show it"))
     track: str = field(default="", metadata=doc("id of the track that shows it"))
     slot: str = field(default="", metadata=doc("id of the slot whose contents show it"))

@@ -61,7 +61,7 @@ class Block:
 @dataclass(frozen=True)
 class Section:
     id: str = field(metadata=doc("slug; the bookmark and link target"))
-    title: str = field(metadata=doc("heading"))
+    title: str = field(metadata=doc("heading", nonempty=True))
     blocks: tuple[Block, ...] = field(default=(), metadata=doc("content of the section"))
     sections: tuple[Section, ...] = field(default=(), metadata=doc("subsections"))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
@@ -76,7 +76,7 @@ class GlossaryEntry:
 
 @dataclass(frozen=True)
 class Rulebook:
-    title: str = field(metadata=doc("title on the cover"))
+    title: str = field(metadata=doc("title on the cover", nonempty=True))
     sections: tuple[Section, ...] = field(metadata=doc("the chapters, in reading order"))
     subtitle: str = field(default="", metadata=doc("line under the title"))
     glossary: tuple[GlossaryEntry, ...] = field(default=(), metadata=doc("terms and meanings"))

@@ -218,7 +218,7 @@ class Settings:
 @dataclass(frozen=True)
 class Colour:
     id: str = field(metadata=doc("slug of the colour; 'none' for colourless"))
-    name: str = field(metadata=doc("colour name in Chinese"))
+    name: str = field(metadata=doc("colour name in Chinese", nonempty=True))
     ink: str = field(metadata=doc("the printed colour, #rrggbb"))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
@@ -228,7 +228,7 @@ class ElementBoost:
     """What one consumed crystal of an element adds to the bursting card."""
 
     element: Element = field(metadata=doc("wind, fire, water or earth"))
-    name: str = field(metadata=doc("element name in Chinese"))
+    name: str = field(metadata=doc("element name in Chinese", nonempty=True))
     range: int = field(default=0, metadata=doc("range numbers +this"))
     damage: int = field(default=0, metadata=doc("damage +this"))
     cost: int = field(default=0, metadata=doc("cost +this (negative: cheaper)"))
@@ -261,7 +261,7 @@ class Card:
     """One card name: printed twice in each deck that holds it."""
 
     id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name printed in the middle of the card"))
+    name: str = field(metadata=doc("name printed in the middle of the card", nonempty=True))
     colour: str = field(metadata=doc("colour id; 'none' for the shared colourless cards"))
     type: CardType = field(metadata=doc("talent, non_damage or damage"))
     cost: int = field(default=0, metadata=doc("cards the next player draws when it is played"))
@@ -290,7 +290,7 @@ class Card:
 @dataclass(frozen=True)
 class Character:
     id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name in Chinese"))
+    name: str = field(metadata=doc("name in Chinese", nonempty=True))
     colour: str = field(metadata=doc("colour id of the character's own cards"))
     title: str = field(default="", metadata=doc("epithet printed on the deck's back"))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
@@ -299,8 +299,8 @@ class Character:
 @dataclass(frozen=True)
 class GlossaryEntry:
     keyword: Keyword = field(metadata=doc("the keyword"))
-    name: str = field(metadata=doc("the keyword as printed on cards"))
-    text: str = field(metadata=doc("what it means, in this edition's words"))
+    name: str = field(metadata=doc("the keyword as printed on cards", nonempty=True))
+    text: str = field(metadata=doc("what it means, in this edition's words", nonempty=True))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
@@ -309,7 +309,7 @@ class HexPoint:
     """A named hex of the arena in axial coordinates (q, r), flat-topped, r growing south."""
 
     id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name printed on the map"))
+    name: str = field(metadata=doc("name printed on the map", nonempty=True))
     q: int = field(metadata=doc("axial q"))
     r: int = field(metadata=doc("axial r"))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
@@ -351,8 +351,8 @@ class Arena(kit.Board):
 @dataclass(frozen=True)
 class Zone:
     id: str = field(metadata=doc("display, exhausted, recycle, deck, life or sanity"))
-    name: str = field(metadata=doc("name printed on the board"))
-    text: str = field(metadata=doc("how cards lie there"))
+    name: str = field(metadata=doc("name printed on the board", nonempty=True))
+    text: str = field(metadata=doc("how cards lie there", nonempty=True))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
@@ -365,8 +365,8 @@ class Board(kit.Board):
 
 @dataclass(frozen=True)
 class CardFace:
-    name: str = field(metadata=doc("the face's title"))
-    text: str = field(metadata=doc("what it means"))
+    name: str = field(metadata=doc("the face's title", nonempty=True))
+    text: str = field(metadata=doc("what it means", nonempty=True))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
@@ -380,8 +380,8 @@ class SanityCard(kit.Card):
 
 @dataclass(frozen=True)
 class Step:
-    title: str = field(metadata=doc("short title"))
-    text: str = field(metadata=doc("what happens (may use {{ game.x }})"))
+    title: str = field(metadata=doc("short title", nonempty=True))
+    text: str = field(metadata=doc("what happens (may use {{ game.x }})", nonempty=True))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 

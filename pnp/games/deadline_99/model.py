@@ -69,7 +69,7 @@ class Effect:
 @dataclass(frozen=True)
 class Suit:
     id: str = field(metadata=doc("slug: spade, heart, club, diamond"))
-    name: str = field(metadata=doc("suit name in Chinese"))
+    name: str = field(metadata=doc("suit name in Chinese", nonempty=True))
     symbol: str = field(metadata=doc("the suit's symbol, e.g. ♠"))
     colour: Colour = field(metadata=doc("red or black"))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
@@ -78,8 +78,8 @@ class Suit:
 @dataclass(frozen=True)
 class Rank:
     id: str = field(metadata=doc("slug of the rank: 3..10, j, q, k, a"))
-    label: str = field(metadata=doc("index printed in the card's corners"))
-    name: str = field(metadata=doc("the card's name on its face"))
+    label: str = field(metadata=doc("index printed in the card's corners", nonempty=True))
+    name: str = field(metadata=doc("the card's name on its face", nonempty=True))
     effect: Effect = field(metadata=doc("what playing it does"))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
@@ -131,7 +131,7 @@ class Identity(Card):
 
     camp: Camp = field(metadata=doc("red, black or free"))
     role: Role = field(metadata=doc("king, minister or agent"))
-    text: str = field(metadata=doc("what the card tells its holder"))
+    text: str = field(metadata=doc("what the card tells its holder", nonempty=True))
     stands_for: str = field(default="", metadata=doc("the poker card it replaces, if any"))
 
 

@@ -322,7 +322,7 @@ class Phase(enum.Enum):
 @dataclass(frozen=True)
 class ActionCard:
     id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name on the card"))
+    name: str = field(metadata=doc("name on the card", nonempty=True))
     kind: ActionKind = field(metadata=doc("move, sprint, dodge or grab"))
     phases: tuple[Phase, ...] = field(metadata=doc("preparation and/or placement"))
     direction: Direction | None = field(default=None, metadata=doc("move: n, e, s or w"))
@@ -335,7 +335,7 @@ class PlayerColour:
     """A player colour: its action-card set, its pawn and its character card."""
 
     id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("colour name in Chinese"))
+    name: str = field(metadata=doc("colour name in Chinese", nonempty=True))
     hex: str = field(metadata=doc("print colour, #rrggbb"))
     cards: dict[str, int] = field(metadata=doc("action card id -> copies in this colour's set"))
     own_set: bool = field(
@@ -353,7 +353,7 @@ class TrapColour:
     """A colour of the dragon's AI cards, and of the traps it activates."""
 
     id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name in Chinese"))
+    name: str = field(metadata=doc("name in Chinese", nonempty=True))
     hex: str = field(metadata=doc("print colour, #rrggbb"))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
@@ -549,8 +549,8 @@ class Character(Card):
     """A character card: turned sideways, it shows a dodge."""
 
     colour: str = field(metadata=doc("player colour id of its card border"))
-    title: str = field(metadata=doc("epithet"))
-    text: str = field(metadata=doc("flavour text"))
+    title: str = field(metadata=doc("epithet", nonempty=True))
+    text: str = field(metadata=doc("flavour text", nonempty=True))
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,7 @@ class DayMark(enum.Enum):
 @dataclass(frozen=True)
 class Resource:
     id: str = field(metadata=doc("slug: information, food, medicine, money, weapons, explosives"))
-    name: str = field(metadata=doc("name in Chinese"))
+    name: str = field(metadata=doc("name in Chinese", nonempty=True))
     colour: str = field(metadata=doc("token colour name in Chinese (蓝, 绿...)"))
     hex: str = field(metadata=doc("token colour as '#rrggbb'"))
     count: int = field(metadata=doc("tokens of this kind in the game (the limit in play)"))
@@ -119,7 +119,7 @@ class BoardLocation:
     """A space of the town board."""
 
     id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name printed on the space"))
+    name: str = field(metadata=doc("name printed on the space", nonempty=True))
     kind: LocationKind = field(metadata=doc("safe_house, action, vacant, airdrop or mission"))
     x: float = field(metadata=doc("centre of the space on the board, mm from the left"))
     y: float = field(metadata=doc("centre of the space on the board, mm from the top"))
@@ -200,7 +200,7 @@ class MissionStep:
     """One success box of a mission card."""
 
     order: int = field(metadata=doc("box number: every lower number must be filled first"))
-    name: str = field(metadata=doc("what the workers do"))
+    name: str = field(metadata=doc("what the workers do", nonempty=True))
     pay: tuple[dict[str, int], ...] = field(
         default=(), metadata=doc("cost alternatives (resource id -> count), pay one")
     )
@@ -251,7 +251,7 @@ class Difficulty:
     """A difficulty level; each one adds to or overrides the normal rules."""
 
     id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name in Chinese"))
+    name: str = field(metadata=doc("name in Chinese", nonempty=True))
     workers: int = field(metadata=doc("workers in the safe house at the start"))
     cafe: int = field(metadata=doc("workers waiting in the café to be recruited"))
     airdrop: tuple[dict[str, int], ...] = field(

@@ -212,7 +212,7 @@ class Icon:
     """A map-corner icon: printed in the corner of some cells and on the cards bound to them."""
 
     id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name in Chinese"))
+    name: str = field(metadata=doc("name in Chinese", nonempty=True))
     symbol: str = field(metadata=doc("the glyph printed in a corner"))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
@@ -222,7 +222,7 @@ class Terrain:
     """A kind of map cell (地块)."""
 
     id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name in Chinese"))
+    name: str = field(metadata=doc("name in Chinese", nonempty=True))
     code: str = field(metadata=doc("the one character that stands for it in tile rows"))
     colour: str = field(metadata=doc("fill colour on the map, '#rrggbb'"))
     draws: str = field(default="", metadata=doc("deck id a player landing here draws from"))
@@ -244,7 +244,9 @@ class Point:
 class MapTile(kit.Board):
     """A printed map tile: a block of cells, each written as its terrain's code."""
 
-    label: str = field(metadata=doc("short label the assembly guide shows, e.g. 'A1'"))
+    label: str = field(
+        metadata=doc("short label the assembly guide shows, e.g. 'A1'", nonempty=True)
+    )
     rows: tuple[str, ...] = field(metadata=doc("one string per row, one terrain code per cell"))
     spawns: tuple[Point, ...] = field(default=(), metadata=doc("spawn points on this tile"))
     dragon: Point | None = field(default=None, metadata=doc("the Ender Dragon's cell, if here"))
@@ -285,7 +287,7 @@ class Deck(kit.Deck):
 @dataclass(frozen=True)
 class WeaponKind:
     id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name in Chinese"))
+    name: str = field(metadata=doc("name in Chinese", nonempty=True))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
@@ -362,7 +364,7 @@ Card = Equipment | Partner | Event | Item | Food
 @dataclass(frozen=True)
 class Buff:
     id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("name in Chinese"))
+    name: str = field(metadata=doc("name in Chinese", nonempty=True))
     cls: BuffClass = field(metadata=doc("positive, neutral or negative"))
     effect: Effect = field(metadata=doc("what the buff does while in a slot"))
     rounds: int = field(metadata=doc("rounds it lasts (0: until replaced or cleansed)"))
@@ -396,7 +398,7 @@ class BuffToken:
 @dataclass(frozen=True)
 class BuffSlot:
     id: str = field(metadata=doc("slug"))
-    name: str = field(metadata=doc("label on the player board"))
+    name: str = field(metadata=doc("label on the player board", nonempty=True))
     accepts: tuple[BuffClass, ...] = field(metadata=doc("buff classes the slot takes"))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
