@@ -844,21 +844,20 @@ class _Painter:
         if raw is None:
             raise TemplateError(f"{self.plan.where}: {self.plan.kind} box needs {key!r}")
         reference = self.width if key in _HORIZONTAL else self.height
-        if type(raw) is str:
-            known = _LENGTHS.get((raw, reference))
-            if known is not None:
-                return known
-        try:
-            points = parse_length(raw, relative_to=reference)
-        except ValueError as error:
-            raise TemplateError(f"{self.plan.where}: {key}: {error}") from None
+        points = _LENGTHS.get((raw, reference)) if type(raw) is str else None
+        if points is None:
+            try:
+                points = parse_length(raw, relative_to=reference)
+            except ValueError as error:
+                raise TemplateError(f"{self.plan.where}: {key}: {error}") from None
+            if type(raw) is str and len(_LENGTHS) < _MAX_LENGTHS:
+                _LENGTHS[raw, reference] = points
+        # Judged for its key on every use: "0mm" is a fine y and no height.
         wrong = _wrong_length(key, points) if key != "size" else ""  # a text size: see _text
         if wrong:
             raise TemplateError(
                 f"{self.plan.where}: {self.plan.label}: {key}: {wrong}, got {raw!r}"
             )
-        if type(raw) is str and len(_LENGTHS) < _MAX_LENGTHS:
-            _LENGTHS[raw, reference] = points
         return points
 
     def colour(self, key: str, default: str | None = None) -> str | None:
