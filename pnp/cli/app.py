@@ -81,7 +81,7 @@ class Context:
         )
 
     def display_folder(self, slug: str) -> str:
-        from pnp.content.loader import display_root
+        from pnp.content.sources import display_root
 
         return f"{display_root(self.content_root)}/{slug}"
 

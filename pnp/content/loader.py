@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.content.schema import convert, merge_files
-from pnp.content.sources import Snapshot, take_snapshot
+from pnp.content.sources import Snapshot, display_root, take_snapshot
 from pnp.content.yamlsource import load_yaml
 from pnp.errors import ContentError, Location, PnpError, Problem, UnknownGameError
 from pnp.model.generic import GenericGame
@@ -42,13 +42,6 @@ class LoadedGame:
         if self.sources is None:
             raise ValueError(f"game {self.slug!r} was not loaded from a snapshot")
         return self.sources.digest
-
-
-def display_root(content_root: Path) -> str:
-    try:
-        return str(content_root.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(content_root)
 
 
 def load_game(

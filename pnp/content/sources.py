@@ -144,6 +144,14 @@ def pinned_snapshot() -> Snapshot | None:
     return _PINNED.get()
 
 
+def display_root(content_root: Path) -> str:
+    """The content folder as messages name it: relative to where the user stands, if inside."""
+    try:
+        return str(content_root.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(content_root)
+
+
 def take_snapshot(content_folder: Path, templates_root: Path, *, label: str = "") -> Snapshot:
     """Read a game's content folder and the templates folder."""
     return Snapshot(
