@@ -159,7 +159,16 @@ def main(argv: list[str]) -> int:
         code = run(*step)
         if code:
             return code
-    return run(str(_bin("python")), "-m", "pytest", *rest)
+    return run(str(_bin("python")), "-m", "pytest", *_on_every_core(rest), *rest)
+
+
+def _on_every_core(pytest_options: list[str]) -> list[str]:
+    """``-n auto`` (pytest-xdist), unless the options already say how many processes."""
+    chosen = any(
+        option == "no:xdist" or option.startswith(("-n", "--numprocesses"))
+        for option in pytest_options
+    )
+    return [] if chosen else ["-n", "auto"]
 
 
 if __name__ == "__main__":
