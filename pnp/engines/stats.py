@@ -23,7 +23,14 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     """
     if trials <= 0:
         return 0.0, 1.0
-    p = successes / trials
+    return wilson_of(successes / trials, trials, z)
+
+
+def wilson_of(p: float, trials: float, z: float = Z95) -> tuple[float, float]:
+    """The Wilson interval of an observed rate ``p`` worth ``trials`` independent trials (an
+    effective count may be fractional: see :meth:`Rate.clustered`)."""
+    if trials <= 0:
+        return 0.0, 1.0
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
@@ -59,6 +66,29 @@ class Rate:
 
     successes: int
     trials: int
+    effective: float | None = None
+    """Independent trials the rate is worth when its trials are not independent (two seats of
+    one team win or lose together; one winner among the seats of a half): the interval is
+    Wilson's at this count. None: every trial is independent."""
+
+    @classmethod
+    def clustered(cls, clusters: Sequence[tuple[int, int]]) -> Rate:
+        """The rate over ``(successes, trials)`` clusters, one per game: seats in one game are
+        not independent trials, so the interval takes its width from the spread between games
+        (the ratio estimator's variance; Kish's effective sample size). A cluster of one trial
+        each gives the plain binomial interval; two seats that always win together count as
+        one trial, not two."""
+        successes = sum(won for won, _ in clusters)
+        trials = sum(count for _, count in clusters)
+        if not trials:
+            return cls(0, 0)
+        if all(count == 1 for _, count in clusters):
+            return cls(successes, trials)
+        rate = successes / trials
+        spread = sum((won - rate * count) ** 2 for won, count in clusters) / (trials * trials)
+        # Every game alike (all won, or all lost): as many trials as games, to be safe.
+        effective = rate * (1 - rate) / spread if spread > 0.0 else float(len(clusters))
+        return cls(successes, trials, effective)
 
     @property
     def value(self) -> float:
@@ -66,7 +96,9 @@ class Rate:
 
     @property
     def interval(self) -> tuple[float, float]:
-        return wilson(self.successes, self.trials)
+        if self.effective is None:
+            return wilson(self.successes, self.trials)
+        return wilson_of(self.value, self.effective)
 
     def __str__(self) -> str:
         low, high = self.interval

@@ -22,11 +22,12 @@ every core or a Ray cluster.
 
 from __future__ import annotations
 
+import enum
 import itertools
 import random
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -418,24 +419,31 @@ def seat_rates(played: Sequence[Played], players: int) -> list[Rate]:
 
 def factor_rates(played: Sequence[Played], factor: str, players: int) -> dict[str, Rate]:
     """Win rate per label of a factor: per seat for seat factors ('seat' is the seat itself),
-    per game for game factors (a solo or cooperative win counts once)."""
-    wins: Counter[str] = Counter()
-    trials: Counter[str] = Counter()
+    per game for game factors (a solo or cooperative win counts once).
+
+    The seats of one game that share a label (the two seats of a side, the half of a table)
+    are one cluster, not independent trials: the interval takes its width from how games
+    differ (:meth:`Rate.clustered`), so a side of two seats that win together is not judged
+    as if it had played twice as many games."""
+    clusters: defaultdict[str, list[tuple[int, int]]] = defaultdict(list)
     for one in played:
         if factor == "seat":
             labels: tuple[str, ...] | None = tuple(str(seat) for seat in range(players))
         else:
             labels = one.seat_factor(factor)
         if labels is not None:
+            wins: Counter[str] = Counter()
+            seats: Counter[str] = Counter()
             for seat, label in enumerate(labels):
-                trials[label] += 1
+                seats[label] += 1
                 wins[label] += one.won(seat)
+            for label, count in seats.items():
+                clusters[label].append((wins[label], count))
             continue
         label_of_game = one.game_factor(factor)
         if label_of_game is not None:
-            trials[label_of_game] += 1
-            wins[label_of_game] += bool(one.winners)
-    return {label: Rate(wins[label], trials[label]) for label in sorted(trials, key=label_order)}
+            clusters[label_of_game].append((int(bool(one.winners)), 1))
+    return {label: Rate.clustered(clusters[label]) for label in sorted(clusters, key=label_order)}
 
 
 def label_order(label: str) -> tuple[int, int, str]:
@@ -459,32 +467,67 @@ def matchups(played: Sequence[Played], factor: str) -> dict[tuple[str, str], Rat
     return {pair: Rate(wins[pair], trials[pair]) for pair in sorted(trials)}
 
 
-def _judge(
-    findings: Findings,
-    where: Location,
-    what: str,
-    rate: Rate,
-    low: float,
-    high: float,
-) -> None:
+class Verdict(enum.Enum):
+    """Where the games played so far leave one figure of a promise, at 95 %."""
+
+    KEPT = "kept"
+    """The whole interval lies inside the promise (a ladder step: significantly harder)."""
+    BROKEN = "broken"
+    """The whole interval lies outside it (a ladder step: significantly easier)."""
+    OPEN = "open"
+    """Not decided yet: more games would tell."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure a promise is judged by (a label's win rate on a table, a table's win rate,
+    a step of a difficulty ladder) and where the games leave it."""
+
+    where: Location
+    tables: tuple[str, ...]
+    """The tables whose games decide it (two for a ladder step)."""
+    what: str
+    verdict: Verdict
+    outside: bool
+    """The point estimate lies outside the promise (always False for a ladder step)."""
+    detail: str
+    """The figure with its interval and the promise, or the sign test."""
+    ladder: bool = False
+
+    @property
+    def games(self) -> str:
+        return ", ".join(repr(table) for table in self.tables)
+
+
+def _rate_figure(
+    where: Location, table: str, what: str, rate: Rate, low: float, high: float
+) -> Figure:
     interval_low, interval_high = rate.interval
-    promise = f"promised {low:.0%}–{high:.0%}"
     if interval_high < low or interval_low > high:
-        findings.error(where, f"{what}: {rate} with 95 % interval, {promise}")
-    elif not low <= rate.value <= high:
-        findings.warning(
-            where,
-            f"{what}: {rate}, {promise}; the interval still reaches the promise, play more games",
-        )
+        verdict = Verdict.BROKEN
+    elif low <= interval_low and interval_high <= high:
+        verdict = Verdict.KEPT
+    else:
+        verdict = Verdict.OPEN
+    return Figure(
+        where,
+        (table,),
+        what,
+        verdict,
+        outside=not low <= rate.value <= high,
+        detail=f"{rate}, promised {low:.0%}–{high:.0%}",
+    )
 
 
-def check_balance(
-    findings: Findings,
+def judge_promises(
     balance: Balance,
     runs: Mapping[str, Sequence[Played]],
     players: Mapping[str, int],
-) -> None:
-    """Each promise of ``balance`` against the games of each table (``runs`` by table)."""
+) -> tuple[list[Figure], list[tuple[Location, str]]]:
+    """Every figure of every promise of ``balance`` on the games of each table (``runs`` by
+    table), with its verdict; and the promises that name a table there is none of."""
+    figures: list[Figure] = []
+    unknown: list[tuple[Location, str]] = []
     for spread in balance.spreads:
         for table, played in runs.items():
             rates = factor_rates(played, spread.factor, players[table])
@@ -502,55 +545,108 @@ def check_balance(
                 # winner, more where several win together (a camp), less where games are drawn.
                 fair = sum(len(one.winners) for one in played) / (len(played) * players[table])
             for label, rate in rates.items():
-                _judge(
-                    findings,
-                    spread.where,
-                    f"table {table!r}: {spread.factor} {label} wins",
-                    rate,
-                    max(0.0, fair - spread.tolerance),
-                    min(1.0, fair + spread.tolerance),
+                figures.append(
+                    _rate_figure(
+                        spread.where,
+                        table,
+                        f"table {table!r}: {spread.factor} {label} wins",
+                        rate,
+                        max(0.0, fair - spread.tolerance),
+                        min(1.0, fair + spread.tolerance),
+                    )
                 )
     for band in balance.bands:
         banded = runs.get(band.table)
         if banded is None:
-            findings.error(band.where, f"balance band names unknown table {band.table!r}")
+            unknown.append((band.where, f"balance band names unknown table {band.table!r}"))
             continue
         rate = Rate(sum(bool(one.winners) for one in banded), len(banded))
-        _judge(findings, band.where, f"table {band.table!r} win rate", rate, band.min, band.max)
-    if balance.ladder is not None:
-        check_ladder(
-            findings, balance.ladder.tables, balance.ladder.alpha, runs, balance.ladder.where
-        )
-
-
-def check_ladder(
-    findings: Findings,
-    tables: Sequence[str],
-    alpha: float,
-    runs: Mapping[str, Sequence[Played]],
-    where: Location,
-) -> None:
-    """Each table is harder than the one before it: on shared seeds, games won on the easier
-    table and lost on the harder outnumber the reverse, by a one-sided sign test."""
-    for easier, harder in itertools.pairwise(tables):
-        if easier not in runs or harder not in runs:
-            missing = easier if easier not in runs else harder
-            findings.error(where, f"difficulty ladder names unknown table {missing!r}")
-            continue
-        easy_wins = {one.seed: bool(one.winners) for one in runs[easier]}
-        more = fewer = 0
-        for one in runs[harder]:
-            if one.seed in easy_wins and easy_wins[one.seed] != bool(one.winners):
-                more += easy_wins[one.seed]
-                fewer += bool(one.winners)
-        p = sign_test(more, fewer)
-        if p > alpha:
-            findings.error(
-                where,
-                f"difficulty ladder: {harder!r} is not significantly harder than {easier!r} "
-                f"(won only on {easier!r}: {more} seeds, only on {harder!r}: {fewer}; "
-                f"sign test p = {p:.3f} > {alpha})",
+        figures.append(
+            _rate_figure(
+                band.where, band.table, f"table {band.table!r} win rate", rate, band.min, band.max
             )
+        )
+    if balance.ladder is not None:
+        ladder = balance.ladder
+        for easier, harder in itertools.pairwise(ladder.tables):
+            if easier not in runs or harder not in runs:
+                missing = easier if easier not in runs else harder
+                unknown.append((ladder.where, f"difficulty ladder names unknown table {missing!r}"))
+                continue
+            figures.append(_ladder_step(ladder.where, ladder.alpha, easier, harder, runs))
+    return figures, unknown
+
+
+def _ladder_step(
+    where: Location,
+    alpha: float,
+    easier: str,
+    harder: str,
+    runs: Mapping[str, Sequence[Played]],
+) -> Figure:
+    """One step of a difficulty ladder: on the seeds both tables played, games won on the
+    easier table and lost on the harder against the reverse, by one-sided sign tests."""
+    easy_wins = {one.seed: bool(one.winners) for one in runs[easier]}
+    more = fewer = 0
+    for one in runs[harder]:
+        if one.seed in easy_wins and easy_wins[one.seed] != bool(one.winners):
+            more += easy_wins[one.seed]
+            fewer += bool(one.winners)
+    harder_p, easier_p = sign_test(more, fewer), sign_test(fewer, more)
+    if harder_p <= alpha:
+        verdict = Verdict.KEPT
+    elif easier_p <= alpha:
+        verdict = Verdict.BROKEN
+    else:
+        verdict = Verdict.OPEN
+    easier_note = (
+        f", {harder!r} significantly easier (p = {easier_p:.3f})"
+        if verdict is Verdict.BROKEN
+        else ""
+    )
+    return Figure(
+        where,
+        (easier, harder),
+        f"difficulty ladder: {harder!r} against {easier!r}",
+        verdict,
+        outside=False,
+        detail=f"won only on {easier!r}: {more} seeds, only on {harder!r}: {fewer}; "
+        f"sign test p = {harder_p:.3f}{easier_note}, needs < {alpha}",
+        ladder=True,
+    )
+
+
+def check_balance(
+    findings: Findings,
+    balance: Balance,
+    runs: Mapping[str, Sequence[Played]],
+    players: Mapping[str, int],
+) -> list[Figure]:
+    """Each promise of ``balance`` against the games of each table (``runs`` by table), as the
+    balance run reports them: a figure whose interval lies outside its promise is an error; one
+    outside by its point estimate only is a warning asking for more games; a ladder step not
+    shown harder is an error. Returns the figures."""
+    figures, unknown = judge_promises(balance, runs, players)
+    for where, message in unknown:
+        findings.error(where, message)
+    for figure in figures:
+        if figure.ladder:
+            if figure.verdict is not Verdict.KEPT:
+                harder, easier = figure.tables[1], figure.tables[0]
+                findings.error(
+                    figure.where,
+                    f"difficulty ladder: {harder!r} is not significantly harder than "
+                    f"{easier!r} ({figure.detail})",
+                )
+        elif figure.verdict is Verdict.BROKEN:
+            findings.error(figure.where, f"{figure.what}: {figure.detail} (95 % interval)")
+        elif figure.outside:
+            findings.warning(
+                figure.where,
+                f"{figure.what}: {figure.detail}; the interval still reaches the promise, play "
+                "more games",
+            )
+    return figures
 
 
 # -- head to head ---------------------------------------------------------------------------
@@ -665,6 +761,19 @@ leaves its rollout policy's move (no action gets the two paired playouts it need
 so it plays no playouts at all (``HalvingSearchPolicy._anchor_is_certain``); the ISMCTS player
 (MineVenture's) does play its two."""
 
+SCREEN_GAMES = 30
+"""Games a table that plain ``pnp validate`` plays with the policy the balance promises are
+made for (its liveness and coverage games too), and holds the promises against: enough to show
+a grossly unfair edit beyond doubt (a character winning nine games in ten), a second or so of
+a game's validation."""
+SCREEN_CONFIRM = 120
+"""Games a table is played on to when a figure's interval excludes its promise on the first
+:data:`SCREEN_GAMES`: the error stands only if the interval still excludes it on these. With a
+few hundred figures judged on 30 games, some fair figure lands outside by chance on every
+other run (MineVenture's noor won 12 of its first 20 games at seed 1, 27 % over 300); a second
+look on four times the games keeps such a chance from failing CI while an unfair edit fails it
+either way. Only the tables that need it play on."""
+
 LIVENESS_DEPTH = 12
 """Decisions a playout of that search player makes at most before the game's evaluation hint
 scores it (a game's strong player may play to the end: Dragon Hoard's does)."""
@@ -712,6 +821,16 @@ class PlayPlan:
         report.coverage = check_coverage(findings, self.game, model, report.runs)
         return report
 
+    def games_of(self, policy: str, played: Sequence[Played]) -> dict[str, list[Played]]:
+        """The plan's games of ``policy``, by table (``played[job]`` the game of each job)."""
+        out: dict[str, list[Played]] = {}
+        start = 0
+        for table, name, seeds in self.runs:
+            if name == policy:
+                out[table.name] = list(played[start : start + len(seeds)])
+            start += len(seeds)
+        return out
+
 
 def plan_play(game: Game, model: Any, *, games: int | None, seed: int) -> PlayPlan:
     """Every table with every policy: ``games`` games each, or the default run's counts
@@ -728,9 +847,17 @@ def plan_play(game: Game, model: Any, *, games: int | None, seed: int) -> PlayPl
             if name == "strong":
                 count = min(count, LIVENESS_GAMES["strong"])
                 name = liveness_search(game)
+            elif games is None and name == promised_policy(model):
+                count = max(count, SCREEN_GAMES)
             runs.append((table, name, game_seeds(seed, count)))
     jobs = [(run, one) for run, (_, _, seeds) in enumerate(runs) for one in seeds]
     return PlayPlan(game, tables, runs, jobs)
+
+
+def promised_policy(model: Any) -> str | None:
+    """The policy the content's balance promises are made for; None without promises."""
+    promises = getattr(model, "balance", None)
+    return promises.policy if isinstance(promises, Balance) else None
 
 
 def check_play(
@@ -751,6 +878,83 @@ def check_play(
     return plan.judge(findings, model, played, seed=seed)
 
 
+FIRST_LOOK = 25
+"""Games a table plays before a sequential balance run first asks whether its promises are
+decided; each later look doubles the games, up to the promises' ``balance.games``."""
+
+
+def looks(cap: int, first: int = FIRST_LOOK) -> list[int]:
+    """The game counts at which a sequential run judges a table: ``first``, doubling, then
+    ``cap`` (few looks, so looking often does not make a chance breach likely)."""
+    sizes: list[int] = []
+    size = max(1, first)
+    while size < cap:
+        sizes.append(size)
+        size *= 2
+    return [*sizes, cap]
+
+
+def play_in_stages(
+    game: Game,
+    tables: Sequence[Table],
+    policy: str,
+    sizes: Sequence[int],
+    *,
+    seed: int,
+    go_on: Callable[[Mapping[str, Sequence[Played]]], set[str]],
+    start: Mapping[str, Sequence[Played]] | None = None,
+    workers: int | None = None,
+    use_ray: bool = False,
+    ray_address: str | None = None,
+) -> dict[str, list[Played]]:
+    """Each table played with ``policy`` in every seat, in stages: up to ``sizes[0]`` games,
+    then, for the tables ``go_on(runs)`` names, up to ``sizes[1]``, and so on. Game ``i`` of
+    every table plays from ``game_seeds(seed, n)[i]`` whatever the stage (so tables stay paired
+    and a run stopped early is the prefix of the full one); ``start`` holds games already
+    played. Each stage is one batch over every table still playing, on every core or on Ray."""
+    runs = {table.name: list(start.get(table.name, ())) if start else [] for table in tables}
+    by_name = {table.name: table for table in tables}
+    playing = list(by_name)
+    for size in sizes:
+        seeds = game_seeds(seed, size)
+        # Round the tables, so a chunk of the batch mixes long and short games.
+        jobs = [
+            (name, one)
+            for index, one in enumerate(seeds)
+            for name in playing
+            if index >= len(runs[name])
+        ]
+        if jobs:
+
+            def play(job: int, jobs: list[tuple[str, int]] = jobs) -> Played:
+                name, one = jobs[job]
+                table = by_name[name]
+                return play_seed(game, table, [policy] * table.rules.num_players, one)
+
+            if use_ray:
+                results = run_on_ray(play, range(len(jobs)), address=ray_address)
+            else:
+                results = run_seeds(play, range(len(jobs)), workers=workers, min_per_worker=1)
+            for (name, _), result in zip(jobs, results, strict=True):
+                runs[name].append(result)
+        playing = [name for name in playing if name in go_on(runs)]
+        if not playing:
+            break
+    return runs
+
+
+def _open_tables(balance: Balance, players: Mapping[str, int]) -> Callable[..., set[str]]:
+    """The tables some figure of a promise is still undecided on (a sequential run's rule)."""
+
+    def go_on(runs: Mapping[str, Sequence[Played]]) -> set[str]:
+        figures, _ = judge_promises(balance, runs, players)
+        return {
+            table for figure in figures if figure.verdict is Verdict.OPEN for table in figure.tables
+        }
+
+    return go_on
+
+
 def balance_runs(
     game: Game,
     model: Any,
@@ -758,29 +962,140 @@ def balance_runs(
     *,
     games: int | None = None,
     seed: int,
+    sequential: bool = False,
     workers: int | None = None,
     use_ray: bool = False,
     ray_address: str | None = None,
 ) -> tuple[dict[str, list[Played]], dict[str, int]]:
     """The games the balance promises are judged on: every table, ``balance.policy`` in every
-    seat, the same seeds on every table (so ladder steps are paired)."""
-    runs: dict[str, list[Played]] = {}
-    players: dict[str, int] = {}
+    seat, the same seeds on every table (so ladder steps are paired). ``games`` a table; or,
+    ``sequential``, up to ``balance.games``, a table stopping once every figure of every
+    promise on it is decided at 95 % (:class:`Verdict`), as a designer stops a playtest."""
+    tables = game_tables(game, model)
+    players = {table.name: table.rules.num_players for table in tables}
     count = games if games is not None else balance.games
-    for table in game_tables(game, model):
-        seats = [balance.policy] * table.rules.num_players
-        runs[table.name] = play_many(
-            game,
-            table,
-            seats,
-            count,
-            seed,
-            workers=workers,
-            use_ray=use_ray,
-            ray_address=ray_address,
-        )
-        players[table.name] = table.rules.num_players
+    sizes = looks(count) if sequential else [count]
+    runs = play_in_stages(
+        game,
+        tables,
+        balance.policy,
+        sizes,
+        seed=seed,
+        go_on=_open_tables(balance, players),
+        workers=workers,
+        use_ray=use_ray,
+        ray_address=ray_address,
+    )
     return runs, players
+
+
+# -- the screen of plain pnp validate ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Screen:
+    """What plain ``pnp validate`` found of the balance promises on the games it plays."""
+
+    policy: str
+    games: Mapping[str, int]
+    """Games each table was judged on."""
+    broken: int
+    unsure: int
+    """Figures outside their promise by the point estimate only (too few games to tell)."""
+
+    def lines(self) -> list[str]:
+        counts = sorted(set(self.games.values()))
+        played = " or ".join(str(count) for count in counts)
+        verdict = (
+            f"{self.broken} figure{'s' if self.broken != 1 else ''} outside beyond doubt"
+            if self.broken
+            else "none broken beyond doubt"
+        )
+        unsure = (
+            f"; {self.unsure} outside on too few games to tell (--balance decides)"
+            if self.unsure
+            else ""
+        )
+        return [f"balance promises ({self.policy}, {played} games a table): {verdict}{unsure}"]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "policy": self.policy,
+            "games": dict(self.games),
+            "broken": self.broken,
+            "unsure": self.unsure,
+        }
+
+
+def screen_balance(
+    findings: Findings,
+    game: Game,
+    model: Any,
+    balance: Balance,
+    played: Mapping[str, Sequence[Played]],
+    *,
+    seed: int,
+    workers: int | None = None,
+) -> Screen:
+    """Hold ``balance`` against the games plain validate played with its policy (``played``
+    by table, :data:`SCREEN_GAMES` each): a table where some figure's interval excludes its
+    promise plays on to :data:`SCREEN_CONFIRM` games, and a figure still outside beyond doubt
+    there is an error; one outside by its point estimate only there is a warning. Figures
+    undecided on the first games are counted, not reported: 30 games cannot tell a fair
+    figure from one a few points out."""
+    tables = [table for table in game_tables(game, model) if table.name in played]
+    players = {table.name: table.rules.num_players for table in tables}
+
+    def suspect(runs: Mapping[str, Sequence[Played]]) -> set[str]:
+        figures, _ = judge_promises(balance, runs, players)
+        return {
+            table
+            for figure in figures
+            if figure.verdict is Verdict.BROKEN
+            for table in figure.tables
+        }
+
+    first = {name: list(games) for name, games in played.items() if name in players}
+    confirm = suspect(first)
+    runs = first
+    if confirm:
+        runs = play_in_stages(
+            game,
+            [table for table in tables if table.name in confirm],
+            balance.policy,
+            [SCREEN_CONFIRM],
+            seed=seed,
+            go_on=lambda runs: set(),
+            start=first,
+            workers=workers,
+        )
+        runs = {**first, **runs}
+    figures, unknown = judge_promises(balance, runs, players)
+    for where, message in unknown:
+        findings.error(where, message)
+    broken = unsure = 0
+    for figure in figures:
+        games = min(len(runs[table]) for table in figure.tables)
+        on = f"on the {games} games a table pnp validate plays"
+        if figure.verdict is Verdict.BROKEN:
+            broken += 1
+            what = figure.what
+            if figure.ladder:
+                what = (
+                    f"difficulty ladder: {figure.tables[1]!r} is easier than {figure.tables[0]!r}"
+                )
+            findings.error(figure.where, f"{what}: {figure.detail} (95 % interval, {on})")
+        elif figure.outside:
+            unsure += 1
+            if any(table in confirm for table in figure.tables):
+                findings.warning(
+                    figure.where,
+                    f"{figure.what}: {figure.detail} ({on}); the interval still reaches the "
+                    f"promise: pnp validate --balance plays up to {balance.games}",
+                )
+    return Screen(
+        balance.policy, {name: len(games) for name, games in runs.items()}, broken, unsure
+    )
 
 
 @dataclass(frozen=True)
@@ -793,14 +1108,21 @@ class BalanceRun:
     players: Mapping[str, int]
     factors: tuple[str, ...]
     """The factors the report breaks win rates down by ('seat' first)."""
+    cap: int | None = None
+    """The games a table plays at most in a sequential run (None: every table played all)."""
 
     def lines(self) -> list[str]:
         out: list[str] = []
         for table, played in self.runs.items():
             lengths = Lengths.of([one.turns for one in played if not one.capped])
             capped = sum(one.capped for one in played)
+            stopped = (
+                f" of at most {self.cap}, every promise decided"
+                if self.cap is not None and len(played) < self.cap
+                else ""
+            )
             out.append(
-                f"balance {table} ({self.policy}, {len(played)} games): "
+                f"balance {table} ({self.policy}, {len(played)} games{stopped}): "
                 f"won {Rate(sum(bool(one.winners) for one in played), len(played))}, "
                 f"turns median {lengths.median:g} longest {lengths.longest}"
                 + (f", {capped} capped" if capped else "")
@@ -870,13 +1192,18 @@ def judge_balance(
     use_ray: bool = False,
     ray_address: str | None = None,
 ) -> BalanceRun:
-    """Play the balance run and check every promise of ``balance`` (and that its games end)."""
-    chosen = policy or balance.policy
+    """Play the balance run and check every promise of ``balance`` (and that its games end).
+
+    ``games`` a table when given; else sequentially, up to ``balance.games`` a table, each
+    table stopping once every figure of every promise on it is decided at 95 %."""
+    chosen = replace(balance, policy=policy or balance.policy)
     runs, players = balance_runs(
         game,
         model,
-        Balance(policy=chosen, games=games if games is not None else balance.games),
+        chosen,
+        games=games,
         seed=seed,
+        sequential=games is None,
         workers=workers,
         use_ray=use_ray,
         ray_address=ray_address,
@@ -886,8 +1213,15 @@ def judge_balance(
         findings,
         game,
         tables,
-        [TableRun(name, chosen, tuple(played)) for name, played in runs.items()],
+        [TableRun(name, chosen.policy, tuple(played)) for name, played in runs.items()],
         seed=seed,
     )
     check_balance(findings, balance, runs, players)
-    return BalanceRun(chosen, seed, runs, players, factors_of(runs, balance))
+    return BalanceRun(
+        chosen.policy,
+        seed,
+        runs,
+        players,
+        factors_of(runs, balance),
+        cap=balance.games if games is None else None,
+    )

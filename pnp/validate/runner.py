@@ -235,10 +235,30 @@ def _judge_play(
     played: Sequence[Played],
     options: _Options,
 ) -> None:
-    play = plan.judge(findings, findings.game.model, played, seed=options.seed)
+    from pnp.validate.play import promised_policy, screen_balance
+
+    model = findings.game.model
+    play = plan.judge(findings, model, played, seed=options.seed)
     assert validation.report is not None
     validation.report["play"] = play.as_json()
     validation.summary = [*(validation.summary or []), *play.lines()]
+    policy = promised_policy(model)
+    if options.balance or policy is None:
+        return  # the balance run judges the promises on its own games
+    games = plan.games_of(policy, played)
+    if not games:
+        return  # promised for a policy the default run plays only for liveness (strong)
+    screen = screen_balance(
+        findings,
+        plan.game,
+        model,
+        model.balance,
+        games,
+        seed=options.seed,
+        workers=options.workers,
+    )
+    validation.report["balance_screen"] = screen.as_json()
+    validation.summary = [*validation.summary, *screen.lines()]
 
 
 # -- games side by side ---------------------------------------------------------------------

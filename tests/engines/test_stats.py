@@ -40,3 +40,18 @@ def test_lengths_of_a_batch() -> None:
     lengths = Lengths.of([3, 5, 10])
     assert (lengths.mean, lengths.median, lengths.longest) == (6.0, 5, 10)
     assert Lengths.of([]) == Lengths(0.0, 0.0, 0)
+
+
+def test_a_rate_of_independent_trials_is_the_plain_binomial_one() -> None:
+    clustered = Rate.clustered([(1, 1)] * 55 + [(0, 1)] * 45)
+    assert clustered == Rate(55, 100)
+    assert clustered.interval == wilson(55, 100)
+
+
+def test_half_a_table_with_one_winner_among_its_seats_is_surer_than_its_seat_count() -> None:
+    # Two of four seats, one winner a game: the half wins 1 seat in 2 or none, never both,
+    # so its rate varies less between games than two independent seats' would.
+    half = Rate.clustered([(1, 2), (0, 2)] * 50)
+    assert half.value == 0.25
+    assert half.effective is not None and half.effective > half.trials
+    assert half.interval[1] - half.interval[0] < wilson(50, 200)[1] - wilson(50, 200)[0]

@@ -14,18 +14,26 @@ from pnp.content.loader import LoadedGame
 from pnp.engines.base import Declaration, Outcome, RandomPolicy, Table
 from pnp.engines.record import read_record
 from pnp.engines.search import HalvingSearchPolicy, SearchPolicy
+from pnp.engines.stats import Rate
 from pnp.errors import IllegalActionError, Location, PnpError
 from pnp.model.common import Balance, Band, Ladder, Spread
 from pnp.registry import Game, SearchSettings
 from pnp.validate.checks import Findings
 from pnp.validate.play import (
+    SCREEN_CONFIRM,
+    SCREEN_GAMES,
     Played,
+    balance_runs,
     check_balance,
     check_play,
+    factor_rates,
     find_ending,
+    game_tables,
     head_to_head,
+    looks,
     make_policy,
     play_many,
+    screen_balance,
     search_request,
 )
 from tests.engines.test_search import NimRules
@@ -290,3 +298,177 @@ def test_strong_player_names_ask_for_a_budget_and_a_horizon() -> None:
     for bad in ("strong:0", "strong:x", "strong:4:0", "strong:1:2:3"):
         with pytest.raises(PnpError, match="expected 'strong'"):
             make_policy(game, bad)
+
+
+# -- a coin game whose fairness a test sets: promises held by the screen and in stages ------
+
+
+@dataclass(frozen=True)
+class Coin:
+    """Two heroes drawn from a roster at the start, then one coin decides who wins."""
+
+    heroes: tuple[str, ...]
+    winner: int | None
+
+
+class CoinRules:
+    """Two seats, each with a hero drawn at the start; a coin (a chance step) decides: the
+    seat holding ``favourite`` wins with probability ``edge``, any other pairing is fair."""
+
+    num_players = 2
+    ROSTER = ("ash", "birch", "cedar", "elm")
+
+    def __init__(self, favourite: str = "", edge: float = 0.5) -> None:
+        self.favourite = favourite
+        self.edge = edge
+
+    def initial_state(self, rng: random.Random) -> Coin:
+        return Coin(tuple(rng.sample(self.ROSTER, 2)), None)
+
+    def current_player(self, state: Coin) -> int | None:
+        return None
+
+    def is_chance(self, state: Coin) -> bool:
+        return state.winner is None
+
+    def legal_actions(self, state: Coin) -> list[int]:
+        return []
+
+    def chance_outcomes(self, state: Coin) -> list[tuple[int, float]]:
+        return []
+
+    def sample_chance(self, state: Coin, rng: random.Random) -> int:
+        first = 0.5
+        if self.favourite in state.heroes:
+            first = self.edge if state.heroes.index(self.favourite) == 0 else 1 - self.edge
+        return 0 if rng.random() < first else 1
+
+    def apply(self, state: Coin, action: int) -> Coin:
+        return Coin(state.heroes, action)
+
+    def is_terminal(self, state: Coin) -> bool:
+        return state.winner is not None
+
+    def outcome(self, state: Coin) -> Outcome:
+        assert state.winner is not None
+        return Outcome(frozenset({state.winner}), End.HOME)
+
+    def turns(self, state: Coin) -> int:
+        return 1
+
+    def notation(self, state: Coin) -> str:
+        return f"{','.join(state.heroes)} {state.winner}"
+
+    def from_notation(self, text: str) -> Coin:
+        heroes, winner = text.split()
+        return Coin(tuple(heroes.split(",")), None if winner == "None" else int(winner))
+
+    def parse_action(self, text: str) -> int:
+        return int(text)
+
+    def declares(self) -> Declaration:
+        return Declaration("coin", frozenset(), frozenset(), frozenset())
+
+
+HERO_PROMISE = Spread("hero", 0.1, fair=0.5, where=Location("content/coin/balance.yaml", 7, 7))
+
+
+def coin_game(favourite: str = "", edge: float = 0.5, tables: int = 2) -> Game:
+    """A game of ``tables`` coin tables (``t0``, ``t1``, …): ``t0`` favours ``favourite``,
+    the others are fair; its promise: every hero wins half its games, give or take 10 points."""
+
+    def play_tables(model: object) -> list[Table]:
+        return [
+            Table(f"t{index}", CoinRules(favourite if index == 0 else "", edge), max_steps=5)
+            for index in range(tables)
+        ]
+
+    return Game(
+        slug="coin",
+        model=object,
+        rules=CoinRules,
+        policies={"sensible": RandomPolicy},
+        play_tables=play_tables,
+        seat_factors=lambda rules, state: {"hero": state.heroes},
+    )
+
+
+def test_two_seats_that_win_together_are_one_trial_not_two() -> None:
+    # Four seats, two teams; the first team wins 30 of 50 games. Counted seat by seat, its
+    # 60 % of 100 "trials" would look twice as sure as 50 games can be.
+    played = [
+        Played(
+            seed=index,
+            winners=frozenset({0, 1}) if index < 30 else frozenset({2, 3}),
+            scores=(0.0,) * 4,
+            turns=1,
+            steps=1,
+            capped=False,
+            seat_factors=(("side", ("first", "first", "second", "second")),),
+        )
+        for index in range(50)
+    ]
+    side = factor_rates(played, "side", 4)["first"]
+    assert (side.successes, side.trials, side.value) == (60, 100, 0.6)
+    assert side.interval == pytest.approx(Rate(30, 50).interval)
+    assert side.interval[0] < Rate(60, 100).interval[0]
+
+
+def test_the_screen_fails_a_promise_broken_beyond_doubt_on_the_games_validate_plays(
+    findings: Findings,
+) -> None:
+    game = coin_game("ash", edge=0.97)
+    played = {
+        table.name: play_many(game, table, ["sensible"] * 2, SCREEN_GAMES, seed=1, workers=1)
+        for table in game_tables(game, object())
+    }
+    balance = Balance(policy="sensible", games=300, spreads=(HERO_PROMISE,))
+    screen = screen_balance(findings, game, object(), balance, played, seed=1, workers=1)
+    errors = [p for p in findings.problems if p.severity == "error"]
+    assert [p.location for p in errors] == [HERO_PROMISE.where]
+    assert errors[0].message.startswith("table 't0': hero ash wins: ")
+    assert f"on the {SCREEN_CONFIRM} games a table pnp validate plays" in errors[0].message
+    # Only the suspect table played on; the fair one was judged on its first games.
+    assert screen.games == {"t0": SCREEN_CONFIRM, "t1": SCREEN_GAMES}
+    assert screen.broken == 1
+
+
+def test_the_screen_says_nothing_of_a_fair_game_it_cannot_judge_on_few_games(
+    findings: Findings,
+) -> None:
+    game = coin_game(tables=3)
+    played = {
+        table.name: play_many(game, table, ["sensible"] * 2, SCREEN_GAMES, seed=3, workers=1)
+        for table in game_tables(game, object())
+    }
+    balance = Balance(policy="sensible", games=300, spreads=(HERO_PROMISE,))
+    screen = screen_balance(findings, game, object(), balance, played, seed=3, workers=1)
+    assert findings.problems == []
+    # Some hero's 30-game figure lands outside 40-60 % by chance: counted, not reported.
+    assert screen.unsure > 0
+    assert "too few games to tell" in screen.lines()[0]
+
+
+def test_a_sequential_run_stops_a_table_once_its_promises_are_decided() -> None:
+    game = coin_game("ash", edge=1.0, tables=2)
+    # Every hero wins 5-95 % of its games: a fair table shows it within a few dozen games;
+    # ash, who always wins at t0, is shown above 95 % beyond doubt only after some 70 games.
+    promise = Spread("hero", 0.45, fair=0.5)
+    balance = Balance(policy="sensible", games=400, spreads=(promise,))
+    runs, _ = balance_runs(game, object(), balance, seed=1, sequential=True, workers=1)
+    full, _ = balance_runs(game, object(), balance, seed=1, workers=1)
+    assert len(runs["t1"]) < len(runs["t0"]) < 400
+    assert {len(games) for games in runs.values()} <= set(looks(400))
+    findings_t0 = factor_rates(runs["t0"], "hero", 2)["ash"]
+    assert findings_t0.interval[0] > 0.95  # broken, and decided: no more games were needed
+    # A stopped table's games are the first games of the full run: the same seeds.
+    assert runs["t0"] == full["t0"][: len(runs["t0"])]
+    assert runs["t1"] == full["t1"][: len(runs["t1"])]
+
+
+def test_a_balance_run_on_two_processes_plays_the_same_games_as_on_one() -> None:
+    game = coin_game("ash", edge=0.8, tables=2)
+    balance = Balance(policy="sensible", games=120, spreads=(HERO_PROMISE,))
+    one, _ = balance_runs(game, object(), balance, seed=4, sequential=True, workers=1)
+    two, _ = balance_runs(game, object(), balance, seed=4, sequential=True, workers=2)
+    assert one == two

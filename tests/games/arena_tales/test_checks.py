@@ -3,6 +3,7 @@ right file, and the shipped content is clean."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,36 @@ def test_the_shipped_content_is_clean_including_simulated_play(content_copy: Pat
     # As `pnp validate` plays it: coverage needs the default number of games.
     result = validate_games(content_copy, ["arena-tales"], TEMPLATES, simulated_games=None)
     assert [p for p in result.problems if p.severity == "error"] == []
+
+
+def make_red_damage_free_and_deadly(content: Path) -> list[str]:
+    """Every red (赤焰) damage card costs 0 and deals 6: issue 32's unfair edit. Returns the
+    ids of the cards edited."""
+    path = content / GAME / "cards.yaml"
+    lines, edited = [], []
+    for line in path.read_text(encoding="utf-8").splitlines(keepends=True):
+        if "colour: red, type: damage" in line:
+            line = re.sub(r"cost: \d+", "cost: 0", re.sub(r"damage: \d+", "damage: 6", line))
+            edited.append(line.split("id: ", 1)[1].split(",", 1)[0])
+        lines.append(line)
+    path.write_text("".join(lines), encoding="utf-8")
+    return edited
+
+
+def test_plain_validate_fails_an_edit_that_makes_one_character_win_almost_every_game(
+    content_copy: Path,
+) -> None:
+    # What CI runs: no --balance, each game's own number of games.
+    assert len(make_red_damage_free_and_deadly(content_copy)) >= 8
+    result = validate_games(content_copy, [GAME], TEMPLATES, simulated_games=None)
+    errors = [p for p in result.problems if p.severity == "error"]
+    assert errors, "the unfair edit passed plain validate"
+    assert {Path(p.location.path) for p in errors} == {content_copy / GAME / "balance.yaml"}
+    assert {p.location.line for p in errors} == {
+        line_of(content_copy, "balance.yaml", "{factor: character")
+    }
+    assert all(re.match(r"table '\dp': character chiyan wins: 9\d%", p.message) for p in errors)
+    assert all("promised 40%–60%" in p.message for p in errors)
 
 
 def test_a_range_spec_that_does_not_parse_is_located(content_copy: Path) -> None:
