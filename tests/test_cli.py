@@ -44,6 +44,16 @@ def test_validate_passes_on_the_shipped_content() -> None:
     assert "ok: 1 game(s) valid." in err
 
 
+def test_validate_names_the_balance_runs_player_only_with_balance() -> None:
+    code, _, err = run("validate", "arena-tales", "--policy", "strong")
+    assert code == 2
+    assert "--policy names the player of the balance run: add --balance" in err
+    code, _, err = run("validate", "arena-tales", "--balance", "--policy", "clever")
+    assert code == 2
+    assert "has no policy 'clever' (choose from random, passive, sensible, strong)" in err
+    assert "Traceback" not in err
+
+
 def test_validate_prints_one_located_line_per_problem_and_exits_1(content_copy: Path) -> None:
     break_game_file(content_copy)
     code, out, err = run("--content", str(content_copy), "validate", "deadline-99")

@@ -60,7 +60,15 @@ def github_annotation(problem: Problem) -> str:
 @click.option(
     "--balance",
     is_flag=True,
-    help="Also check the content's balance: promises (the strong player at scale: slow).",
+    help="Also play the balance run: every promise of balance: judged on up to its games a "
+    "table, each table stopping once its promises are decided.",
+)
+@click.option(
+    "--policy",
+    default=None,
+    metavar="POLICY",
+    help="With --balance: judge the promises with this player instead of the one they name "
+    "(strong: the search player; strong:N for N playouts a decision).",
 )
 @click.option(
     "--workers",
@@ -86,12 +94,15 @@ def validate(
     seed: int,
     static_only: bool,
     balance: bool,
+    policy: str | None,
     workers: int | None,
     ray_address: str | None,
 ) -> None:
     """Check content against each game's rules engine; exit 1 on any problem."""
     from pnp.validate.runner import validate_games
 
+    if policy is not None and not balance:
+        fail("error: --policy names the player of the balance run: add --balance", code=2)
     try:
         result = validate_games(
             obj.content_root,
@@ -101,6 +112,7 @@ def validate(
             seed=seed,
             simulate=not static_only,
             balance=balance,
+            balance_policy=policy,
             workers=workers,
             use_ray=ray_address is not None,
             ray_address=None if ray_address in (None, "local") else ray_address,

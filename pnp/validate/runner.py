@@ -114,6 +114,7 @@ class _Options:
     seed: int
     simulate: bool
     balance: bool
+    balance_policy: str | None
     workers: int | None
     use_ray: bool
     ray_address: str | None
@@ -128,13 +129,15 @@ def validate_games(
     seed: int = 1,
     simulate: bool = True,
     balance: bool = False,
+    balance_policy: str | None = None,
     workers: int | None = None,
     use_ray: bool = False,
     ray_address: str | None = None,
 ) -> ValidationResult:
     """Every check of every game in ``slugs``. ``balance`` adds the balance run: the content's
     ``balance:`` promises checked on ``balance.games`` games per table with the policy they
-    are made for (slow with the strong player; on every core, or on Ray).
+    are made for, or ``balance_policy`` (on every core, or on Ray), a table stopping once
+    every promise on it is decided at 95 %.
 
     Several games validate side by side, one worker process each (their play checks then run
     in that process), so the cores stay busy through every game's sequential checks; a single
@@ -147,10 +150,18 @@ def validate_games(
         seed,
         simulate,
         balance,
+        balance_policy,
         workers,
         use_ray,
         ray_address,
     )
+    if balance and balance_policy is not None:
+        from pnp.validate.play import make_policy
+
+        for slug in slugs:
+            plugin = find_game(slug)
+            if plugin is not None:
+                make_policy(plugin, balance_policy)  # an unknown name fails before any play
     count = default_workers() if workers is None else max(1, workers)
     with few_full_collections():
         if simulate and not balance and count > 1 and len(slugs) > 1 and may_fork():
@@ -188,6 +199,7 @@ def validate_game(slug: str, options: _Options) -> GameValidation:
                 game.model,
                 promises,
                 seed=options.seed,
+                policy=options.balance_policy,
                 workers=options.workers,
                 use_ray=options.use_ray,
                 ray_address=options.ray_address,
