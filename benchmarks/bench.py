@@ -789,6 +789,54 @@ def bench_play(rows: list[Row], duels: bool) -> None:
         )
 
 
+RAY_GAMES = ("arena-tales", "4p", 240)
+"""The batch the Ray rows play: a table of sensible games (a second or so of CPU per hundred)."""
+
+
+def bench_ray(rows: list[Row]) -> None:
+    """Games/s of one batch on a local Ray with 1 and 2 worker CPUs (issue 32): what a cluster
+    estimate scales from. Skipped, with a line saying so, where Ray is not installed."""
+    try:
+        import ray
+    except ImportError:
+        print("    ray: not installed (pip install 'pnp-kit[ray]'): rows skipped", flush=True)
+        return
+    from pnp import registry
+    from pnp.content.loader import load_game
+    from pnp.validate.play import game_tables, play_many
+
+    slug, name, games = RAY_GAMES
+    game = registry.find_game(slug)
+    assert game is not None
+    model = load_game(CONTENT, slug).model
+    table = next(t for t in game_tables(game, model) if t.name == name)
+    seats = ["sensible"] * table.rules.num_players
+    rates: dict[int, float] = {}
+    local = play_many(game, table, seats, games, 5, workers=1)
+    for cpus in (1, 2):
+        ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False)
+        try:
+            play_many(game, table, seats, 8, 9, use_ray=True)  # workers started and warm
+            started = time.perf_counter()
+            played = play_many(game, table, seats, games, 5, use_ray=True)
+            rates[cpus] = games / (time.perf_counter() - started)
+        finally:
+            ray.shutdown()
+        assert [one.winners for one in played] == [one.winners for one in local]
+        show(
+            Row(
+                f"ray {slug} {name}, {cpus} worker{'s' if cpus > 1 else ''}",
+                rates[cpus],
+                rates[1] * cpus * 0.8,
+                "games/s",
+                higher_is_better=True,
+                note=f"sensible policy, {games} games on a local Ray with {cpus} CPU(s) "
+                "(same games as the local pool, checked); goal: 80 % of linear in the workers",
+            ),
+            rows,
+        )
+
+
 # -------------------------------------------------------------------------- the web table
 
 
@@ -1164,6 +1212,7 @@ def main(argv: list[str]) -> int:
         "export": lambda work: bench_export(runs, rows, work, slugs),
         "png": lambda work: bench_distinct(1, rows, work, png=True),
         "table": lambda work: bench_table(rows),
+        "ray": lambda work: bench_ray(rows),
     }
     timed = {"builds", "fonts", "edit", "distinct", "validate", "export"}
     chosen = args.only.split(",") if args.only else list(sections)

@@ -104,21 +104,32 @@ def _play_with(function: Callable[[int], T], part: list[int]) -> list[T]:
 
 
 def run_on_ray(
-    play: Callable[[int], T], seeds: Sequence[int], *, address: str | None, chunk: int = 64
+    play: Callable[[int], T],
+    seeds: Sequence[int],
+    *,
+    address: str | None,
+    chunk: int | None = None,
 ) -> list[T]:
     """The same batch on a Ray cluster (``address``; a local Ray when None), for sweeps of
     millions of games. ``play`` and its results travel by Ray's serialiser, so they must be
-    picklable by it (closures over models and rules are). Results come back in seed order."""
+    picklable by it (closures over models and rules are). Results come back in seed order.
+
+    ``chunk`` seeds go to a task; by default four tasks a CPU of the cluster (at most 64
+    seeds each), so a batch of a few long games (strong play) still spreads over every node
+    where a fixed 64 would have sent 40 games to one."""
     try:
         import ray
     except ImportError as error:  # pragma: no cover - depends on the extra
         from pnp.errors import PnpError
 
-        raise PnpError(
-            "Ray is not installed: pip install 'pnp-kits[ray]' (or pip install ray)"
-        ) from error
+        raise PnpError("Ray is not installed: pip install 'pnp-kit[ray]'") from error
     if not ray.is_initialized():
         ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+    if chunk is None:
+        # Typed Any: with Ray installed its functions are untyped, without it unknown.
+        resources: Any = ray.cluster_resources
+        cpus = max(1, int(resources().get("CPU", 1)))
+        chunk = max(1, min(64, -(-len(seeds) // (4 * cpus))))
 
     play_chunk: Any = ray.remote(_play_with)
     function = ray.put(play)

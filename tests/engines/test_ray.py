@@ -1,0 +1,59 @@
+"""A balance run on a local Ray cluster gives the tables the local pool gives, seed for seed."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from pnp import registry
+from pnp.content.loader import load_game
+from pnp.engines.batch import run_on_ray
+from pnp.validate.play import Played, balance_runs
+from tests.conftest import CONTENT
+
+ray: Any = pytest.importorskip(
+    "ray", reason="Ray is not installed on this Python (pip install 'pnp-kit[ray]')"
+)
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    # Two CPUs, as the CI machine has; no dashboard, so the test starts in seconds.
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+def _table(played: list[Played]) -> list[tuple[int, frozenset[int], int, int]]:
+    return [(one.seed, one.winners, one.turns, one.steps) for one in played]
+
+
+@pytest.mark.usefixtures("local_ray")
+def test_a_balance_run_on_ray_gives_the_local_pool_tables_seed_for_seed() -> None:
+    game = registry.find_game("arena-tales")
+    assert game is not None
+    model = load_game(CONTENT, game.slug).model
+    local, players = balance_runs(game, model, model.balance, games=6, seed=3, workers=2)
+    on_ray, ray_players = balance_runs(game, model, model.balance, games=6, seed=3, use_ray=True)
+    assert ray_players == players
+    assert {table: _table(runs) for table, runs in on_ray.items()} == {
+        table: _table(runs) for table, runs in local.items()
+    }
+    assert set(local) == {"2p", "4p", "6p"}
+
+
+@pytest.mark.usefixtures("local_ray")
+def test_ray_spreads_a_few_long_games_over_every_cpu() -> None:
+    # Eight games: a fixed chunk of 64 made them one task on one CPU.
+    def where(seed: int) -> tuple[int, str]:
+        time.sleep(0.3)  # long enough that one worker cannot take every task in turn
+        return seed, ray.get_runtime_context().get_worker_id()
+
+    results = run_on_ray(where, list(range(8)), address=None)
+    assert [seed for seed, _ in results] == list(range(8))
+    assert len({worker for _, worker in results}) == 2
