@@ -263,6 +263,7 @@ class HalvingSearchPolicy(_Playouts):
         score: Evaluation | None = None,
         candidates: int = 8,
         margin: float = 1.0,
+        stop_early: bool = True,
         rollout_limit: int = 5_000,
         name: str = "strong",
     ) -> None:
@@ -278,6 +279,9 @@ class HalvingSearchPolicy(_Playouts):
         self.candidates = candidates
         """Root actions considered at most: the anchor and a random sample of the others."""
         self.margin = margin
+        self.stop_early = stop_early
+        """Whether a decision stops once no challenger has gained on the anchor after
+        :data:`FUTILE_AFTER` shared playouts (most decisions: the base policy's move stands)."""
 
     def __repr__(self) -> str:
         return (
@@ -308,21 +312,26 @@ class HalvingSearchPolicy(_Playouts):
         # samples[action][j]: the seat's score after ``action`` in the j-th shared playout.
         samples: dict[Any, dict[int, float]] = {action: {} for action in alive}
         played = 0
-        for per_action in schedule:
+        for round_index, per_action in enumerate(schedule):
             for _ in range(per_action):
                 draw = rng.getrandbits(64)
                 for action in alive:
                     samples[action][played] = self._sample(rules, state, seat, action, draw)
                 played += 1
+            if self.stop_early and played >= FUTILE_AFTER and round_index < len(schedule) - 1:
+                gains = {action: _gains(samples[action], samples[anchor]) for action in alive[1:]}
+                if all(_mean_of(gain) <= 0.0 for gain in gains.values()):
+                    # No challenger has gained on the anchor over the playouts they shared:
+                    # the paired test could only keep the anchor, so the rest of the budget
+                    # would buy nothing (the decision is decided).
+                    return anchor
             if len(alive) > 2:
                 ranked = sorted(alive[1:], key=lambda action: -_mean(samples[action]))
                 alive = [anchor, *ranked[: _survivors(len(alive)) - 1]]
         best = max(alive, key=lambda action: _mean(samples[action]))
         if best == anchor:
             return anchor
-        shared = [j for j in samples[best] if j in samples[anchor]]
-        gains = [samples[best][j] - samples[anchor][j] for j in shared]
-        return best if _significant(gains, self.margin) else anchor
+        return best if _significant(_gains(samples[best], samples[anchor]), self.margin) else anchor
 
     @staticmethod
     def _anchor_is_certain(actions: int, schedule: list[int]) -> bool:
@@ -355,6 +364,20 @@ class HalvingSearchPolicy(_Playouts):
         world = determinise(rules, state, seat, shared)
         after = rules.apply(world, action)
         return self._playout(rules, after, random.Random(shared.getrandbits(64)))[seat]
+
+
+FUTILE_AFTER = 4
+"""Shared playouts after which a decision whose challengers have not gained on the anchor
+stops: a challenger even on four paired playouts seldom turns significant on the rest."""
+
+
+def _gains(action: dict[int, float], anchor: dict[int, float]) -> list[float]:
+    """The action's paired gains over the anchor, on the playouts both were played on."""
+    return [score - anchor[j] for j, score in action.items() if j in anchor]
+
+
+def _mean_of(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
 
 
 def _survivors(actions: int) -> int:

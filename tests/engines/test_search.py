@@ -258,3 +258,37 @@ def test_a_budget_that_cannot_replace_the_anchor_plays_no_playout(
         monkeypatch.undo()
         monkeypatch.setattr(HalvingSearchPolicy, "_sample", counted)
         assert skipped == (budget <= 3), budget
+
+
+class CoinRules(GuessRules):
+    """Eight guesses, and the face-down coin alone decides the game: no guess is better than
+    another, so a search learns nothing from playouts beyond the first few."""
+
+    def legal_actions(self, state: Guess) -> list[int]:  # type: ignore[override]
+        return [] if state.guess is not None else list(range(8))
+
+    def outcome(self, state: Guess) -> Outcome:  # type: ignore[override]
+        return Outcome(frozenset({0}) if state.secret else frozenset(), End.LAST_STONE)
+
+
+def test_halving_stops_a_decision_no_challenger_gains_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    played: list[int] = []
+    sample = HalvingSearchPolicy._sample
+
+    def counted(self: HalvingSearchPolicy, *args: Any) -> float:
+        played.append(1)
+        return sample(self, *args)
+
+    monkeypatch.setattr(HalvingSearchPolicy, "_sample", counted)
+    spent = {}
+    for stop_early in (True, False):
+        strong = HalvingSearchPolicy(iterations=32, rollout=TakeOne(), stop_early=stop_early)
+        played.clear()
+        choices = {
+            strong.choose(CoinRules(), Guess(1, None), random.Random(seed)) for seed in range(5)
+        }
+        assert choices == {1}  # the base policy's guess stands either way
+        spent[stop_early] = len(played) / 5
+    # Eight guesses: one playout each, then four survivors three each, and no gain on the
+    # anchor in four shared playouts: 20 of the 32 a decision.
+    assert spent == {True: 20, False: 32}
