@@ -19,6 +19,7 @@ from typing import Any
 from pnp.games.mineventure import checks
 from pnp.games.mineventure.model import (
     BuffClass,
+    DamageType,
     Effect,
     EffectKind,
     Equipment,
@@ -99,7 +100,64 @@ def claims(model: Mineventure, templates_root: Path) -> list[Claim]:
                     partial(bench.reach, card),
                 )
             )
+    for card in model.equipment:
+        if card.slot is Slot.ARMOUR and card.defence > 0:
+            found.append(
+                Claim(
+                    card.where,
+                    f"card {card.id!r}",
+                    f"每次物理伤害 −{card.defence}",
+                    partial(bench.armour, card),
+                )
+            )
+        elif card.damage > 0 and DamageType.PHYSICAL in card.types and not card.legendary:
+            found.append(
+                Claim(
+                    card.where,
+                    f"card {card.id!r}",
+                    f"伤害 {card.damage}",
+                    partial(bench.hits, card),
+                )
+            )
+    for item in model.items:
+        if item.effect.kind is EffectKind.SHARPEN:
+            found.append(
+                Claim(
+                    item.where,
+                    f"card {item.id!r}",
+                    f"这件武器的伤害 +{item.effect.amount}。",
+                    partial(bench.sharpened, item),
+                )
+            )
+    for buff in model.buffs:
+        if buff.effect.kind is EffectKind.STRENGTH:
+            found.append(
+                Claim(
+                    buff.where,
+                    f"buff token {buff.id!r}",
+                    f"你的武器伤害 +{buff.effect.amount}",
+                    partial(bench.strong, buff.id),
+                )
+            )
+    for partner in model.partners:
+        if partner.effect.kind is EffectKind.GUARD:
+            found.append(
+                Claim(
+                    partner.where,
+                    f"partner {partner.id!r}",
+                    f"你受到的每次物理伤害 −{partner.effect.amount}。",
+                    partial(bench.guarded, partner),
+                )
+            )
     s = model.settings
+    found.append(
+        Claim(
+            template_line(templates_root, "mineventure/game-board.yaml", "回合结算完战斗结束"),
+            "the game board's combat track",
+            f"第 {s.combat_rounds} 回合结算完战斗结束",
+            bench.combat_rounds,
+        )
+    )
     board = "mineventure/player-board.yaml"
     found.append(
         Claim(
@@ -447,4 +505,98 @@ class Bench:
                 return (
                     f"with {held} cards the end phase {'asks for' if must else 'skips'} a discard"
                 )
+        return None
+
+    # -- combat -------------------------------------------------------------------------------
+
+    def fight(
+        self, state: MineventureState, mine: str = "fist", theirs: str = "fist"
+    ) -> tuple[MineventureState, int]:
+        """Seat 0 attacks seat 1 next to it; each round seat 0 strikes with ``mine`` and seat 1
+        with ``theirs`` (a slot, or ``none``). The position once the combat is over, and the
+        rounds it lasted."""
+        rules = self.rules
+        state = rules.apply(state, Act("fight", "1"))
+        rounds = 0
+        for _ in range(4 * self.model.settings.combat_rounds + 4):
+            if state.combat is None:
+                break
+            if not state.combat.declared:
+                rounds += 1
+            seat = state.combat.attacker if not state.combat.declared else state.combat.defender
+            slot = mine if seat == 0 else theirs
+            actions = rules.legal_actions(state)
+            strike = Act("strike", slot)
+            if strike not in actions:
+                strike = next(a for a in actions if a.kind == "strike")
+            state = rules.apply(state, strike)
+        return state, rounds
+
+    def combat_rounds(self) -> str | None:
+        """Two bare-handed players who cannot kill each other fight the printed rounds."""
+        _, rounds = self.fight(self.decision())
+        if rounds != self.model.settings.combat_rounds:
+            return f"a combat nobody dies in lasts {rounds} rounds"
+        return None
+
+    def _one_hit(self, me: dict[str, Any], foe: dict[str, Any], slot: str) -> int:
+        """What seat 1 loses to one strike of seat 0's ``slot`` in the first round (seat 1
+        holds still)."""
+        state = self.decision(**me)
+        other = state.players[1]
+        for name, value in foe.items():
+            setattr(other, name, value)
+        rules = self.rules
+        state = rules.apply(state, Act("fight", "1"))
+        state = rules.apply(state, Act("strike", slot))
+        if state.combat is not None and state.combat.declared:
+            # Seat 1 answers bare-handed (or not at all): only what it takes is read.
+            answers = [a for a in rules.legal_actions(state) if a.kind == "strike"]
+            state = rules.apply(state, answers[0])
+        return HP - state.players[1].hp
+
+    def _armed(self, card: Equipment, **more: Any) -> dict[str, Any]:
+        slot = "main" if card.slot is Slot.MAIN_WEAPON else "sub"
+        return {slot: self.rules.by_token[card.id], f"{slot}_dur": card.durability, **more}
+
+    def hits(self, card: Equipment) -> str | None:
+        slot = "main" if card.slot is Slot.MAIN_WEAPON else "sub"
+        lost = self._one_hit(self._armed(card), {}, slot)
+        if lost != card.damage:
+            return f"one hit on an unarmoured player takes {lost} HP"
+        return None
+
+    def armour(self, card: Equipment) -> str | None:
+        sword = self.weapon()
+        code = self.rules.by_token[card.id]
+        lost = self._one_hit(self._armed(sword), {"armour": code}, "main")
+        wanted = max(0, sword.damage - card.defence)
+        if lost != wanted:
+            return f"a {sword.id} hit ({sword.damage}) on its wearer takes {lost} HP, not {wanted}"
+        return None
+
+    def sharpened(self, item: Item) -> str | None:
+        weapon = self.weapon(item.weapon_kind)
+        book = self.rules.by_token[item.id]
+        lost = self._one_hit(self._armed(weapon, main_ench=(book,)), {}, "main")
+        wanted = weapon.damage + item.effect.amount
+        if lost != wanted:
+            return f"under a {weapon.id} ({weapon.damage}) one hit takes {lost} HP, not {wanted}"
+        return None
+
+    def strong(self, buff: str) -> str | None:
+        sword = self.weapon()
+        amount = next(b.effect.amount for b in self.model.buffs if b.id == buff)
+        lost = self._one_hit(self._armed(sword, buffs=self.with_buff(buff)), {}, "main")
+        if lost != sword.damage + amount:
+            return f"a {sword.id} hit ({sword.damage}) takes {lost} HP"
+        return None
+
+    def guarded(self, partner: Partner) -> str | None:
+        sword = self.weapon()
+        code = self.rules.by_token[partner.id]
+        lost = self._one_hit(self._armed(sword), {"partner": code}, "main")
+        wanted = max(0, sword.damage - partner.effect.amount)
+        if lost != wanted:
+            return f"a {sword.id} hit ({sword.damage}) on its owner takes {lost} HP, not {wanted}"
         return None

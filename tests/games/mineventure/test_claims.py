@@ -6,6 +6,7 @@ boards' rules; an engine that does otherwise is a located finding."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,9 @@ def test_every_effect_buff_and_board_rule_is_a_claim_and_the_engine_keeps_them(
     says = {c.says for c in found}
     assert f"手牌上限 {model.settings.hand_limit}" in says
     assert f"每天结束回复 {model.settings.daily_heal} 点血量" in says
+    assert f"第 {model.settings.combat_rounds} 回合结算完战斗结束" in says
+    armour = [e for e in model.equipment if e.defence]
+    assert all(any(c.where == e.where for c in found) for e in armour)
     assert [(str(c.where), c.says) for c in found if c.probe() is not None] == []
 
 
@@ -56,6 +60,10 @@ def one_more_card(rules: MineventureRules) -> None:
     rules._hand_limit += 1
 
 
+def one_more_combat_round(rules: MineventureRules) -> None:
+    rules.settings = replace(rules.settings, combat_rounds=rules.settings.combat_rounds + 1)
+
+
 def buffs_never_run_out(rules: MineventureRules) -> None:
     rules._ticked = lambda buffs: buffs  # type: ignore[method-assign]
 
@@ -69,6 +77,13 @@ def buffs_never_run_out(rules: MineventureRules) -> None:
             r"discard",
             "templates/mineventure/player-board.yaml",
             "s.hand_limit",
+        ),
+        (
+            one_more_combat_round,
+            r"the game board's combat track prints 「第 3 回合结算完战斗结束」, but a combat "
+            r"nobody dies in lasts 4 rounds",
+            "templates/mineventure/game-board.yaml",
+            "回合结算完战斗结束",
         ),
         (
             buffs_never_run_out,
