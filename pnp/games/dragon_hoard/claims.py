@@ -64,6 +64,7 @@ def claims(model: DragonHoard, templates_root: Path) -> list[Claim]:
     for treasure in model.treasures:
         found += bench.treasure_claims(treasure)
     found += bench.template_claims(templates_root, players)
+    found += bench.round_aid_claims(templates_root)
     return found
 
 
@@ -711,6 +712,165 @@ class Bench:
                 )
             )
         return found
+
+    def round_aid_claims(self, templates_root: Path) -> list[Claim]:
+        aid = "dragon-hoard/round-aid.yaml"
+        s = self.model.settings
+        found = [
+            Claim(
+                template_line(templates_root, aid, "只有离开宝窟的玩家计分"),
+                "the round aid",
+                "只有离开宝窟的玩家计分，宝物总价值最高者胜；同分先离开者胜",
+                self.scoring,
+            ),
+            Claim(
+                template_line(templates_root, aid, "recall_limit"),
+                "the round aid",
+                f"第 {s.recall_limit} 次抽到归位牌（结束倒计时）",
+                self.recall_countdown,
+            ),
+            Claim(
+                template_line(templates_root, aid, "cards_per_round"),
+                "the round aid",
+                f"每人最多 {s.cards_per_round} 张，超出的结算前移除",
+                self.card_limit,
+            ),
+        ]
+        heart = self.model.heart
+        if heart is not None:
+            found.append(
+                Claim(
+                    heart.where,
+                    f"treasure {heart.name!r}",
+                    heart.text or "龙之心被带出龙之领域（结束倒计时）",
+                    self.heart_out,
+                )
+            )
+        return found
+
+    def _ending(self, **fields: str) -> DragonHoardState:
+        """A position of the probe table with ``fields`` of the notation changed."""
+        base = dict(self.base)
+        base.update(fields)
+        return self.rules.from_notation(" ".join(base[name] for name in FIELDS))
+
+    def scoring(self) -> str | None:
+        """Seats 0 and 1 left with treasures of equal value, 0 first; seat 2, still in the
+        lair, carries more: seat 2 scores nothing, seat 0 wins the tie."""
+        rules = self.rules
+        if rules.players < 3:
+            return None
+        ranked = sorted((t for t in self.model.treasures if not t.heart), key=lambda t: t.value)
+        low, high = ranked[0], ranked[-1]
+        pawns = ["left", "left", _cell(self.quiet[0])] + ["quit"] * (rules.players - 3)
+        state = self._ending(
+            stage="over",
+            actor="-",
+            pawns="/".join(pawns),
+            bags="/".join([low.id, low.id, high.id] + ["-"] * (rules.players - 3)),
+            floor="-",
+            left="0,1",
+        )
+        scores = rules.scores(state)
+        if scores[2] != 0:
+            return f"a player still in the lair scores {scores[2]}"
+        if scores[0] != low.value or scores[1] != low.value:
+            return f"two players who left with {low.id} score {scores[0]} and {scores[1]}"
+        if rules.winner(state) != 0:
+            return f"of two tied players the one who left second (seat {rules.winner(state)}) wins"
+        return None
+
+    def _countdown_after(self, state: DragonHoardState) -> bool:
+        end, _ = self.resolve(self.rules, state, lambda reach: reach)
+        return end.countdown
+
+    def _harmless(self, cells: Iterable[Cell]) -> str:
+        """An attack-only AI card that hits none of ``cells`` with the dragon on C."""
+        wanted = set(cells)
+        for ai in self.model.ai_cards:
+            if all(e.kind is AIEffectKind.ATTACK for e in ai.effects) and not any(
+                self.printed_area(e, self.centre) & wanted for e in ai.effects
+            ):
+                return ai.id
+        return self._safe_ai()
+
+    def recall_countdown(self) -> str | None:
+        """Once the recall cards drawn reach the limit, the countdown is on at the round's
+        end; one short of it, it is not."""
+        limit = self.model.settings.recall_limit
+        ai = self._harmless(self.quiet[: self.rules.players])
+        for drawn in (limit - 1, limit):
+            state = self.placement(self.rules, ai, {})
+            fields = self.rules.notation(state).split(" ")
+            fields[FIELDS.index("recalls")] = str(drawn)
+            state = self.rules.from_notation(" ".join(fields))
+            if self._countdown_after(state) != (drawn >= limit):
+                on = "on" if drawn < limit else "off"
+                return f"with {drawn} recall cards drawn the countdown is {on} after the round"
+        return None
+
+    def card_limit(self) -> str | None:
+        """A card over a seat's limit neither resolves nor counts for the speed."""
+        limit = self.model.settings.cards_per_round
+        moves = [c.id for c in self.model.action_cards if c.kind is ActionKind.MOVE]
+        if len(moves) <= limit:
+            return None
+        start = self.quiet[0]
+        ai = self._harmless([start])
+        extra = moves[limit]
+        placed = [(0, card) for card in moves[: limit + 1]]
+        state = self.placement(self.rules, ai, {0: start}, placed)
+        cards = {c.id: c for c in self.model.action_cards}
+        after_limit, _ = self.resolve(self.rules, state, lambda reach: 1)
+        x, y = start
+        for card in moves[:limit]:
+            direction = cards[card].direction
+            assert direction is not None
+            x, y = x + direction.step[0], y + direction.step[1]
+        if after_limit.pawns[0] != (x, y):
+            where = _cell(after_limit.pawns[0] or start)
+            return (
+                f"with {limit + 1} cards placed by one player the pawn ends on {where}, as if "
+                f"{extra} resolved"
+            )
+        return None
+
+    def heart_out(self) -> str | None:
+        """Carried out of the domain the Heart starts the countdown; the same walk without
+        it does not."""
+        heart = self.model.heart
+        assert heart is not None
+        lair = self.model.lair
+        cx, cy = self.centre
+        start = (cx - 1, cy + lair.domain_radius)
+        path = [start, (start[0], start[1] + 1), (start[0], start[1] + 2)]
+        if any(c in self.special for c in path):
+            return None
+        ai = self._harmless(path)
+        move = next(
+            (
+                c
+                for c in self.model.action_cards
+                if c.kind is ActionKind.MOVE and c.direction is Direction.S
+            ),
+            None,
+        )
+        if move is None:
+            return None
+        for carried in (True, False):
+            state = self.placement(
+                self.rules,
+                ai,
+                {0: start},
+                [(0, move.id)],
+                bags={0: heart.id} if carried else None,
+            )
+            if self._countdown_after(state) != carried:
+                with_it, left = ("with", "off") if carried else ("without", "on")
+                return (
+                    f"a player walking out of the domain {with_it} it leaves the countdown {left}"
+                )
+        return None
 
     def _straight_then(self, prep: DragonHoardState) -> DragonHoardState:
         dodge = next((c for c in self.model.action_cards if c.kind is ActionKind.DODGE), None)

@@ -122,3 +122,23 @@ def test_a_printed_strip_the_engine_does_not_hit_is_an_error_at_the_card(
             r"其中的棋子死亡。」, but with the dragon on C a pawn on 5\.0 lives",
         )
     assert problem.location.path.endswith("dragon.yaml")
+
+
+def test_a_countdown_later_than_the_round_aid_says_is_an_error_at_its_line(
+    content_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    init = DragonHoardRules.__init__
+
+    def one_recall_later(self: DragonHoardRules, *args: object, **kwargs: object) -> None:
+        init(self, *args, **kwargs)  # type: ignore[arg-type]
+        self.recall_limit += 1
+
+    monkeypatch.setattr(DragonHoardRules, "__init__", one_recall_later)
+    problem = only(
+        validate(content_copy),
+        r"the round aid prints 「第 3 次抽到归位牌（结束倒计时）」, but with 3 recall cards drawn "
+        r"the countdown is off after the round",
+    )
+    assert problem.location.path.endswith("templates/dragon-hoard/round-aid.yaml")
+    text = (TEMPLATES / "dragon-hoard/round-aid.yaml").read_text(encoding="utf-8")
+    assert "recall_limit" in text.splitlines()[problem.location.line - 1]
