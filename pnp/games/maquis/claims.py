@@ -31,8 +31,8 @@ from pnp.games.maquis.model import (
     PatrolCard,
 )
 from pnp.games.maquis.rules import MaquisRules
-from pnp.games.maquis.state import Activate, MaquisState, PatrolDraw, Place, Return
-from pnp.validate.claims import Claim
+from pnp.games.maquis.state import Activate, Kill, MaquisState, PatrolDraw, Place, Return
+from pnp.validate.claims import Claim, template_line
 
 EMPTY, WORKER, POLICE, SOLDIER = ".", "R", "P", "S"
 
@@ -59,6 +59,7 @@ def claims(model: Maquis, templates_root: Path) -> list[Claim]:
         found += bench.mission_claims(mission)
     for level in model.difficulties:
         found += bench.level_claims(level)
+    found += bench.summary_claims(templates_root)
     return found
 
 
@@ -566,4 +567,118 @@ class Bench:
             change += 1 if self.marked(level, after.day) else 0
         if change != level.arrest_morale:
             return f"an arrest moves morale by {change}, not {level.arrest_morale}"
+        return None
+
+    # -- the round summary ------------------------------------------------------------------
+
+    def summary_claims(self, templates_root: Path) -> list[Claim]:
+        aid = "maquis/round-summary.yaml"
+        st = self.model.settings
+        kill = (
+            f"每回合 {st.kills_per_round} 次，付 {self.model.bundle_text(st.kill_cost)} 移除一名"
+            f"警察；士兵轨 {st.kill_soldiers:+d}，士气 {st.kill_morale:+d}。士兵不能被击杀"
+        )
+        cap = self.model.resources[0].count if self.model.resources else 0
+        return [
+            Claim(
+                template_line(templates_root, aid, "击杀警察"), "the round summary", kill, self.kill
+            ),
+            Claim(
+                template_line(templates_root, aid, "巡逻人数"),
+                "the round summary",
+                "巡逻人数 = 安全屋里的工人数与士气格红字两者中较大的一个；"
+                "士兵轨上的数字决定其中几名是士兵",
+                self.patrol_count,
+            ),
+            Claim(
+                template_line(templates_root, aid, "资源上限"),
+                "the round summary",
+                f"每种资源在场上最多 {cap} 个（库存加空投点）",
+                partial(self.cap, cap),
+            ),
+        ]
+
+    def kill(self) -> str | None:
+        """With the cost in stock a police figure may be killed once a round, for the printed
+        cost and track moves; a soldier never."""
+        st = self.model.settings
+        rules = self.rules
+        worker, police, soldier, second = [
+            loc.id for loc in rules.locs if loc.kind is LocationKind.ACTION
+        ][:4]
+        figures = {worker: WORKER, police: POLICE, soldier: SOLDIER, second: POLICE}
+        state = self.acting(worker, {}, board=self.board(rules, **figures))
+        state = replace(state, stock=self.stock({r: 2 * n for r, n in st.kill_cost.items()}))
+        targets = {a.loc for a in rules.legal_actions(state) if isinstance(a, Kill)}
+        if targets != {police, second}:
+            return (
+                f"with a police figure on {police} and {second} and a soldier on {soldier} "
+                f"the engine offers kills on {sorted(targets)}"
+            )
+        after = rules.apply(state, Kill(police))
+        if self.delta(state, after) != self.minus(st.kill_cost):
+            return f"a kill changes the stock by {self.delta(state, after)}"
+        if (
+            after.soldiers - state.soldiers != st.kill_soldiers
+            or after.morale - state.morale != st.kill_morale
+        ):
+            track, morale = after.soldiers - state.soldiers, after.morale - state.morale
+            return f"a kill moves the soldier track by {track} and morale by {morale}"
+        again = any(isinstance(a, Kill) for a in rules.legal_actions(after))
+        if st.kills_per_round == 1 and again:
+            return "after a kill the engine offers another in the same round"
+        return None
+
+    def patrol_count(self) -> str | None:
+        """After the upkeep a round has max(workers home, red number) patrols, the soldiers
+        (as many as the track shows) among them."""
+        rules = self.rules
+        red = self.model.morale.red
+        for morale in sorted({1, len(red)}):
+            for soldiers in (0, 1):
+                level = self.model.difficulty[rules.level.id]
+                state = replace(self.start, soldiers=soldiers)
+                after = self.upkeep_from(level, state, morale)
+                if after.phase == "over":
+                    continue
+                wanted = max(after.home, self.model.morale.red_at(after.morale))
+                if (after.patrols, after.round_soldiers) != (wanted, min(soldiers, wanted)):
+                    return (
+                        f"with {after.home} workers home, morale {after.morale} and "
+                        f"{soldiers} soldiers the round has {after.patrols} patrols, "
+                        f"{after.round_soldiers} of them soldiers"
+                    )
+        return None
+
+    def upkeep_from(self, level: Difficulty, start: MaquisState, morale: int) -> MaquisState:
+        rules = self.levels[level.id]
+        loc = self.spare(rules, "")
+        state = replace(
+            start,
+            phase="act",
+            board=self.board(rules, **{loc: WORKER}),
+            to_place=0,
+            patrols_left=0,
+            home=1,
+            morale=morale,
+        )
+        return self.home_with(state, loc, "-", rules)
+
+    def cap(self, cap: int) -> str | None:
+        """A reward takes only what the supply still holds: never past the cap in stock."""
+        for loc in self.model.locations:
+            action = loc.action
+            if action is None or action.pay:
+                continue
+            for j, gain in enumerate(action.gain):
+                for r, n in gain.resources.items():
+                    held = cap - n + 1
+                    if held < 0:
+                        continue
+                    state = self.acting(loc.id, {r: held})
+                    after = self.home_with(state, loc.id, f"g{j}")
+                    got = after.stock[self.resources.index(r)]
+                    if got != min(cap, held + n):
+                        return f"with {held} {r} in stock {loc.name} brings the stock to {got}"
+                    return None
         return None

@@ -15,6 +15,7 @@ from pnp.content.loader import load_game
 from pnp.games.maquis.claims import claims
 from pnp.games.maquis.model import Maquis
 from pnp.games.maquis.rules import MaquisRules
+from pnp.games.maquis.state import MaquisState
 from tests.conftest import CONTENT, TEMPLATES
 from tests.validate.seeding import Seeding, only
 
@@ -42,6 +43,8 @@ def test_every_space_card_and_level_is_a_claim_and_the_engine_keeps_them(model: 
         )
     harder = {c.says for c in found if c.subject == "difficulty '较难'"}
     assert "到第 12 天结束（这一格照常扣士气）" in harder
+    summary = {c.says for c in found if c.subject == "the round summary"}
+    assert any("士兵不能被击杀" in says for says in summary)
     assert "被捕士气 -1" in {c.says for c in found if c.subject == "difficulty '非常难'"}
     assert [(str(c.where), c.says) for c in found if c.probe() is not None] == []
 
@@ -67,6 +70,15 @@ def last_day_free(rules: MaquisRules) -> None:
         rules._drop_days = rules._drop_days - {rules.level.end_day}
 
 
+def soldiers_killable(rules: MaquisRules) -> None:
+    targets = rules.kill_targets
+
+    def with_soldiers(s: MaquisState) -> list[int]:
+        return targets(replace(s, board=s.board.replace("S", "P")))
+
+    rules.kill_targets = with_soldiers  # type: ignore[method-assign]
+
+
 def patrols_from_the_back(rules: MaquisRules) -> None:
     rules.card_locs = tuple(tuple(reversed(locs)) for locs in rules.card_locs)
 
@@ -89,6 +101,14 @@ def patrols_from_the_back(rules: MaquisRules) -> None:
             "id: harder",
         ),
         (
+            soldiers_killable,
+            r"the round summary prints 「每回合 1 次[^」]*士兵不能被击杀」, but with a police "
+            r"figure on tavern and smuggler and a soldier on town-hall the engine offers kills on "
+            r"\['smuggler', 'tavern', 'town-hall'\]",
+            "templates/maquis/round-summary.yaml",
+            "击杀警察",
+        ),
+        (
             patrols_from_the_back,
             r"patrol card 'patrol-01' prints 「广场 → 电台 → 黑市」, but with nothing taken the "
             r"patrol goes elsewhere",
@@ -108,7 +128,11 @@ def test_an_engine_that_plays_a_printed_rule_otherwise_is_an_error_where_it_is_p
     monkeypatch.setattr(MaquisRules, "__init__", seeded(tweak))
     problem = only(validate(content_copy), pattern)
     assert problem.location.path.endswith(name)
-    assert problem.location.line == line_of(content_copy, name, needle)
+    if name.startswith("templates/"):
+        lines = (TEMPLATES / name.removeprefix("templates/")).read_text(encoding="utf-8")
+        assert needle in lines.splitlines()[problem.location.line - 1]
+    else:
+        assert problem.location.line == line_of(content_copy, name, needle)
 
 
 def test_a_printed_cost_the_engine_does_not_charge_is_an_error_at_the_space(
