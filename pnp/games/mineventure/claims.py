@@ -23,6 +23,7 @@ from pnp.games.mineventure.model import (
     Effect,
     EffectKind,
     Equipment,
+    Event,
     Food,
     Item,
     ItemKind,
@@ -57,6 +58,16 @@ def claims(model: Mineventure, templates_root: Path) -> list[Claim]:
         if probe is not None:
             found.append(
                 Claim(item.where, f"card {item.id!r}", bench.effect_words(item.effect), probe)
+            )
+    for event in model.events:
+        if event.effect.kind in (EffectKind.HEAL, EffectKind.DAMAGE, EffectKind.BUFF):
+            found.append(
+                Claim(
+                    event.where,
+                    f"event {event.id!r}",
+                    bench.effect_words(event.effect),
+                    partial(bench.event, event),
+                )
             )
     for buff in model.buffs:
         where = buff.where
@@ -218,6 +229,8 @@ class Bench:
             False,
         )
         (cell, east) = cells[0]
+        far = [c for c, _ in reversed(self.cells) if abs(c[0] - cell[0]) + abs(c[1] - cell[1]) > 4]
+        far = far or [cell]
         players = []
         for seat, p in enumerate(state.players):
             fresh = Player(
@@ -234,6 +247,9 @@ class Bench:
                     setattr(fresh, name, value)
             elif seat == 1:
                 fresh.x, fresh.y = east
+            else:
+                # Further seats stand apart on the map, out of the way of the probe.
+                fresh.x, fresh.y = far[seat % len(far)]
             players.append(fresh)
         state.players = tuple(players)
         return state
@@ -296,8 +312,20 @@ class Bench:
             EffectKind.REGENERATION: f"每轮结束时回复 {n} 点血量",
             EffectKind.POISON: f"每轮结束时受到 {n} 点真实伤害",
             EffectKind.NURSE: f"每天结束时你额外回复 {n} 点血量。",
+            EffectKind.DAMAGE: f"{self.who(effect)}受到 {n} 点{self.types(effect)}伤害。",
             EffectKind.PACK: f"你的手牌上限 +{n}。",
         }.get(kind, f"获得「{effect.buff}」" if kind is EffectKind.BUFF else kind.value)
+
+    @staticmethod
+    def who(effect: Effect) -> str:
+        return {Target.SELF: "你", Target.OTHER: "一名其他玩家", Target.ALL: "主世界的所有玩家"}[
+            effect.target
+        ]
+
+    @staticmethod
+    def types(effect: Effect) -> str:
+        names = {"physical": "物理", "piercing": "穿透", "true": "真实", "area": "范围"}
+        return "+".join(names[t.value] for t in effect.types)
 
     # -- cards --------------------------------------------------------------------------------
 
@@ -412,6 +440,44 @@ class Bench:
             return f"held by a player the poison kills, it leaves them {fate} with {me.hp} HP"
         if self.rules.by_token[item.id] in me.hand:
             return "it stays in the hand after saving its holder"
+        return None
+
+    def event(self, event: Event) -> str | None:
+        """Drawn by seat 0 (through a card that draws from the event deck): the printed heal,
+        damage or buff lands on who the card names."""
+        rules = self.rules
+        drawer = next(
+            (
+                i
+                for i in self.model.items
+                if i.effect.kind is EffectKind.DRAW
+                and rules.deck_index.get(i.effect.deck) == rules.card_deck[rules.by_token[event.id]]
+            ),
+            None,
+        )
+        if drawer is None:
+            return None
+        state = self.play(self.decision((drawer.id,), drawer.icon), drawer.id)
+        if not rules.is_chance(state):
+            return None
+        after = rules.apply(state, Act("draw", event.id))
+        effect = event.effect
+        hit = [0] if effect.target is Target.SELF else list(range(rules.players))
+        if effect.target is Target.OTHER:
+            return None
+        for seat in range(rules.players):
+            p = after.players[seat]
+            change = p.hp - HP
+            if effect.kind is EffectKind.HEAL:
+                wanted = min(effect.amount, self.model.settings.max_hp - HP) if seat in hit else 0
+            elif effect.kind is EffectKind.DAMAGE:
+                wanted = -effect.amount if seat in hit else 0
+            else:
+                wanted = 0
+                if self.holds(after, seat, effect.buff) != (seat in hit):
+                    return f"drawn, it leaves {effect.buff!r} with seat {seat}: {p.buffs}"
+            if change != wanted:
+                return f"drawn, it changes seat {seat}'s HP by {change}, not {wanted}"
         return None
 
     # -- buffs, partners and the boards --------------------------------------------------------

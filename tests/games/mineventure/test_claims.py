@@ -13,7 +13,7 @@ import pytest
 
 from pnp.content.loader import load_game
 from pnp.games.mineventure.claims import claims
-from pnp.games.mineventure.model import Mineventure
+from pnp.games.mineventure.model import Effect, Mineventure, Target
 from pnp.games.mineventure.rules import MineventureRules
 from tests.conftest import CONTENT, TEMPLATES
 from tests.validate.seeding import Seeding, only
@@ -64,6 +64,17 @@ def one_more_combat_round(rules: MineventureRules) -> None:
     rules.settings = replace(rules.settings, combat_rounds=rules.settings.combat_rounds + 1)
 
 
+def storms_hit_the_drawer_alone(rules: MineventureRules) -> None:
+    resolve = rules._resolve
+
+    def on_the_drawer(new: object, seat: int, effect: Effect, *rest: object) -> None:
+        if effect.target is Target.ALL:
+            effect = replace(effect, target=Target.SELF)
+        resolve(new, seat, effect, *rest)  # type: ignore[arg-type]
+
+    rules._resolve = on_the_drawer  # type: ignore[method-assign,assignment]
+
+
 def buffs_never_run_out(rules: MineventureRules) -> None:
     rules._ticked = lambda buffs: buffs  # type: ignore[method-assign]
 
@@ -84,6 +95,13 @@ def buffs_never_run_out(rules: MineventureRules) -> None:
             r"nobody dies in lasts 4 rounds",
             "templates/mineventure/game-board.yaml",
             "回合结算完战斗结束",
+        ),
+        (
+            storms_hit_the_drawer_alone,
+            r"event 'thunderstorm' prints 「主世界的所有玩家受到 2 点真实伤害。」, but drawn, it "
+            r"changes seat 1's HP by 0, not -2",
+            "content/mineventure/cards.yaml",
+            "id: thunderstorm",
         ),
         (
             buffs_never_run_out,
