@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 from pnp.games.dragon_hoard import checks, view
+from pnp.games.dragon_hoard.claims import claims
 from pnp.games.dragon_hoard.examples import example_tables, rulebook_examples
 from pnp.games.dragon_hoard.model import DragonHoard
 from pnp.games.dragon_hoard.physical import public_state
@@ -37,6 +38,7 @@ GAME = Game(
     policies={"sensible": TreasureHunterPolicy, "passive": PassivePolicy},
     check_static=checks.check_static,
     check_simulated=checks.check_simulated,
+    claims=claims,
     summarise=checks.summarise,
     simulation_lines=checks.simulation_lines,
     default_games=checks.DEFAULT_GAMES,

@@ -5,6 +5,7 @@ the shared play checks (tables, factors, coverage, scores, search settings)."""
 from __future__ import annotations
 
 from pnp.games.maquis import checks, play, view
+from pnp.games.maquis.claims import claims
 from pnp.games.maquis.examples import example_tables, rulebook_examples
 from pnp.games.maquis.model import Maquis
 from pnp.games.maquis.physical import public_state
@@ -20,6 +21,7 @@ GAME = Game(
     policies={"sensible": GreedyPolicy, "passive": PassivePolicy},
     check_static=checks.check_static,
     check_simulated=checks.check_simulated,
+    claims=claims,
     summarise=checks.summarise,
     simulation_lines=checks.simulation_lines,
     default_games=checks.DEFAULT_GAMES,

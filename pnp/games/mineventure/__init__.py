@@ -5,6 +5,7 @@ player's settings and evaluation hint)."""
 from __future__ import annotations
 
 from pnp.games.mineventure import checks, view
+from pnp.games.mineventure.claims import claims
 from pnp.games.mineventure.examples import example_tables, rulebook_examples
 from pnp.games.mineventure.model import Mineventure
 from pnp.games.mineventure.physical import observed_state, public_state
@@ -41,6 +42,6 @@ GAME = Game(
     search=SEARCH,
     public_state=public_state,
     observed_state=observed_state,
-    claims=checks.claims,
+    claims=claims,
     view=view.view,
 )
