@@ -111,3 +111,44 @@ def test_an_installed_pnp_starts_a_game_in_the_designers_folder(
     code, _, err = run("build", "star-race")
     assert code == 0, err
     assert (folder / "output" / "star-race" / "star-race-cards.pdf").is_file()
+
+
+def _new_game(tmp_path: Path, slug: str = "duel") -> Path:
+    content = tmp_path / "content"
+    content.mkdir()
+    (tmp_path / "templates").mkdir()
+    assert run("--content", str(content), "new", slug)[0] == 0
+    return content
+
+
+def test_a_duplicate_id_in_a_data_only_collection_fails_validate(tmp_path: Path) -> None:
+    content = _new_game(tmp_path)
+    items = content / "duel" / "items.yaml"
+    text = items.read_text(encoding="utf-8")
+    items.write_text(text.replace("{id: stone,", "{id: spark,"), encoding="utf-8")
+    line = next(n for n, ln in enumerate(text.splitlines(), 1) if "{id: stone," in ln)
+    first = next(n for n, ln in enumerate(text.splitlines(), 1) if "{id: spark," in ln)
+    code, out, err = run("--content", str(content), "validate", "--static-only")
+    assert code == 1
+    assert f"items.yaml:{line}:7: duel: collections.cards: duplicate id 'spark' (first " in (
+        out + err
+    )
+    assert f"items.yaml:{first}:7)" in out + err
+
+
+def test_the_cover_counts_the_cards_the_sheet_prints(tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    content = _new_game(tmp_path)
+    items = content / "duel" / "items.yaml"
+    items.write_text(
+        items.read_text(encoding="utf-8").replace("copies: 3,", "copies: 0,"), encoding="utf-8"
+    )
+    code, _, err = run("--content", str(content), "build", "duel", "--out", str(tmp_path))
+    assert code == 0, err
+    kit = tmp_path / "duel"
+    sheet = "".join(p.extract_text() for p in PdfReader(kit / "duel-cards.pdf").pages)
+    printed = sum(sheet.count(name) for name in ("火花", "浪潮", "磐石"))
+    cover = "".join(p.extract_text() for p in PdfReader(kit / "duel-00-read-me-first.pdf").pages)
+    assert printed == 4
+    assert "行动牌\n4 张" in cover or "行动牌 4 张" in cover, cover

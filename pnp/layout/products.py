@@ -33,6 +33,17 @@ def collection(model: Any, product: Product) -> Sequence[Any]:
     return tuple(items)
 
 
+def copies_of(item: Any) -> int:
+    """How many of ``item`` the kit prints: the one number the sheets, the cover's and the
+    rulebook's component lists all read (they once counted apart and disagreed)."""
+    return max(0, int(item.copies))
+
+
+def printed_count(model: Any, product: Product) -> int:
+    """How many items ``product`` prints in all."""
+    return sum(copies_of(item) for item in collection(model, product))
+
+
 _RECENT: OrderedDict[tuple[int, str, Path, float], tuple[LoadedGame, LaidOutProduct]] = (
     OrderedDict()
 )
@@ -80,7 +91,7 @@ def _layout_product(
         (
             _layout_item(game, product, front, product.face, bleed, item),
             None if back is None else _layout_item(game, product, back, product.back, bleed, item),
-            int(item.copies),
+            copies_of(item),
         )
         for item in items
     ]

@@ -67,17 +67,21 @@ def suggest(name: str, known: Iterable[str]) -> str:
 
 
 def collections(model: Any, path: str = "") -> Iterator[tuple[str, tuple[Any, ...]]]:
-    """Every tuple of dataclass objects in the model, with its dotted path."""
+    """Every tuple of dataclass objects in the model, with its dotted path: a field's, or a
+    named one in a mapping (a data-only game keeps its items in ``collections: {cards: …}``,
+    which the checks once skipped, so a duplicate id there passed)."""
     if not dataclasses.is_dataclass(model):
         return
     for field in dataclasses.fields(model):
         value = getattr(model, field.name)
         here = f"{path}{field.name}"
-        if isinstance(value, tuple) and value and dataclasses.is_dataclass(value[0]):
-            yield here, value
-            for element in value:
-                yield from collections(element, f"{here}[].")
-        elif dataclasses.is_dataclass(value):
+        named = value.items() if isinstance(value, dict) else ()
+        for name, items in [("", value), *((f".{key}", v) for key, v in named)]:
+            if isinstance(items, tuple) and items and dataclasses.is_dataclass(items[0]):
+                yield here + name, items
+                for element in items:
+                    yield from collections(element, f"{here}{name}[].")
+        if dataclasses.is_dataclass(value):
             yield from collections(value, f"{here}.")
 
 
