@@ -152,3 +152,26 @@ def test_the_cover_counts_the_cards_the_sheet_prints(tmp_path: Path) -> None:
     cover = "".join(p.extract_text() for p in PdfReader(kit / "duel-00-read-me-first.pdf").pages)
     assert printed == 4
     assert "行动牌\n4 张" in cover or "行动牌 4 张" in cover, cover
+
+
+def test_schema_covers_a_data_only_game_and_the_templates(tmp_path: Path) -> None:
+    import json
+
+    import jsonschema
+    import yaml
+
+    content = _new_game(tmp_path)
+    code, out, err = run("--content", str(content), "schema", "--out", str(tmp_path))
+    assert code == 0, err
+    schemas = tmp_path / "schemas"
+    assert f"wrote {schemas / 'duel.schema.json'}" in out
+    validator = jsonschema.Draft202012Validator(
+        json.loads((schemas / "duel.schema.json").read_text(encoding="utf-8"))
+    )
+    for path in sorted((content / "duel").glob("*.yaml")):
+        assert validator.is_valid(yaml.safe_load(path.read_text(encoding="utf-8"))), path
+    items = yaml.safe_load((content / "duel" / "items.yaml").read_text(encoding="utf-8"))
+    items["collections"]["cards"][0]["copise"] = 3
+    assert not validator.is_valid(items)
+    assert (schemas / "templates.schema.json").is_file()
+    assert "### `text`" in (schemas / "templates.md").read_text(encoding="utf-8")

@@ -120,6 +120,14 @@ def _layout_item(
     )
 
 
+FACE_CONTEXT: dict[str, str] = {
+    "item": "the item the face shows: {{ item.name }}, {{ item.id }}, its model's fields",
+    "game": "the game's whole model: {{ game.info.title }}, {{ game.settings.goal }}",
+    "product": "the product printing the face: {{ product.title }}",
+}
+"""What every face of a product sees (the template adds pnp.layout.template.FACE_NAMES)."""
+
+
 def _bleed_of(product: Product, bleed: float) -> float:
     """Only cards are laid out with a bleed (a board is cut at its edge)."""
     return bleed if product.kind is ProductKind.CARDS else 0.0
