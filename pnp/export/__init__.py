@@ -147,7 +147,7 @@ def _export_game(
         )
         if in_root:
             page = report.out_dir / "index.html"
-            report.files.append(
+            report.files.extend(
                 write_index(game_dir.parent, [(game.slug, game.model.info.title, page)])
             )
         return report
