@@ -175,3 +175,19 @@ def test_schema_covers_a_data_only_game_and_the_templates(tmp_path: Path) -> Non
     assert not validator.is_valid(items)
     assert (schemas / "templates.schema.json").is_file()
     assert "### `text`" in (schemas / "templates.md").read_text(encoding="utf-8")
+
+
+def test_mistakes_of_different_kinds_are_reported_in_one_run(tmp_path: Path) -> None:
+    content = _new_game(tmp_path)
+    items = content / "duel" / "items.yaml"
+    items.write_text(
+        items.read_text(encoding="utf-8").replace("{id: stone,", "{id: spark,"), encoding="utf-8"
+    )
+    card = tmp_path / "templates" / "duel" / "card.yaml"
+    text = card.read_text(encoding="utf-8")
+    assert "type: text," in text
+    card.write_text(text.replace("type: text,", "type: text, colour: red,", 1), encoding="utf-8")
+    code, out, err = run("--content", str(content), "validate", "--static-only")
+    assert code == 1
+    assert "duplicate id 'spark'" in out + err
+    assert "text box has unknown key 'colour' (did you mean 'color'?)" in out + err
