@@ -3,6 +3,7 @@ export rasterises and the validator checks before anything is drawn."""
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -110,14 +111,31 @@ def _layout_item(
     game: LoadedGame, product: Product, template: Template, name: str, bleed: float, item: Any
 ) -> Face:
     width, height = item_size(product)
-    return layout_face(
-        template,
-        {"item": item, "game": game.model, "product": product},
-        width=width,
-        height=height,
-        bleed=_bleed_of(product, bleed),
-        key=f"{name}#{item.id}",
-    )
+    try:
+        return layout_face(
+            template,
+            {"item": item, "game": game.model, "product": product},
+            width=width,
+            height=height,
+            bleed=_bleed_of(product, bleed),
+            key=f"{name}#{item.id}",
+        )
+    except TemplateError as error:
+        raise _naming_item(error, product, item) from None
+
+
+_PLACE = re.compile(r"^(?P<place>[^:\n]+?:\d+(?::\d+)?: )(?P<message>.*)$", re.S)
+
+
+def _naming_item(error: TemplateError, product: Product, item: Any) -> TemplateError:
+    """``error`` with the item being laid out named after its place: a message such as
+    ``'dict object' has no attribute 'cost'`` is true of one card, not of the template."""
+    noun = "card" if product.kind is ProductKind.CARDS else "item"
+    text = str(error)
+    match = _PLACE.match(text)
+    if match is None:
+        return TemplateError(f"{noun} {str(item.id)!r}: {text}")
+    return TemplateError(f"{match['place']}{noun} {str(item.id)!r}: {match['message']}")
 
 
 FACE_CONTEXT: dict[str, str] = {
