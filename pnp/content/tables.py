@@ -25,7 +25,7 @@ from pnp.content.sources import read_file
 from pnp.content.yamlsource import MappingNode, Node, ScalarNode, SequenceNode
 from pnp.errors import ContentError, Location, Problem
 
-TABLE_SUFFIXES = (".csv",)
+TABLE_SUFFIXES = (".csv", ".xlsx")
 MAX_ROWS = 10_000
 """Most items one table may hold (the largest shipped collection has a few hundred)."""
 
@@ -63,13 +63,8 @@ def table_items(node: ScalarNode, item_type: Any) -> SequenceNode:
     folder, display_folder = place
     display = f"{display_folder}/{name}"
     data = read_file(folder / name, display)
-    try:
-        text = data.decode("utf-8-sig")  # spreadsheets save a byte-order mark
-    except UnicodeDecodeError as error:
-        raise ContentError(
-            [Problem(Location(display), f"not UTF-8 text ({error.reason})")]
-        ) from None
-    rows = list(csv.reader(io.StringIO(text, newline="")))
+    xlsx = name.lower().endswith(".xlsx")
+    rows = _xlsx_rows(data, display) if xlsx else _csv_rows(data, display)
     if not rows:
         raise ContentError([Problem(Location(display, 1), "empty table: expected a header row")])
     if len(rows) > MAX_ROWS + 1:
@@ -107,6 +102,51 @@ def table_items(node: ScalarNode, item_type: Any) -> SequenceNode:
             _put(entries, path, (display, row_number, column), cell, value)
         items.append(_mapping(entries, (display, row_number, 1)))
     return SequenceNode(display, 2, 1, tuple(items))
+
+
+def _csv_rows(data: bytes, display: str) -> list[list[str]]:
+    try:
+        text = data.decode("utf-8-sig")  # spreadsheets save a byte-order mark
+    except UnicodeDecodeError as error:
+        problem = Problem(Location(display), f"not UTF-8 text ({error.reason})")
+        raise ContentError([problem]) from None
+    return list(csv.reader(io.StringIO(text, newline="")))
+
+
+def _xlsx_rows(data: bytes, display: str) -> list[list[str]]:
+    """The first sheet's rows as the text each cell shows (a whole number without '.0'), at
+    most MAX_ROWS + 2 of them: a workbook is a zip, read row by row, never all at once."""
+    import zipfile
+
+    from openpyxl import load_workbook
+
+    try:
+        book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except (zipfile.BadZipFile, KeyError, ValueError, OSError) as error:
+        problem = Problem(Location(display), f"not a readable workbook ({error})")
+        raise ContentError([problem]) from None
+    rows: list[list[str]] = []
+    try:
+        for values in book.worksheets[0].iter_rows(values_only=True):
+            rows.append([_cell_text(value) for value in values])
+            if len(rows) > MAX_ROWS + 1:
+                break
+    finally:
+        book.close()
+    for row in rows:
+        while row and row[-1] == "":
+            row.pop()  # a sheet's grid is as wide as its widest row
+    return rows
+
+
+def _cell_text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 def _field_type(item_type: Any, path: list[str]) -> Any:

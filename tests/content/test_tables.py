@@ -84,3 +84,28 @@ def test_a_table_outside_the_game_folder_is_refused(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["--content", str(content), "validate", "--static-only"])
     assert result.exit_code == 1
     assert "table '../cards.csv': expected a file inside the game's folder" in result.output
+
+
+def test_a_collection_may_be_an_excel_workbook(tmp_path: Path) -> None:
+    from openpyxl import Workbook
+
+    content = _new_game(tmp_path)
+    before = load_game(content, "duel").model
+    _cards_from(content, "")
+    (content / "duel" / "cards.csv").unlink()
+    items = content / "duel" / "items.yaml"
+    items.write_text(items.read_text("utf-8").replace("cards.csv", "cards.xlsx"), encoding="utf-8")
+    book = Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["id", "name", "copies", "text", "kind", "fields.cost"])
+    for card in before.collections["cards"]:
+        sheet.append([card.id, card.name, card.copies, card.text, card.kind, card.fields["cost"]])
+    book.save(content / "duel" / "cards.xlsx")
+    assert load_game(content, "duel").model == before
+    sheet["C3"] = "two"
+    book.save(content / "duel" / "cards.xlsx")
+    result = CliRunner().invoke(main, ["--content", str(content), "validate", "--static-only"])
+    assert "duel/cards.xlsx:3:3: duel: collections.cards[1].copies: expected an integer" in (
+        result.output
+    )
