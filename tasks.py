@@ -9,8 +9,10 @@
 
 Each creates .venv/ on first use and installs pnp into it (the font included: it comes from
 PyPI as a package dependency) at the exact versions of constraints.txt, so every machine runs
-what CI ran; it reinstalls only when pyproject.toml or constraints.txt changes. After changing
-a dependency in pyproject.toml, `lock` writes the versions .venv then holds.
+what CI ran. `build` installs pnp alone; the other tasks add the test tooling (the `test`
+extra: pytest, ruff, mypy, playwright, ...). It reinstalls only when pyproject.toml or
+constraints.txt changes. After changing a dependency in pyproject.toml, `lock` writes the
+versions .venv then holds.
 Standard library only, so it runs on a machine that has nothing but Python 3.11 and pip.
 """
 
@@ -48,9 +50,13 @@ def _pip(*args: str) -> list[str]:
     return [str(_bin("python")), "-m", "pip", *args, "--disable-pip-version-check"]
 
 
-def ensure_environment() -> None:
+def ensure_environment(*, test: bool) -> None:
+    """``.venv`` with pnp at the pinned versions; ``test``: with the test extra too (pytest,
+    ruff, mypy, playwright, ...), which a build-only user does not need (it was most of the
+    venv). A venv that has the extra serves a build as it is."""
     wanted = _requirements_hash()
-    if STAMP.is_file() and STAMP.read_text() == wanted and _bin("pnp").exists():
+    installed = STAMP.read_text().split() if STAMP.is_file() else []
+    if installed[:1] == [wanted] and (not test or "test" in installed[1:]) and _bin("pnp").exists():
         compile_sources()
         return
     if not _bin("python").exists():
@@ -63,8 +69,9 @@ def ensure_environment() -> None:
     # Metadata the old name left in the work tree announces every game a second time.
     shutil.rmtree(ROOT / f"{OLD_DISTRIBUTION}.egg-info", ignore_errors=True)
     pinned = ["--constraint", str(CONSTRAINTS)] if CONSTRAINTS.is_file() else []
-    subprocess.run(_pip("install", "--quiet", *pinned, "-e", f"{ROOT}[test]"), check=True)
-    STAMP.write_text(wanted)
+    target = f"{ROOT}[test]" if test else str(ROOT)
+    subprocess.run(_pip("install", "--quiet", *pinned, "-e", target), check=True)
+    STAMP.write_text(f"{wanted} test" if test else wanted)
     compile_sources()
 
 
@@ -140,7 +147,7 @@ def main(argv: list[str]) -> int:
     task, rest = argv[0], argv[1:]
     if task == "lock":
         return lock()
-    ensure_environment()
+    ensure_environment(test=task != "build")
     if task == "build":
         return run(str(_bin("pnp")), "build", *rest)
     if task == "bench":

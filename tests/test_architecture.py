@@ -6,6 +6,7 @@ names a game, or a game that reaches into another game breaks the layout's promi
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -150,3 +151,60 @@ def test_only_render_imports_reportlab() -> None:
             continue
         text = path.read_text(encoding="utf-8")
         assert "import reportlab" not in text and "from reportlab" not in text, path
+
+
+def _game_imports(game: str) -> dict[str, set[str]]:
+    """Each module of a game -> the game's own modules it imports (``__init__`` for the package
+    itself), type-only imports included: ``from pnp.games.g import combat`` names combat."""
+    package = PACKAGE / "games" / game
+    own = {path.stem for path in package.glob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for path in sorted(package.glob("*.py")):
+        edges: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [f"{node.module}.{alias.name}" for alias in node.names]
+                names = [n if n.rsplit(".", 1)[1] in own else node.module for n in names]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            for name in names:
+                parts = name.split(".")
+                if parts[:3] == ["pnp", "games", game]:
+                    edges.add(parts[3] if len(parts) > 3 else "__init__")
+        graph[path.stem] = edges - {path.stem}
+    return graph
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_games_modules_import_in_no_cycle(game: str) -> None:
+    # A ring of modules has no top to read from, and works only while each import happens to
+    # run after the names it needs exist; a shared read-only protocol breaks it (tables.py).
+    graph = _game_imports(game)
+    done: set[str] = set()
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        if module in done:
+            return
+        for target in sorted(graph.get(module, set())):
+            assert target not in path, f"pnp/games/{game}: " + " -> ".join(
+                (*path[path.index(target) :], target)
+            )
+            visit(target, (*path, target))
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module, (module,))
+
+
+def test_the_cycle_check_sees_a_ring(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = tmp_path / "games" / "ring"
+    game.mkdir(parents=True)
+    (game / "__init__.py").write_text("")
+    (game / "a.py").write_text("from pnp.games.ring import b\n")
+    (game / "b.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pnp.games.ring.a import X\n"
+    )
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", tmp_path)
+    with pytest.raises(AssertionError, match="a -> b -> a"):
+        test_a_games_modules_import_in_no_cycle("ring")

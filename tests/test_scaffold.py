@@ -111,3 +111,83 @@ def test_an_installed_pnp_starts_a_game_in_the_designers_folder(
     code, _, err = run("build", "star-race")
     assert code == 0, err
     assert (folder / "output" / "star-race" / "star-race-cards.pdf").is_file()
+
+
+def _new_game(tmp_path: Path, slug: str = "duel") -> Path:
+    content = tmp_path / "content"
+    content.mkdir()
+    (tmp_path / "templates").mkdir()
+    assert run("--content", str(content), "new", slug)[0] == 0
+    return content
+
+
+def test_a_duplicate_id_in_a_data_only_collection_fails_validate(tmp_path: Path) -> None:
+    content = _new_game(tmp_path)
+    items = content / "duel" / "items.yaml"
+    text = items.read_text(encoding="utf-8")
+    items.write_text(text.replace("{id: stone,", "{id: spark,"), encoding="utf-8")
+    line = next(n for n, ln in enumerate(text.splitlines(), 1) if "{id: stone," in ln)
+    first = next(n for n, ln in enumerate(text.splitlines(), 1) if "{id: spark," in ln)
+    code, out, err = run("--content", str(content), "validate", "--static-only")
+    assert code == 1
+    assert f"items.yaml:{line}:7: duel: collections.cards: duplicate id 'spark' (first " in (
+        out + err
+    )
+    assert f"items.yaml:{first}:7)" in out + err
+
+
+def test_the_cover_counts_the_cards_the_sheet_prints(tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    content = _new_game(tmp_path)
+    items = content / "duel" / "items.yaml"
+    items.write_text(
+        items.read_text(encoding="utf-8").replace("copies: 3,", "copies: 0,"), encoding="utf-8"
+    )
+    code, _, err = run("--content", str(content), "build", "duel", "--out", str(tmp_path))
+    assert code == 0, err
+    kit = tmp_path / "duel"
+    sheet = "".join(p.extract_text() for p in PdfReader(kit / "duel-cards.pdf").pages)
+    printed = sum(sheet.count(name) for name in ("火花", "浪潮", "磐石"))
+    cover = "".join(p.extract_text() for p in PdfReader(kit / "duel-00-read-me-first.pdf").pages)
+    assert printed == 4
+    assert "行动牌\n4 张" in cover or "行动牌 4 张" in cover, cover
+
+
+def test_schema_covers_a_data_only_game_and_the_templates(tmp_path: Path) -> None:
+    import json
+
+    import jsonschema
+    import yaml
+
+    content = _new_game(tmp_path)
+    code, out, err = run("--content", str(content), "schema", "--out", str(tmp_path))
+    assert code == 0, err
+    schemas = tmp_path / "schemas"
+    assert f"wrote {schemas / 'duel.schema.json'}" in out
+    validator = jsonschema.Draft202012Validator(
+        json.loads((schemas / "duel.schema.json").read_text(encoding="utf-8"))
+    )
+    for path in sorted((content / "duel").glob("*.yaml")):
+        assert validator.is_valid(yaml.safe_load(path.read_text(encoding="utf-8"))), path
+    items = yaml.safe_load((content / "duel" / "items.yaml").read_text(encoding="utf-8"))
+    items["collections"]["cards"][0]["copise"] = 3
+    assert not validator.is_valid(items)
+    assert (schemas / "templates.schema.json").is_file()
+    assert "### `text`" in (schemas / "templates.md").read_text(encoding="utf-8")
+
+
+def test_mistakes_of_different_kinds_are_reported_in_one_run(tmp_path: Path) -> None:
+    content = _new_game(tmp_path)
+    items = content / "duel" / "items.yaml"
+    items.write_text(
+        items.read_text(encoding="utf-8").replace("{id: stone,", "{id: spark,"), encoding="utf-8"
+    )
+    card = tmp_path / "templates" / "duel" / "card.yaml"
+    text = card.read_text(encoding="utf-8")
+    assert "type: text," in text
+    card.write_text(text.replace("type: text,", "type: text, colour: red,", 1), encoding="utf-8")
+    code, out, err = run("--content", str(content), "validate", "--static-only")
+    assert code == 1
+    assert "duplicate id 'spark'" in out + err
+    assert "text box has unknown key 'colour' (did you mean 'color'?)" in out + err

@@ -1,4 +1,4 @@
-"""`pnp export`: per-card PNGs, Tabletop Simulator sheets and the gallery."""
+"""`pnp export`: per-card PNGs, Tabletop Simulator sheets, the gallery and CSV tables."""
 
 from __future__ import annotations
 
@@ -113,11 +113,12 @@ def _exported(
 @click.option(
     "--format",
     "formats",
-    type=click.Choice(["png", "tts", "gallery"]),
+    type=click.Choice(["png", "tts", "gallery", "csv"]),
     multiple=True,
     required=True,
     help="What to export (repeat for several): png for print shops, tts for Tabletop "
-    "Simulator, gallery for review in a browser.",
+    "Simulator, gallery for review in a browser, csv for every collection as a table "
+    "(which content can name instead of a list: cards: cards.csv).",
 )
 @click.option(
     "--profile",
@@ -146,7 +147,7 @@ def export(
     base_url: str | None,
     out: Path | None,
 ) -> None:
-    """Export GAMES as per-card PNGs, Tabletop Simulator sheets or a gallery."""
+    """Export GAMES as per-card PNGs, Tabletop Simulator sheets, a gallery or CSV tables."""
     from pnp.export import PROFILES
 
     if profile not in PROFILES:

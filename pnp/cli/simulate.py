@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -9,13 +10,14 @@ from typing import TYPE_CHECKING
 import click
 
 from pnp.cli.app import Context, content_option, fail, main, report_content_error
+from pnp.cli.progress import progress_bar
 from pnp.errors import ContentError, PnpError
 from pnp.paths import (
     default_output_root,
 )
 
 if TYPE_CHECKING:
-    pass
+    from pnp.content.loader import LoadedGame
 
 
 @main.command()
@@ -96,51 +98,64 @@ def simulate(
     workers: int | None,
     ray_address: str | None,
 ) -> None:
-    """Play seeded games with the reference engine and print statistics."""
-    from pnp.model.common import Balance
-    from pnp.validate.simulation import duel_game, report_game, simulate_game
-
+    """Play seeded games with the reference engine and print statistics (a progress bar on
+    stderr while games are played, when it is a terminal; not with -q)."""
     tables = [name.strip() for name in duel_tables.split(",") if name.strip()]
-
     try:
         loaded = obj.checked(game)
-        lines: Iterable[str]
-        if report:
-            lines = report_game(
-                loaded,
-                (out or default_output_root()) / game / "report",
-                games=games_count,
-                seed=seed,
-                policy=policy,
-                duel=duel,
-                duel_tables=tables,
-                duel_games=duel_games,
-                workers=workers,
-                use_ray=ray_address is not None,
-                ray_address=None if ray_address in (None, "local") else ray_address,
-            )
-        elif duel:
-            balance = getattr(loaded.model, "balance", None)
-            count = (
-                duel_games
-                or games_count
-                or (balance.games if isinstance(balance, Balance) else 100)
-            )
-            lines = (
-                f"strong vs sensible {one}"
-                for one in duel_game(loaded, games=count, seed=seed, tables=tables, workers=workers)
-            )
-        else:
-            lines = simulate_game(
-                loaded,
-                players=players,
-                games=games_count or 1000,
-                seed=seed,
-                policy=policy or "sensible",
-            )
-        for line in lines:
-            click.echo(line)
+        with progress_bar(f"{game}: playing", sys.stderr, quiet=obj.verbosity < 1):
+            for line in _lines(
+                loaded, players, games_count, seed, policy, report, out, duel, tables,
+                duel_games, workers, ray_address,
+            ):  # fmt: skip
+                click.echo(line)
     except ContentError as error:
         report_content_error(error)
     except PnpError as error:
         fail(f"error: {error}")
+
+
+def _lines(
+    loaded: LoadedGame,
+    players: int | None,
+    games_count: int | None,
+    seed: int,
+    policy: str | None,
+    report: bool,
+    out: Path | None,
+    duel: bool,
+    tables: list[str],
+    duel_games: int | None,
+    workers: int | None,
+    ray_address: str | None,
+) -> Iterable[str]:
+    from pnp.model.common import Balance
+    from pnp.validate.simulation import duel_game, report_game, simulate_game
+
+    game = loaded.slug
+    if report:
+        return report_game(
+            loaded,
+            (out or default_output_root()) / game / "report",
+            games=games_count,
+            seed=seed,
+            policy=policy,
+            duel=duel,
+            duel_tables=tables,
+            duel_games=duel_games,
+            workers=workers,
+            use_ray=ray_address is not None,
+            ray_address=None if ray_address in (None, "local") else ray_address,
+        )
+    if duel:
+        balance = getattr(loaded.model, "balance", None)
+        count = (
+            duel_games or games_count or (balance.games if isinstance(balance, Balance) else 100)
+        )
+        return (
+            f"strong vs sensible {one}"
+            for one in duel_game(loaded, games=count, seed=seed, tables=tables, workers=workers)
+        )
+    return simulate_game(
+        loaded, players=players, games=games_count or 1000, seed=seed, policy=policy or "sensible"
+    )

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.content.schema import _field_specs
+from pnp.model.generic import GenericGame
 from pnp.registry import game_for, games
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -42,11 +43,12 @@ _SCALARS: dict[Any, dict[str, Any]] = {
 }
 
 
-def game_schema(slug: str) -> dict[str, Any]:
-    """The JSON Schema every YAML file of game `slug` validates against."""
-    game = game_for(slug)
+def game_schema(slug: str, *, data_only: bool = False) -> dict[str, Any]:
+    """The JSON Schema every YAML file of game `slug` validates against; ``data_only``: a
+    game no package claims, read into the data-only model as the loader reads it."""
+    model = GenericGame if data_only else game_for(slug).model
     builder = _Builder()
-    root = builder.object_schema(game.model, all_optional=True)
+    root = builder.object_schema(model, all_optional=True)
     schema: dict[str, Any] = {
         "$schema": DRAFT,
         "title": f"pnp content of {slug} (one file of content/{slug}/)",
@@ -61,15 +63,20 @@ def game_schema(slug: str) -> dict[str, Any]:
     return schema
 
 
-def schema_text(slug: str) -> str:
+def schema_text(slug: str, *, data_only: bool = False) -> str:
     """The schema of `slug` as the file holds it: stable key order, a final newline."""
-    return json.dumps(game_schema(slug), ensure_ascii=False, indent=2) + "\n"
+    return json.dumps(game_schema(slug, data_only=data_only), ensure_ascii=False, indent=2) + "\n"
 
 
-def write_schemas(out_dir: Path, slugs: Iterable[str] | None = None) -> list[Path]:
-    """Write `<out_dir>/<slug>.schema.json` for each game (default: every registered game)."""
+def write_schemas(
+    out_dir: Path, slugs: Iterable[str] | None = None, data_only: Iterable[str] = ()
+) -> list[Path]:
+    """Write `<out_dir>/<slug>.schema.json` for each game (default: every registered game)
+    and each data-only game of ``data_only``."""
     chosen = sorted(games()) if slugs is None else list(slugs)
-    texts = {slug: schema_text(slug) for slug in chosen}  # unknown games fail before writing
+    plain = set(data_only)
+    # Unknown games fail before anything is written.
+    texts = {slug: schema_text(slug, data_only=slug in plain) for slug in chosen}
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for slug, text in texts.items():

@@ -10,6 +10,7 @@ from typing import Any
 
 from pnp.content.schema import convert, merge_files
 from pnp.content.sources import Snapshot, display_root, take_snapshot
+from pnp.content.tables import tables_in
 from pnp.content.yamlsource import load_yaml
 from pnp.errors import ContentError, Location, PnpError, Problem, UnknownGameError
 from pnp.model.generic import GenericGame
@@ -89,7 +90,9 @@ def load_game(
         raise ContentError(_with_game(problems, slug))
     try:
         merged = merge_files(nodes)
-        model: Any = convert(merged, model_type)
+        # A collection written as a table's name reads the table from the same snapshot.
+        with sources.pinned(), tables_in(folder, display_folder):
+            model: Any = convert(merged, model_type)
     except ContentError as error:
         problems = _with_game(error.problems, slug)
         if registered is None:

@@ -16,6 +16,7 @@ import typing
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, TypeVar, cast
 
+from pnp.content.tables import is_table_name, table_items
 from pnp.content.yamlsource import MappingNode, Node, ScalarNode, SequenceNode
 from pnp.errors import ContentError, Location, Problem
 
@@ -327,6 +328,13 @@ def _sequence_converter(kind: type, item_type: Any) -> Converter:
     item_converter = _converter(item_type)
 
     def convert_sequence(node: Node, path: str, problems: list[Problem]) -> Any:
+        if is_table_name(node) and dataclasses.is_dataclass(item_type):
+            # A list of items kept in a spreadsheet (pnp.content.tables).
+            try:
+                node = table_items(cast(ScalarNode, node), item_type)
+            except ContentError as error:
+                problems.extend(error.problems)
+                return _INVALID
         if not isinstance(node, SequenceNode):
             return _mismatch(node, path, problems, "a list")
         values = [

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import multiprocessing
+import os
 import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
@@ -28,6 +29,31 @@ MIN_SEEDS_PER_WORKER = 4
 
 _PLAY: Callable[[int], Any] | None = None
 """The batch's play function, set in the parent just before forking (workers inherit it)."""
+
+
+Progress = Callable[[int, int], None]
+"""Told ``(games done, games in the batch)`` as a batch's games finish."""
+
+_PROGRESS: tuple[int, Progress] | None = None
+"""The process that asked for progress and what it is told (a forked worker says nothing)."""
+
+
+@contextlib.contextmanager
+def reporting_progress(progress: Progress) -> Iterator[None]:
+    """Within the block, each batch of games this process plays tells ``progress`` how far it
+    is, so a long run can show a progress bar. The results are the same either way."""
+    global _PROGRESS
+    previous, _PROGRESS = _PROGRESS, (os.getpid(), progress)
+    try:
+        yield
+    finally:
+        _PROGRESS = previous
+
+
+def _progress() -> Progress | None:
+    if _PROGRESS is None or _PROGRESS[0] != os.getpid():
+        return None
+    return _PROGRESS[1]
 
 
 def game_seeds(seed: int, games: int) -> list[int]:
@@ -81,9 +107,16 @@ def _run_seeds(
 ) -> list[T]:
     count = default_workers() if workers is None else max(1, workers)
     count = min(count, len(seeds) // max(1, min_per_worker))
+    progress = _progress()
     # A worker of another batch (a game validating beside others) plays its games itself.
     if count <= 1 or not may_fork():
-        return [play(seed) for seed in seeds]
+        if progress is None:
+            return [play(seed) for seed in seeds]
+        played = []
+        for seed in seeds:
+            played.append(play(seed))
+            progress(len(played), len(seeds))
+        return played
     global _PLAY
     previous, _PLAY = _PLAY, play
     try:
@@ -92,8 +125,13 @@ def _run_seeds(
         pieces = count * 4
         size = -(-len(seeds) // pieces)
         chunks = [list(seeds[i : i + size]) for i in range(0, len(seeds), size)]
+        results: list[list[T]] = []
         with multiprocessing.get_context("fork").Pool(count) as pool:
-            results = pool.map(_play_chunk, chunks, chunksize=1)
+            # In order, chunk by chunk, so progress can be told as chunks come back.
+            for chunk in pool.imap(_play_chunk, chunks, chunksize=1):
+                results.append(chunk)
+                if progress is not None:
+                    progress(sum(map(len, results)), len(seeds))
     finally:
         _PLAY = previous
     return [result for chunk in results for result in chunk]

@@ -12,6 +12,7 @@ from pnp.export.png import ExportReport
 from pnp.export.profiles import PROFILES, ShopProfile, profile_named
 
 FORMATS = ("png", "tts", "gallery")
+"""What `pnp build --exports` writes; `pnp export` also writes csv (the collections as tables)."""
 
 __all__ = [
     "FORMATS",
@@ -147,8 +148,12 @@ def _export_game(
         )
         if in_root:
             page = report.out_dir / "index.html"
-            report.files.append(
+            report.files.extend(
                 write_index(game_dir.parent, [(game.slug, game.model.info.title, page)])
             )
         return report
+    if fmt == "csv":
+        from pnp.export.tables import export_csv
+
+        return export_csv(game, export_dir(game_dir, fmt))
     raise ValueError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import html
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -139,7 +140,7 @@ def export_gallery(
     if others:
         body.append("<h2>Other findings</h2>" + _findings_html(others))
     body.extend(sections)
-    document = _document(f"{info.title} · gallery", "\n".join(body))
+    document = _document(f"{info.title} · gallery", "\n".join(body), title=info.title)
     font = out_dir / "font" / "PnpSans.ttf"
     # The page's own text (titles, findings) may hold characters no card draws.
     write_bytes(font, _font_subset(prepare_cjk_fonts(document).regular_path, document))
@@ -177,30 +178,59 @@ def static_findings(game: LoadedGame, templates_root: Path) -> list[Problem]:
     return list(result.problems)
 
 
-def write_index(output_root: Path, galleries: Sequence[tuple[str, str, Path]]) -> Path:
-    """`output_root/index.html` linking every game's gallery found below it.
+def write_index(output_root: Path, galleries: Sequence[tuple[str, str, Path]]) -> list[Path]:
+    """`output_root/index.html` linking every game's gallery found below it, and the font
+    subset it shows its titles in (the files written).
 
-    `galleries` are (slug, title, page) of this run; pages left by earlier runs are kept.
+    `galleries` are (slug, title, page) of this run; pages left by earlier runs are kept,
+    under the title each page records.
     """
     found = {slug: (title, page) for slug, title, page in galleries}
     for page in sorted(output_root.glob(f"*/export/gallery/{INDEX_NAME}")):
         slug = page.parent.parent.parent.name
-        found.setdefault(slug, (slug, page))
+        if slug not in found:
+            found[slug] = (_recorded_title(page) or slug, page)
     rows = [
         f'<li><a href="{_e(page.relative_to(output_root).as_posix())}">{_e(title)}</a>'
         f' <span class="meta">{_e(slug)}</span></li>'
         for slug, (title, page) in sorted(found.items())
     ]
+    document = _document(
+        "pnp galleries", "<h1>Galleries</h1><ul>" + "".join(rows) + "</ul>", title=""
+    )
+    # The style links font/PnpSans.ttf beside the page: the index needs its own subset,
+    # holding every game's title (a gallery's holds only its own game's text).
+    font = output_root / "font" / "PnpSans.ttf"
+    write_bytes(font, _font_subset(prepare_cjk_fonts(document).regular_path, document))
     path = output_root / INDEX_NAME
-    write_text(path, _document("pnp galleries", "<h1>Galleries</h1><ul>" + "".join(rows) + "</ul>"))
-    return path
+    write_text(path, document)
+    return [font, path]
 
 
-def _document(title: str, body: str) -> str:
+_TITLE_META = re.compile(r'<meta name="pnp-title" content="([^"<>]{0,500})">')
+_TITLE_READ = 4096
+"""Bytes of an earlier gallery page read for its title: the meta tag is in its head."""
+
+
+def _recorded_title(page: Path) -> str | None:
+    """The game title an earlier gallery page recorded, or None (a page of an older pnp, or
+    one that cannot be read: the index then shows the slug)."""
+    try:
+        with page.open("rb") as handle:
+            head = handle.read(_TITLE_READ).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    match = _TITLE_META.search(head)
+    return html.unescape(match.group(1)) if match else None
+
+
+def _document(page_title: str, body: str, *, title: str) -> str:
+    """A page; ``title`` is the game's, recorded for the index of all games."""
+    meta = f'<meta name="pnp-title" content="{_e(title)}">\n' if title else ""
     return (
         '<!DOCTYPE html>\n<html lang="zh-Hans">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{_e(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n{body}\n"
-        "</body>\n</html>\n"
+        f"{meta}<title>{_e(page_title)}</title>\n<style>{_STYLE}</style>\n</head>\n"
+        f"<body>\n{body}\n</body>\n</html>\n"
     )
 
 

@@ -3,6 +3,7 @@ export rasterises and the validator checks before anything is drawn."""
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -31,6 +32,17 @@ def collection(model: Any, product: Product) -> Sequence[Any]:
             f"{product.where}: items: the model has no collection {product.items!r}"
         )
     return tuple(items)
+
+
+def copies_of(item: Any) -> int:
+    """How many of ``item`` the kit prints: the one number the sheets, the cover's and the
+    rulebook's component lists all read (they once counted apart and disagreed)."""
+    return max(0, int(item.copies))
+
+
+def printed_count(model: Any, product: Product) -> int:
+    """How many items ``product`` prints in all."""
+    return sum(copies_of(item) for item in collection(model, product))
 
 
 _RECENT: OrderedDict[tuple[int, str, Path, float], tuple[LoadedGame, LaidOutProduct]] = (
@@ -80,7 +92,7 @@ def _layout_product(
         (
             _layout_item(game, product, front, product.face, bleed, item),
             None if back is None else _layout_item(game, product, back, product.back, bleed, item),
-            int(item.copies),
+            copies_of(item),
         )
         for item in items
     ]
@@ -99,14 +111,39 @@ def _layout_item(
     game: LoadedGame, product: Product, template: Template, name: str, bleed: float, item: Any
 ) -> Face:
     width, height = item_size(product)
-    return layout_face(
-        template,
-        {"item": item, "game": game.model, "product": product},
-        width=width,
-        height=height,
-        bleed=_bleed_of(product, bleed),
-        key=f"{name}#{item.id}",
-    )
+    try:
+        return layout_face(
+            template,
+            {"item": item, "game": game.model, "product": product},
+            width=width,
+            height=height,
+            bleed=_bleed_of(product, bleed),
+            key=f"{name}#{item.id}",
+        )
+    except TemplateError as error:
+        raise _naming_item(error, product, item) from None
+
+
+_PLACE = re.compile(r"^(?P<place>[^:\n]+?:\d+(?::\d+)?: )(?P<message>.*)$", re.S)
+
+
+def _naming_item(error: TemplateError, product: Product, item: Any) -> TemplateError:
+    """``error`` with the item being laid out named after its place: a message such as
+    ``'dict object' has no attribute 'cost'`` is true of one card, not of the template."""
+    noun = "card" if product.kind is ProductKind.CARDS else "item"
+    text = str(error)
+    match = _PLACE.match(text)
+    if match is None:
+        return TemplateError(f"{noun} {str(item.id)!r}: {text}")
+    return TemplateError(f"{match['place']}{noun} {str(item.id)!r}: {match['message']}")
+
+
+FACE_CONTEXT: dict[str, str] = {
+    "item": "the item the face shows: {{ item.name }}, {{ item.id }}, its model's fields",
+    "game": "the game's whole model: {{ game.info.title }}, {{ game.settings.goal }}",
+    "product": "the product printing the face: {{ product.title }}",
+}
+"""What every face of a product sees (the template adds pnp.layout.template.FACE_NAMES)."""
 
 
 def _bleed_of(product: Product, bleed: float) -> float:

@@ -84,9 +84,9 @@ def _prose(context: Any, text: str) -> str:
 _ENV.filters["prose"] = _prose
 
 # Keys each box type accepts; anything else is a typo the author should hear about.
-_COMMON = {"type", "when", "repeat", "as", "name"}
+COMMON_KEYS = {"type", "when", "repeat", "as", "name"}
 _STYLE = {"fill", "stroke", "stroke_width", "dash"}
-_BOX_KEYS: dict[str, set[str]] = {
+BOX_KEYS: dict[str, set[str]] = {
     "background": {"fill"},
     "rect": {"x", "y", "w", "h", "radius"} | _STYLE,
     "line": {"x1", "y1", "x2", "y2"} | _STYLE,
@@ -111,6 +111,7 @@ _BOX_KEYS: dict[str, set[str]] = {
 }
 _HORIZONTAL = {"x", "w", "x1", "x2", "cx", "r"}
 
+
 # Bounds on what one template may ask a face to draw, far above what the shipped ones use:
 # a value read from content could otherwise ask for a billion boxes or polygon corners.
 MAX_REPEAT = 10_000
@@ -126,6 +127,79 @@ MAX_DASHES = 16
 MAX_TEXT_SIZE = 1_000.0
 """Largest text size in points (35 cm; the shipped ones reach 26pt): text is fitted by
 trying every half point between its size and its smallest size."""
+
+
+# What each box type draws and what each key means: `pnp schema` writes the templates' JSON
+# Schema and reference page from these tables and BOX_KEYS, so the documentation is the code's.
+LENGTH = "length"
+LENGTH_DOC = (
+    "'12mm', '0.5in', '9pt', '50%' (of the face's width for x, w, x1, x2, cx and r; of its "
+    "height for y, h, y1, y2 and cy) or a plain number of points (1/72 inch)"
+)
+BOX_DOCS: dict[str, str] = {
+    "background": "fills the whole face, its bleed included",
+    "rect": "a rectangle from its top-left corner, optionally with round corners",
+    "line": "a straight line between two points",
+    "circle": "a circle around a centre",
+    "polygon": "a closed shape through a list of points",
+    "regular_polygon": "a polygon with equal sides around a centre (a hex: sides 6)",
+    "text": "text in a box, wrapped and shrunk to fit down to min_size",
+    "image": "a PNG or JPEG of the game's content folder, stretched to the box",
+}
+KEY_DOCS: dict[str, tuple[str, str]] = {
+    "type": ("box type", "what the box draws"),
+    "when": ("condition", "draw the box only when this is true ('{{ item.cost > 0 }}')"),
+    "repeat": ("integer", f"draw the box n times, numbered 0..n-1 (at most {MAX_REPEAT:,})"),
+    "as": ("name", "the name a repetition sees its number under (default 'i')"),
+    "name": ("text", "a label for messages about this box"),
+    "fill": ("colour", "'#rrggbb', '#rgb', a palette name, or 'none'"),
+    "stroke": ("colour", "the outline's colour; none: no outline"),
+    "stroke_width": (LENGTH, "the outline's width (default 0.5pt)"),
+    "dash": (
+        "list of numbers",
+        f"the outline's on and off lengths in points (at most {MAX_DASHES})",
+    ),
+    "x": (LENGTH, "left edge, from the trim's left edge"),
+    "y": (LENGTH, "top edge, from the trim's top edge (y runs down)"),
+    "w": (LENGTH, "width"),
+    "h": (LENGTH, "height"),
+    "radius": (LENGTH, "corner radius (default 0)"),
+    "x1": (LENGTH, "start, from the left"),
+    "y1": (LENGTH, "start, from the top"),
+    "x2": (LENGTH, "end, from the left"),
+    "y2": (LENGTH, "end, from the top"),
+    "cx": (LENGTH, "centre, from the left"),
+    "cy": (LENGTH, "centre, from the top"),
+    "r": (LENGTH, "radius (to a corner, for a regular polygon)"),
+    "points": ("list of [x, y] lengths", f"the corners in order (at most {MAX_POINTS:,})"),
+    "sides": ("integer", f"number of sides, 3 to {MAX_SIDES:,} (default 6)"),
+    "rotation": ("degrees", "turns the first corner counter-clockwise from the right (default 0)"),
+    "text": ("text", "what is printed; jinja, with the face's values"),
+    "font": ("'regular' or 'bold'", "the kit font's weight (default regular)"),
+    "size": (LENGTH, f"the text size, e.g. '9pt' (default 9pt, at most {MAX_TEXT_SIZE:g}pt)"),
+    "min_size": (LENGTH, "the smallest size the text may shrink to (default 60 % of size)"),
+    "color": ("colour", "the text's colour (default black)"),
+    "align": ("one of " + ", ".join(ALIGNS), "horizontal alignment (default left)"),
+    "valign": ("one of " + ", ".join(VALIGNS), "vertical alignment (default top)"),
+    "leading": ("number", "line height as a multiple of the size (default 1.3)"),
+    "src": ("path", "the image file, relative to the game's content folder"),
+}
+TEMPLATE_KEYS: dict[str, str] = {
+    "extends": "another template of the folder whose palette, vars, macros and boxes come first",
+    "palette": "colour names for this template's colours: {ink: '#1a1a1a'}",
+    "vars": "named values every box can use, each evaluated once per face (may use jinja)",
+    "macros": "jinja macros every text of the template can call",
+    "boxes": "the boxes, drawn in order (later ones on top)",
+    "size": "the face's size, when the product does not give it",
+}
+FACE_NAMES: dict[str, str] = {
+    "palette": "the template's palette: {{ palette.ink }}",
+    "width_mm": "the face's width in millimetres (trim)",
+    "height_mm": "the face's height in millimetres (trim)",
+    "bleed_mm": "the bleed around the trim in millimetres (0 for boards)",
+}
+"""Names a face's jinja sees besides its product's (see pnp.layout.products.FACE_CONTEXT), its
+template's vars and a repeated box's ``as`` name."""
 
 
 def _run(compiled: Callable[[dict[str, Any]], Any], context: dict[str, Any], where: str) -> Any:
@@ -531,7 +605,7 @@ def _parse_yaml(raw: bytes, display: str) -> tuple[yaml.Node | None, dict[str, A
         raise TemplateError(f"{display}{line}: yaml syntax error: {error}") from None
     if not isinstance(data, dict):
         raise TemplateError(f"{display}:1: a template is a mapping with 'boxes'")
-    unknown = set(data) - {"extends", "palette", "vars", "macros", "boxes", "size"}
+    unknown = set(data) - set(TEMPLATE_KEYS)
     if unknown:
         raise TemplateError(f"{display}: unknown template key {sorted(unknown)[0]!r}")
     return root_node, data
@@ -588,16 +662,16 @@ def _check_box(raw: Any, source: str, line: int) -> BoxSpec:
     if not isinstance(raw, dict) or "type" not in raw:
         raise TemplateError(f"{where}: a box is a mapping with a 'type'")
     kind = raw["type"]
-    if kind not in _BOX_KEYS:
+    if kind not in BOX_KEYS:
         raise TemplateError(
-            f"{where}: unknown box type {kind!r} (expected one of {', '.join(sorted(_BOX_KEYS))})"
+            f"{where}: unknown box type {kind!r} (expected one of {', '.join(sorted(BOX_KEYS))})"
         )
-    unknown = set(raw) - _BOX_KEYS[kind] - _COMMON
+    unknown = set(raw) - BOX_KEYS[kind] - COMMON_KEYS
     if unknown:
         import difflib
 
         key = sorted(unknown)[0]
-        near = difflib.get_close_matches(key, sorted(_BOX_KEYS[kind] | _COMMON), n=1)
+        near = difflib.get_close_matches(key, sorted(BOX_KEYS[kind] | COMMON_KEYS), n=1)
         hint = f" (did you mean {near[0]!r}?)" if near else ""
         raise TemplateError(f"{where}: {kind} box has unknown key {key!r}{hint}")
     return BoxSpec(kind=kind, props=raw, line=line, source=source)

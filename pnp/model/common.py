@@ -122,7 +122,7 @@ class Track:
 
     The cells show ``start``, ``start + step``, … (``cells`` of them), or one label each
     (``labels``); a value no cell shows cannot be played from the kit unless ``beyond`` or
-    ``off`` says how.
+    ``off_track`` says how.
     """
 
     id: str = field(metadata=doc("slug, unique within the kit (e.g. 'hp', 'day')"))
@@ -138,7 +138,7 @@ class Track:
         default=(),
         metadata=doc("what each cell shows, instead of start/step ('1', '2', … or 'red', …)"),
     )
-    off: int | None = field(
+    off_track: int | None = field(
         default=None,
         metadata=doc("the value a marker taken off the track shows (e.g. 0 HP); none: no value"),
     )

@@ -11,7 +11,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import SimpleDocTemplate, Spacer, Table, TableStyle
 
 from pnp.content.prose import render_prose
-from pnp.layout.products import collection
+from pnp.layout.products import printed_count
 from pnp.model.common import ProductKind, bring_amount, physical_of
 from pnp.output import atomic_output
 from pnp.render.draw import colour
@@ -41,7 +41,7 @@ def _components(
     print, so a table can check it has everything before it starts."""
     rows: list[list[Any]] = [[Paragraph(text, small) for text in ("配件", "数量", "说明")]]
     for product in model.products:
-        count = sum(int(getattr(item, "copies", 1)) for item in collection(model, product))
+        count = printed_count(model, product)
         unit = "张" if product.kind is ProductKind.CARDS else "份"
         rows.append(
             [Paragraph(_escape(product.title), small), Paragraph(f"{count} {unit}", small), ""]

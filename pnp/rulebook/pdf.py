@@ -24,7 +24,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnp.content.loader import LoadedGame
 from pnp.layout.primitives import Face, TextShape
-from pnp.layout.products import collection, laid_out_for_text, layout_front
+from pnp.layout.products import collection, laid_out_for_text, layout_front, printed_count
 from pnp.layout.sizes import item_size
 from pnp.model.common import ProductKind, bring_amount, physical_of
 from pnp.model.rulebook import Block, BlockKind, Generated, GlossaryEntry, Rulebook, Section
@@ -428,8 +428,7 @@ class StoryBuilder:
         if source is Generated.COMPONENTS:
             rows = [["配件", "数量", "规格"]]
             for product in model.products:
-                items = collection(model, product)
-                count = sum(int(item.copies) for item in items)
+                count = printed_count(model, product)
                 width, height = item_size(product)
                 unit = "张" if product.kind is ProductKind.CARDS else "份"
                 size = f"{width / mm(1):.0f}×{height / mm(1):.0f} 毫米"

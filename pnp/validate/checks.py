@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -67,17 +67,21 @@ def suggest(name: str, known: Iterable[str]) -> str:
 
 
 def collections(model: Any, path: str = "") -> Iterator[tuple[str, tuple[Any, ...]]]:
-    """Every tuple of dataclass objects in the model, with its dotted path."""
+    """Every tuple of dataclass objects in the model, with its dotted path: a field's, or a
+    named one in a mapping (a data-only game keeps its items in ``collections: {cards: …}``,
+    which the checks once skipped, so a duplicate id there passed)."""
     if not dataclasses.is_dataclass(model):
         return
     for field in dataclasses.fields(model):
         value = getattr(model, field.name)
         here = f"{path}{field.name}"
-        if isinstance(value, tuple) and value and dataclasses.is_dataclass(value[0]):
-            yield here, value
-            for element in value:
-                yield from collections(element, f"{here}[].")
-        elif dataclasses.is_dataclass(value):
+        named = value.items() if isinstance(value, dict) else ()
+        for name, items in [("", value), *((f".{key}", v) for key, v in named)]:
+            if isinstance(items, tuple) and items and dataclasses.is_dataclass(items[0]):
+                yield here + name, items
+                for element in items:
+                    yield from collections(element, f"{here}{name}[].")
+        if dataclasses.is_dataclass(value):
             yield from collections(value, f"{here}.")
 
 
@@ -264,20 +268,30 @@ def _located(error: Exception) -> tuple[Location | None, str]:
     return where, match["message"]
 
 
-def check_layout(findings: Findings, templates_root: Path) -> None:
+def check_layout(
+    findings: Findings,
+    templates_root: Path,
+    *,
+    skip: Collection[str] = (),
+    reported: Collection[Location] = (),
+) -> None:
     """Every face of every item laid out as the build will lay it out, and every image it
     shows resolved inside the game's folder: a template naming a missing field or file is
-    found here, not by a build that has already written half a kit."""
+    found here, not by a build that has already written half a kit. Products in ``skip`` are
+    not laid out; an error at a place in ``reported`` is not repeated."""
     from pnp.validate.lettering import check_lettering
 
     game = findings.game
     laid_out_products = []
     for product in game.model.products:
+        if product.id in skip:
+            continue
         try:
             laid_out = layout_product(game, product, templates_root, mm(3.0))
         except (TemplateError, SizeError) as error:
             where, message = _located(error)
-            findings.error(where or product.where, f"product {product.id!r}: {message}")
+            if (where or product.where) not in reported:
+                findings.error(where or product.where, f"product {product.id!r}: {message}")
             continue
         laid_out_products.append(laid_out)
         seen: set[tuple[str, str]] = set()
@@ -291,7 +305,10 @@ def check_layout(findings: Findings, templates_root: Path) -> None:
                         _check_image(read_asset(game.folder, shape.path, shape.origin), shape)
                     except TemplateError as error:
                         where, message = _located(error)
-                        findings.error(where or product.where, f"product {product.id!r}: {message}")
+                        if (where or product.where) not in reported:
+                            findings.error(
+                                where or product.where, f"product {product.id!r}: {message}"
+                            )
     check_lettering(findings, laid_out_products)
 
 
@@ -350,6 +367,14 @@ def check_common(findings: Findings, templates_root: Path) -> None:
     check_products(findings, templates_root)
     check_assets(findings)
     check_prose(findings)
-    if not any(p.severity == "error" for p in findings.problems):
-        # Laying out broken content mostly repeats what the checks above said.
-        check_layout(findings, templates_root)
+    # Every kind of mistake at once: a duplicate id or a broken prose reference does not
+    # stop the faces from being checked. Only a product already refused (an unknown
+    # collection, a missing template) is not laid out, and a layout error at a place already
+    # reported is not said twice.
+    reported = {p.location for p in findings.problems if p.severity == "error"}
+    refused = {product.id for product in game_products(findings) if product.where in reported}
+    check_layout(findings, templates_root, skip=refused, reported=reported)
+
+
+def game_products(findings: Findings) -> tuple[Any, ...]:
+    return tuple(getattr(findings.game.model, "products", ()))

@@ -262,8 +262,8 @@ def _missing(track: Track, span: Range) -> list[int | str]:
     """The values of ``span`` no cell of ``track`` shows (an unbounded span up to the last
     cell: what lies past it is the observed check's business)."""
     shows = set(track.values())
-    if track.off is not None:
-        shows.add(track.off)
+    if track.off_track is not None:
+        shows.add(track.off_track)
     if span.values:
         return sorted(v for v in span.values if v not in shows)
     numbers = [v for v in shows if isinstance(v, int)]
@@ -340,7 +340,7 @@ def _check_range(kit: _Kit, entry: Trackable, found: Any, span: Range) -> None:
         kit.findings.error(
             track.where,
             f"track {track.id!r} on {product.id!r} shows {_shown(track.values())}"
-            f"{'' if track.off is None else f' (off the track: {track.off})'}, "
+            f"{'' if track.off_track is None else f' (off the track: {track.off_track})'}, "
             f"but the engine's {entry.name!r} takes {span}: no cell shows {_shown(missing)}",
         )
 

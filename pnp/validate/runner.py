@@ -25,6 +25,7 @@ from pnp.registry import Game, find_game
 from pnp.validate.checks import Findings, check_common
 from pnp.validate.claims import check_claims
 from pnp.validate.fit import check_fit, check_observed
+from pnp.validate.portable import check_portable_yaml
 from pnp.validate.rulebook import check_rulebook
 from pnp.validate.verdicts import passed_before, remember_passed, verdict_key
 
@@ -55,6 +56,7 @@ def check_static(game: LoadedGame, templates_root: Path) -> Findings:
 def _check_static(game: LoadedGame, templates_root: Path) -> Findings:
     findings = Findings(game)
     check_common(findings, templates_root)
+    check_portable_yaml(findings)
     plugin = find_game(game.slug)
     if not _has_errors(findings):
         # Slots, tracks and state on top of products and sizes the checks above passed.

@@ -93,7 +93,7 @@ def test_field_docs_become_descriptions() -> None:
     kind = schema["$defs"]["ProductKind"]
     assert kind["enum"] == ["cards", "sheet"]
     assert kind["markdownEnumDescriptions"][0].startswith("Cards at true size")
-    nullable = schema["$defs"]["Track"]["properties"]["off"]
+    nullable = schema["$defs"]["Track"]["properties"]["off_track"]
     assert nullable["anyOf"] == [{"type": "integer"}, {"type": "null"}]
 
 

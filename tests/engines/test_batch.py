@@ -51,3 +51,18 @@ def test_games_play_with_rare_full_collections_everywhere_and_the_setting_is_res
     assert os.getpid() not in {pid for pid, _ in seen}  # the workers inherit it
     assert run_seeds(lambda seed: gc.get_threshold()[2], [1], workers=1) == [FULL_COLLECTION_EVERY]
     assert gc.get_threshold() == before
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_progress_is_told_as_games_finish_and_changes_no_result(workers: int) -> None:
+    from pnp.engines.batch import reporting_progress
+
+    seeds = game_seeds(3, 24)
+    told: list[tuple[int, int]] = []
+    with reporting_progress(lambda done, total: told.append((done, total))):
+        results = run_seeds(_play, seeds, workers=workers)
+    plain = run_seeds(_play, seeds, workers=workers)
+    assert [(s, v) for s, _, v in results] == [(s, v) for s, _, v in plain]
+    assert told[-1] == (24, 24)
+    assert [done for done, _ in told] == sorted({done for done, _ in told})  # only forward
+    assert all(total == 24 for _, total in told)

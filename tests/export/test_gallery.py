@@ -123,3 +123,69 @@ def test_every_image_loads_in_headless_chromium(exported: Path, tmp_path: Path) 
     expected = Counter(_parse(gallery / "index.html").sources)
     assert report["total"] == sum(expected.values()) > 50
     assert report["broken"] == []
+
+
+_FONT_CHECK = """<script>
+window.addEventListener("load", function () {
+  document.fonts.ready.then(function () {
+    var faces = [];
+    document.fonts.forEach(function (f) { faces.push(f.family + ":" + f.status); });
+    var out = document.createElement("pre");
+    out.id = "font-check";
+    out.textContent = JSON.stringify({faces: faces, titles: Array.prototype.map.call(
+      document.querySelectorAll("li a"), function (a) { return a.textContent; })});
+    document.body.appendChild(out);
+  });
+});
+</script>"""
+
+
+def test_the_index_shows_every_games_title_in_a_font_that_loads(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+    from fontTools.ttLib import TTFont
+
+    from pnp.cli import main
+
+    if not CHROMIUM.exists():
+        pytest.skip("needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)")
+    content, out = tmp_path / "content", tmp_path / "output"
+    content.mkdir()
+    (tmp_path / "templates").mkdir()
+    titles = {"star-race": "星辰竞速", "moon-shadow": "月影奇谈"}
+    runner = CliRunner()
+    for slug, title in titles.items():
+        assert (
+            runner.invoke(
+                main, ["--content", str(content), "new", slug, "--title", title]
+            ).exit_code
+            == 0
+        )
+    for slug in titles:  # one export per run: the index keeps the earlier game's title
+        result = runner.invoke(
+            main,
+            ["--content", str(content), "export", slug, "--format", "gallery", "--out", str(out)],
+        )
+        assert result.exit_code == 0, result.output
+    index = out / "index.html"
+    font = TTFont(out / "font" / "PnpSans.ttf")
+    missing = {ch for ch in "".join(titles.values()) if ord(ch) not in font.getBestCmap()}
+    assert not missing
+    page = out / "_font-check.html"
+    page.write_text(
+        index.read_text(encoding="utf-8").replace("</body>", _FONT_CHECK + "\n</body>"),
+        encoding="utf-8",
+    )
+    result = subprocess.run(
+        [
+            str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu",
+            "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}",
+            "--virtual-time-budget=10000", "--dump-dom", page.as_uri(),
+        ],
+        capture_output=True, text=True, timeout=90, check=False,
+    )  # fmt: skip
+    match = re.search(r'<pre id="font-check">(.*?)</pre>', result.stdout, re.S)
+    assert match, f"no check result from chromium: {result.stderr[-2000:]}"
+    report = json.loads(match.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    assert report["faces"] == ["PnpSans:loaded"]
+    assert sorted(report["titles"]) == sorted(titles.values())

@@ -63,3 +63,28 @@ def test_a_text_that_may_read_the_bleed_is_told_apart(tmp_path: Path) -> None:
     assert not load_template(tmp_path, "plain.yaml").text_may_read("bleed_mm")
     assert load_template(tmp_path, "via-var.yaml").text_may_read("bleed_mm")
     assert load_template(tmp_path, "when.yaml").text_may_read("bleed_mm")
+
+
+def test_a_template_error_names_the_card_and_the_line(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from pnp.cli import main
+
+    content = tmp_path / "content"
+    content.mkdir()
+    (tmp_path / "templates").mkdir()
+    runner = CliRunner()
+    assert runner.invoke(main, ["--content", str(content), "new", "duel"]).exit_code == 0
+    items = content / "duel" / "items.yaml"
+    items.write_text(
+        items.read_text(encoding="utf-8").replace("fields: {cost: 1}}", "fields: {price: 1}}", 1),
+        encoding="utf-8",
+    )
+    card = (tmp_path / "templates" / "duel" / "card.yaml").read_text(encoding="utf-8")
+    line = next(n for n, ln in enumerate(card.splitlines(), 1) if "item.fields.cost" in ln)
+    result = runner.invoke(main, ["--content", str(content), "validate", "--static-only"])
+    assert result.exit_code == 1
+    assert (
+        f"templates/duel/card.yaml:{line}: duel: product 'cards': card 'spark': text: "
+        "'dict object' has no attribute 'cost'"
+    ) in result.output

@@ -156,7 +156,10 @@ def test_a_track_too_short_for_the_engines_range_is_an_error_at_the_track(
 def test_a_value_off_the_track_counts_as_shown(
     content_copy: Path, physical_game: registry.Game
 ) -> None:
-    seed(content_copy, PLAYER_BOARD.replace("cells: 21, start: 0,", "cells: 20, start: 1, off: 0,"))
+    seed(
+        content_copy,
+        PLAYER_BOARD.replace("cells: 21, start: 0,", "cells: 20, start: 1, off_track: 0,"),
+    )
     assert fit_problems(content_copy, physical_game) == []
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import TYPE_CHECKING
 
 from pnp.engines import hexgrid
 from pnp.engines.piles import distinct, without
@@ -23,18 +22,16 @@ from pnp.games.arena_tales.state import (
     Task,
     writable,
 )
-
-if TYPE_CHECKING:
-    from pnp.games.arena_tales.rules import ArenaTalesRules
+from pnp.games.arena_tales.tables import RuleTables
 
 
-def range_bonus(rules: ArenaTalesRules, seat: Seat, play: tuple[int, ...] | None) -> int:
+def range_bonus(rules: RuleTables, seat: Seat, play: tuple[int, ...] | None) -> int:
     playing = play[PLAY_CARD] if play else None
     return (play[PLAY_RANGE] if play else 0) + display_bonus(rules, seat, EffectKind.REACH, playing)
 
 
 def display_bonus(
-    rules: ArenaTalesRules, seat: Seat, kind: EffectKind, playing: int | None = None
+    rules: RuleTables, seat: Seat, kind: EffectKind, playing: int | None = None
 ) -> int:
     """展示中 / 初始天赋 bonuses of the face-up cards in a display. [3]: the card in
     resolution (``playing``, its latest face-up copy) does not count for itrules."""
@@ -72,7 +69,7 @@ def edge_ray(h: hexgrid.Hex, direction: int, radius: int) -> tuple[hexgrid.Hex, 
 
 
 def hits(
-    rules: ArenaTalesRules, s: ArenaState, attacker: int, code: int, range_bonus: int
+    rules: RuleTables, s: ArenaState, attacker: int, code: int, range_bonus: int
 ) -> list[tuple[int, int, int | None]]:
     """(seat, direction, charge falloff or None) of every character the card hits."""
     seat = s.seats[attacker]
@@ -83,7 +80,7 @@ def hits(
 
 
 def hits_from(
-    rules: ArenaTalesRules,
+    rules: RuleTables,
     where: dict[hexgrid.Hex, int],
     attacker: int,
     pos: hexgrid.Hex,
@@ -126,7 +123,7 @@ def hits_from(
     return found
 
 
-def countered(rules: ArenaTalesRules, s: ArenaState, target: int, base: int) -> bool:
+def countered(rules: RuleTables, s: ArenaState, target: int, base: int) -> bool:
     """反制 X: a face-up counter of the target nullifies a hit of base damage <= X and is
     exhausted."""
     seat = s.seats[target]
@@ -140,7 +137,7 @@ def countered(rules: ArenaTalesRules, s: ArenaState, target: int, base: int) -> 
     return False
 
 
-def damage(rules: ArenaTalesRules, s: ArenaState, target: int, amount: int) -> list[Task]:
+def damage(rules: RuleTables, s: ArenaState, target: int, amount: int) -> list[Task]:
     """The absorb task of ``amount`` damage to ``target``, with the team rule."""
     if amount <= 0:
         return []
@@ -165,7 +162,7 @@ def damage(rules: ArenaTalesRules, s: ArenaState, target: int, amount: int) -> l
 
 
 def targets(
-    rules: ArenaTalesRules, s: ArenaState, seat_index: int, code: int, timing: Timing
+    rules: RuleTables, s: ArenaState, seat_index: int, code: int, timing: Timing
 ) -> list[int]:
     """Who an 识破 / 耗竭 acts on: the attacker for a response, the characters hit for a
     damage card, the named enemy for any other card."""
@@ -176,12 +173,12 @@ def targets(
     return [s.play[PLAY_TARGET]] if s.play and s.play[PLAY_TARGET] >= 0 else []
 
 
-def threat(rules: ArenaTalesRules, state: ArenaState, move: Move) -> int:
+def threat(rules: RuleTables, state: ArenaState, move: Move) -> int:
     """Enemy damage the best card left in hand could deal after ``move`` (for policies)."""
     return move_threats(rules, state, [move])[0]
 
 
-def move_threats(rules: ArenaTalesRules, state: ArenaState, moves: Sequence[Move]) -> list[int]:
+def move_threats(rules: RuleTables, state: ArenaState, moves: Sequence[Move]) -> list[int]:
     """``threat`` of each of ``moves`` from ``state``, sharing the work: what a card would deal
     after a step depends on the step (direction and facing), not on which card was discarded
     for it, so each step's previews are computed once, and the display bonuses once for all."""
@@ -220,12 +217,12 @@ def move_threats(rules: ArenaTalesRules, state: ArenaState, moves: Sequence[Move
     return found
 
 
-def preview(rules: ArenaTalesRules, state: ArenaState, action: Play) -> int:
+def preview(rules: RuleTables, state: ArenaState, action: Play) -> int:
     """Enemy damage the play would deal if it resolved now (no bonuses from its own effects)."""
     return previews(rules, state)(action)
 
 
-def previews(rules: ArenaTalesRules, state: ArenaState) -> Callable[[Play], int]:
+def previews(rules: RuleTables, state: ArenaState) -> Callable[[Play], int]:
     """``preview`` of each play from ``state``, the display bonuses read once for all."""
     active = state.active
     seat = state.seats[active]
@@ -243,7 +240,7 @@ def previews(rules: ArenaTalesRules, state: ArenaState) -> Callable[[Play], int]
 
 
 def deal(
-    rules: ArenaTalesRules,
+    rules: RuleTables,
     where: dict[hexgrid.Hex, int],
     active: int,
     pos: hexgrid.Hex,

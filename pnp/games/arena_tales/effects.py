@@ -3,8 +3,6 @@ keywords the engine implements (derived from the handlers)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from pnp.games.arena_tales import combat
 from pnp.games.arena_tales.model import (
     EFFECT_KEYWORDS,
@@ -28,32 +26,24 @@ from pnp.games.arena_tales.state import (
     refill_deck,
     writable,
 )
-
-if TYPE_CHECKING:
-    from pnp.games.arena_tales.rules import ArenaTalesRules
+from pnp.games.arena_tales.tables import RuleTables
 
 RULE_KEYWORDS = frozenset({Keyword.ORIENTATION_POINT, Keyword.SANITY, Keyword.OUT_OF_CONTROL})
 """Keywords the rules core implements (facing changes, the sanity flip, the move restriction)
 rather than a card effect."""
 
 
-def _fx_noop(
-    rules: ArenaTalesRules, s: ArenaState, seat: int, code: int, x: int, t: Timing
-) -> None:
+def _fx_noop(rules: RuleTables, s: ArenaState, seat: int, code: int, x: int, t: Timing) -> None:
     """Read elsewhere: lock / fixed damage / indiscriminate / knock-back by combat, counter by
     combat, maintain / permanent / crystal by the clean-up, life by the set-up."""
 
 
-def _fx_backlash(
-    rules: ArenaTalesRules, s: ArenaState, seat: int, code: int, x: int, t: Timing
-) -> None:
+def _fx_backlash(rules: RuleTables, s: ArenaState, seat: int, code: int, x: int, t: Timing) -> None:
     # 反噬 X: X damage to the card's user (it counts as damage dealt).
     s.queue = (*combat.damage(rules, s, seat, x), *s.queue)
 
 
-def _fx_heal(
-    rules: ArenaTalesRules, s: ArenaState, seat: int, code: int, x: int, t: Timing
-) -> None:
+def _fx_heal(rules: RuleTables, s: ArenaState, seat: int, code: int, x: int, t: Timing) -> None:
     # 回复 X: the newest X face-down display cards go back to life; none there, no effect.
     # Team rule: a player at 0 life at the start of their turn cannot heal.
     own = writable(s, seat)
@@ -72,7 +62,7 @@ def _fx_heal(
 
 
 def _fx_see_through(
-    rules: ArenaTalesRules, s: ArenaState, seat: int, code: int, x: int, t: Timing
+    rules: RuleTables, s: ArenaState, seat: int, code: int, x: int, t: Timing
 ) -> None:
     # 识破 X: the user chooses X face-down cards of the target's display and turns them face
     # up (post: 「选择目标玩家展示区 X 张盖卡,翻开」; ``Reveal``); 0: all of them. Responses
@@ -81,9 +71,7 @@ def _fx_see_through(
     s.queue = (*tasks, *s.queue)
 
 
-def _fx_recycle(
-    rules: ArenaTalesRules, s: ArenaState, seat: int, code: int, x: int, t: Timing
-) -> None:
+def _fx_recycle(rules: RuleTables, s: ArenaState, seat: int, code: int, x: int, t: Timing) -> None:
     # 回收 X: the top X cards of your exhausted pile go face down to your recycle pile.
     own = writable(s, seat)
     moved = own.exhausted[len(own.exhausted) - min(x, len(own.exhausted)) :]
@@ -92,9 +80,7 @@ def _fx_recycle(
     refill_deck(own)
 
 
-def _fx_exhaust(
-    rules: ArenaTalesRules, s: ArenaState, seat: int, code: int, x: int, t: Timing
-) -> None:
+def _fx_exhaust(rules: RuleTables, s: ArenaState, seat: int, code: int, x: int, t: Timing) -> None:
     # 耗竭 X: the target's newest X face-down display cards go to its exhausted pile.
     for target in combat.targets(rules, s, seat, code, t):
         own = writable(s, target)
@@ -109,45 +95,35 @@ def _fx_exhaust(
         own.display = tuple(display)
 
 
-def _fx_discard(
-    rules: ArenaTalesRules, s: ArenaState, seat: int, code: int, x: int, t: Timing
-) -> None:
+def _fx_discard(rules: RuleTables, s: ArenaState, seat: int, code: int, x: int, t: Timing) -> None:
     # 弃牌 X: discard X cards of your choice face down to your display.
     s.queue = (("discard", seat, x), *s.queue)
 
 
-def _fx_display(
-    rules: ArenaTalesRules, s: ArenaState, seat: int, code: int, x: int, t: Timing
-) -> None:
+def _fx_display(rules: RuleTables, s: ArenaState, seat: int, code: int, x: int, t: Timing) -> None:
     # 展示 X: the top X cards of your deck face up into your display (damage +1 each damage card).
     s.queue = (("draw", seat, x, TO_DISPLAY), *s.queue)
 
 
-def _fx_draw(
-    rules: ArenaTalesRules, s: ArenaState, seat: int, code: int, x: int, t: Timing
-) -> None:
+def _fx_draw(rules: RuleTables, s: ArenaState, seat: int, code: int, x: int, t: Timing) -> None:
     s.queue = (("draw", seat, x, TO_HAND), *s.queue)
 
 
-def _fx_combo(
-    rules: ArenaTalesRules, s: ArenaState, seat: int, code: int, x: int, t: Timing
-) -> None:
+def _fx_combo(rules: RuleTables, s: ArenaState, seat: int, code: int, x: int, t: Timing) -> None:
     # 连击 (before play): damage +X when the combo holds.
     if s.play and s.play[PLAY_COMBO]:
         s.play = bump(s.play, PLAY_DAMAGE, x)
 
 
 def _fx_combo_play(
-    rules: ArenaTalesRules, s: ArenaState, seat: int, code: int, x: int, t: Timing
+    rules: RuleTables, s: ArenaState, seat: int, code: int, x: int, t: Timing
 ) -> None:
     # 连击打出 (on play): draw X when the combo holds.
     if s.play and s.play[PLAY_COMBO]:
         _fx_draw(rules, s, seat, code, x, t)
 
 
-def _fx_burst(
-    rules: ArenaTalesRules, s: ArenaState, seat: int, code: int, x: int, t: Timing
-) -> None:
+def _fx_burst(rules: RuleTables, s: ArenaState, seat: int, code: int, x: int, t: Timing) -> None:
     # 元素爆发 X: exhaust the X oldest crystals of your display (0: all) and take their boosts.
     own = writable(s, seat)
     display = list(own.display)
@@ -179,22 +155,18 @@ def _fx_burst(
 
 
 def _fx_damage_up(
-    rules: ArenaTalesRules, s: ArenaState, seat: int, code: int, x: int, t: Timing
+    rules: RuleTables, s: ArenaState, seat: int, code: int, x: int, t: Timing
 ) -> None:
     # 伤害 +X played as an effect: the card in resolution (as 展示中 / 天赋, combat reads it).
     s.play = bump(s.play, PLAY_DAMAGE, x)
 
 
-def _fx_reach(
-    rules: ArenaTalesRules, s: ArenaState, seat: int, code: int, x: int, t: Timing
-) -> None:
+def _fx_reach(rules: RuleTables, s: ArenaState, seat: int, code: int, x: int, t: Timing) -> None:
     # 范围 +X played as an effect: the card in resolution.
     s.play = bump(s.play, PLAY_RANGE, x)
 
 
-def _fx_dash(
-    rules: ArenaTalesRules, s: ArenaState, seat: int, code: int, x: int, t: Timing
-) -> None:
+def _fx_dash(rules: RuleTables, s: ArenaState, seat: int, code: int, x: int, t: Timing) -> None:
     # Decided (dash-at-most): move at most X hexes straight ahead, the player choosing how far
     # (``Dash``); blocked hexes end the line. A card-given direction: 失控 does not restrict it.
     s.queue = (("dash", seat, x), *s.queue)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from pnp.games.arena_tales.state import (
     CHANCE_TASKS,
@@ -26,12 +25,10 @@ from pnp.games.arena_tales.state import (
     Termination,
     split_items,
 )
-
-if TYPE_CHECKING:
-    from pnp.games.arena_tales.rules import ArenaTalesRules
+from pnp.games.arena_tales.tables import RuleTables
 
 
-def format_state(rules: ArenaTalesRules, s: ArenaState) -> str:
+def format_state(rules: RuleTables, s: ArenaState) -> str:
     """``seats active turn played colour flags play hits responses queue ended``.
 
     Seats are ``/``-separated: ``q,r,facing,sane,pending,zero_turn,dead|hand|deck|recycle|
@@ -83,7 +80,7 @@ def format_state(rules: ArenaTalesRules, s: ArenaState) -> str:
     )
 
 
-def parse_state(rules: ArenaTalesRules, text: str) -> ArenaState:
+def parse_state(rules: RuleTables, text: str) -> ArenaState:
     def fail(why: str) -> ValueError:
         return ValueError(f"invalid {SLUG} notation {text!r}: {why}")
 
@@ -155,7 +152,7 @@ def parse_state(rules: ArenaTalesRules, text: str) -> ArenaState:
     return state
 
 
-def parse_action(rules: ArenaTalesRules, text: str) -> Action:
+def parse_action(rules: RuleTables, text: str) -> Action:
     kind, _, rest = text.partition(":")
     try:
         if kind == "play":
@@ -185,7 +182,7 @@ def parse_action(rules: ArenaTalesRules, text: str) -> Action:
     raise ValueError(f"invalid action: {text!r}")
 
 
-def _multiset(rules: ArenaTalesRules, cards: Sequence[int]) -> str:
+def _multiset(rules: RuleTables, cards: Sequence[int]) -> str:
     if not cards:
         return "-"
     return ",".join(
@@ -194,7 +191,7 @@ def _multiset(rules: ArenaTalesRules, cards: Sequence[int]) -> str:
     )
 
 
-def _parse_multiset(rules: ArenaTalesRules, text: str) -> tuple[int, ...]:
+def _parse_multiset(rules: RuleTables, text: str) -> tuple[int, ...]:
     cards: list[int] = []
     for item in split_items(text):
         token, _, times = item.partition("*")

@@ -32,14 +32,34 @@ For example, a two-player game at placement in round 1::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol
 
-from pnp.games.dragon_hoard.model import Cell
+from pnp.games.dragon_hoard.model import Cell, Lair
 from pnp.games.dragon_hoard.state import AI_ITEM, SLUG, DragonHoardState, Stage, Status
 
-if TYPE_CHECKING:
-    from pnp.games.dragon_hoard.rules import DragonHoardRules
+
+class RulesTables(Protocol):
+    """What a position's text needs of the table's rules (``DragonHoardRules``, which imports
+    this module: naming it here would close an import ring)."""
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def lair(self) -> Lair: ...
+    @property
+    def ai_ids(self) -> Sequence[str]: ...
+    @property
+    def treasure_ids(self) -> Sequence[str]: ...
+    @property
+    def card_ids(self) -> Sequence[str]: ...
+    @property
+    def _ai_by_id(self) -> Mapping[str, int]: ...
+    @property
+    def _treasure_by_id(self) -> Mapping[str, int]: ...
+    @property
+    def _card_by_id(self) -> Mapping[str, int]: ...
+
 
 FIELDS = (
     "round",
@@ -74,7 +94,7 @@ FIELDS = (
 NONE = "-"
 
 
-def format_position(rules: DragonHoardRules, state: DragonHoardState) -> str:
+def format_position(rules: RulesTables, state: DragonHoardState) -> str:
     """The whole position as one line of text (see the module's documentation)."""
     ai, tr, ac = rules.ai_ids, rules.treasure_ids, rules.card_ids
 
@@ -140,7 +160,7 @@ class _NotationError(ValueError):
     pass
 
 
-def parse_position(rules: DragonHoardRules, text: str) -> DragonHoardState:
+def parse_position(rules: RulesTables, text: str) -> DragonHoardState:
     """Read a position written by :func:`format_position`; ValueError quoting the text and
     saying what is wrong otherwise."""
     try:
@@ -149,7 +169,7 @@ def parse_position(rules: DragonHoardRules, text: str) -> DragonHoardState:
         raise ValueError(f"invalid {SLUG} notation {text!r}: {error}") from None
 
 
-def _parse(rules: DragonHoardRules, text: str) -> DragonHoardState:
+def _parse(rules: RulesTables, text: str) -> DragonHoardState:
     fields = text.split(" ")
     if len(fields) != len(FIELDS):
         raise _NotationError(
@@ -174,12 +194,12 @@ def _parse(rules: DragonHoardRules, text: str) -> DragonHoardState:
             raise _NotationError(f"{name}: expected {n} seats, got {len(values)}")
         return values
 
-    def lookup(name: str, table: dict[str, int], key: str) -> int:
+    def lookup(name: str, table: Mapping[str, int], key: str) -> int:
         if key not in table:
             raise _NotationError(f"{name}: unknown id {key!r}")
         return table[key]
 
-    def ids(name: str, table: dict[str, int], value: str | None = None) -> list[int]:
+    def ids(name: str, table: Mapping[str, int], value: str | None = None) -> list[int]:
         return [lookup(name, table, key) for key in listed(name, value)]
 
     def cell(name: str, raw: str) -> Cell:

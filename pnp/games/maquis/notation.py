@@ -18,9 +18,10 @@ missions, ``-`` is an empty list or no value::
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import Protocol
 
+from pnp.games.maquis.model import BoardLocation, Mission, PatrolCard, VacantTile
 from pnp.games.maquis.state import (
     ACTIVE,
     EMPTY,
@@ -39,11 +40,32 @@ from pnp.games.maquis.state import (
     Termination,
 )
 
-if TYPE_CHECKING:
-    from pnp.games.maquis.rules import MaquisRules
+
+class RulesTables(Protocol):
+    """What a position's text needs of the table's rules (``MaquisRules``, which imports this
+    module: naming it here would close an import ring)."""
+
+    @property
+    def locs(self) -> Sequence[BoardLocation]: ...
+    @property
+    def index(self) -> Mapping[str, int]: ...
+    @property
+    def res(self) -> Sequence[str]: ...
+    @property
+    def vacant(self) -> Sequence[int]: ...
+    @property
+    def zones(self) -> Sequence[int]: ...
+    @property
+    def tiles(self) -> Mapping[str, VacantTile]: ...
+    @property
+    def cards(self) -> Sequence[PatrolCard]: ...
+    @property
+    def card_index(self) -> Mapping[str, int]: ...
+    @property
+    def missions(self) -> Mapping[str, Mission]: ...
 
 
-def format_position(rules: MaquisRules, s: MaquisState) -> str:
+def format_position(rules: RulesTables, s: MaquisState) -> str:
     """The whole position as one line of text."""
 
     def vec(v: Sequence[int]) -> str:
@@ -83,7 +105,7 @@ def format_position(rules: MaquisRules, s: MaquisState) -> str:
     )
 
 
-def parse_position(rules: MaquisRules, text: str) -> MaquisState:
+def parse_position(rules: RulesTables, text: str) -> MaquisState:
     """A position read back from :func:`format_position`; ValueError if malformed."""
 
     def fail(why: str) -> ValueError:

@@ -177,3 +177,19 @@ def test_the_rulebook_terms_are_the_printed_names() -> None:
     terms = {term for term, _ in rulebook_terms(model)}
     assert {r.name for r in model.resources} <= terms
     assert {"反抗军", "警察", "士兵", "安全屋", "第二安全屋"} <= terms
+
+
+def test_a_short_run_records_the_ladder_without_warning_that_it_cannot_judge_it() -> None:
+    # The shipped ladder: each step goes the right way, by a few points. A plain validate
+    # (60 games a level) cannot make that significant, and warned so on every run.
+    from pnp.content.loader import load_game
+    from pnp.games.maquis.checks import LADDER_MIN_GAMES, check_simulated
+    from pnp.validate.checks import Findings
+    from tests.conftest import CONTENT
+
+    games = 20
+    assert games < LADDER_MIN_GAMES
+    findings = Findings(load_game(CONTENT, "maquis"))
+    report = check_simulated(findings, games, 1)
+    assert [str(p) for p in findings.problems if "not clearly" in p.message] == []
+    assert len(report["ladder"]) == len(findings.game.model.difficulties) - 1

@@ -88,8 +88,8 @@ def test_ten_hearts_of_two_hp_cannot_show_odd_hp(content_copy: Path) -> None:
     SEEDING.edit(
         content_copy,
         "kit.yaml",
-        "{id: hp, cells: 20, start: 1, off: 0, cell: 9x12mm,",
-        "{id: hp, cells: 10, start: 2, step: 2, off: 0, cell: 17.6x12mm,",
+        "{id: hp, cells: 20, start: 1, off_track: 0, cell: 9x12mm,",
+        "{id: hp, cells: 10, start: 2, step: 2, off_track: 0, cell: 17.6x12mm,",
     )
     problem = only(fit_problems(content_copy), "track 'hp'")
     assert problem.message.endswith(

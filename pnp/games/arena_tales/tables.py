@@ -1,0 +1,56 @@
+"""What the lower Arena Tales modules (combat, effects, notation) read from a table's rules.
+
+They are functions of the rules' tables and a state; naming ``ArenaTalesRules`` for that
+would make them import the module that imports them. A read-only protocol here, below all of
+them, lets the imports read top-down: rules -> turn -> movement -> combat -> tables -> state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Protocol
+
+from pnp.engines.hexgrid import Hex
+from pnp.games.arena_tales.model import Card, EffectKind, Element, ElementBoost, RangeKind
+from pnp.games.arena_tales.state import ArenaState, Mode
+
+BonusTable = tuple[list[int], list[int], list[int]]
+"""Per card, a bonus it gives face up: as a talent, as 展示中, and both."""
+
+
+class RuleTables(Protocol):
+    """The table's rules as combat, effects and notation see them (read-only)."""
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def mode(self) -> Mode: ...
+    @property
+    def teams(self) -> tuple[int, ...]: ...
+    @property
+    def obstacles(self) -> frozenset[Hex]: ...
+    @property
+    def cards(self) -> tuple[Card, ...]: ...
+    @property
+    def tokens(self) -> Sequence[str]: ...
+    @property
+    def _by_token(self) -> Mapping[str, int]: ...
+    @property
+    def _rays(self) -> Mapping[Hex, tuple[tuple[Hex, ...], ...]]: ...
+    @property
+    def _team_of(self) -> tuple[frozenset[int], ...]: ...
+    @property
+    def _sides(self) -> Sequence[tuple[tuple[int, RangeKind, int], ...]]: ...
+    @property
+    def _indiscriminate(self) -> Sequence[bool]: ...
+    @property
+    def _counter(self) -> Sequence[int | None]: ...
+    @property
+    def _reach_bonus(self) -> BonusTable: ...
+    @property
+    def _damage_bonus(self) -> BonusTable: ...
+    @property
+    def _boosts(self) -> Mapping[Element, ElementBoost]: ...
+
+    def _bonus_table(self, kind: EffectKind) -> BonusTable: ...
+    def _note_life(self, s: ArenaState, seat_index: int) -> None: ...
