@@ -20,6 +20,11 @@ MARK_LENGTH = mm(8)
 SEAM = mm(0.2)
 
 
+LABEL_SIZE = 6.0  # pt: a sheet's footer, small but legible
+LABEL_HEIGHT = mm(2.5)  # what a footer line of LABEL_SIZE takes, descenders included
+LABEL_DESCENT = mm(0.6)  # from the bottom of a footer's box to its baseline
+
+
 class Flip(enum.Enum):
     """How the sheet turns over in a duplex printer."""
 
@@ -76,6 +81,8 @@ class CardGrid:
     gutter_y: float
     origin_x: float  # left trim edge of column 0
     origin_y: float  # bottom trim edge of the bottom row
+    neutral_border: float = 0.0
+    """Paper left white inside every trim, where cards butt and so share a cut line."""
 
     @property
     def per_page(self) -> int:
@@ -299,3 +306,15 @@ def plan_sheet(width: float, height: float, page_size: tuple[float, float]) -> T
     given = plan_tiles(width, height, page_width=page_width, page_height=page_height)
     turned = plan_tiles(width, height, page_width=page_height, page_height=page_width)
     return turned if len(turned.tiles) < len(given.tiles) else given
+
+
+def card_label(grid: CardGrid) -> Rect:
+    """Where a card sheet's footer (the product and page) is written."""
+    return Rect(
+        PRINTER_MARGIN, mm(2.5) - LABEL_DESCENT, grid.page_width - 2 * PRINTER_MARGIN, LABEL_HEIGHT
+    )
+
+
+def tile_label(plan: TilePlan) -> Rect:
+    """Where a tile page's footer (its place in the assembly) is written."""
+    return Rect(mm(5), mm(2) - LABEL_DESCENT, plan.page_width - mm(10), LABEL_HEIGHT)

@@ -71,6 +71,19 @@ def _components(
     return [Paragraph(title, heading), table]
 
 
+def print_guidance(paper_name: str, bleed_mm: float) -> list[str]:
+    """How to print and cut the kit, in the players' words."""
+    paper_label = paper_name.upper() if paper_name != "letter" else "Letter"
+    return [
+        f"纸张：{paper_label}，打印时选择「实际大小 / 100%」，不要「适合页面」。"
+        f"卡牌按真实尺寸排版，四周留有 {bleed_mm:g} 毫米出血。",
+        "双面：卡牌文件的正面页与背面页交替排列，请用双面打印并选「长边翻转」。背面已按长边翻转镜像，"
+        "每张牌背正好落在它的正面之后。若打印机双面有偏移，可用 --back-offset 参数校正。",
+        "裁切：沿纸边的裁切标记（细黑线）连线裁切；标记只画在卡牌区域之外，不会压到牌面。",
+        "大幅面的图版会拆成多页，另附一页缩小的拼接总览；按页角编号对齐十字标记后粘贴。",
+    ]
+
+
 def render_cover(
     path: Path,
     model: Any,
@@ -130,15 +143,7 @@ def render_cover(
     )
     story.append(table)
     story += _components(model, small, heading, fonts)
-    paper_label = paper_name.upper() if paper_name != "letter" else "Letter"
-    guidance = [
-        f"纸张：{paper_label}，打印时选择「实际大小 / 100%」，不要「适合页面」。"
-        f"卡牌按真实尺寸排版，四周留有 {bleed_mm:g} 毫米出血。",
-        "双面：卡牌文件的正面页与背面页交替排列，请用双面打印并选「长边翻转」。背面已按长边翻转镜像，"
-        "每张牌背正好落在它的正面之后。若打印机双面有偏移，可用 --back-offset 参数校正。",
-        "裁切：沿纸边的裁切标记（细黑线）连线裁切；标记只画在卡牌区域之外，不会压到牌面。",
-        "大幅面的图版会拆成多页，另附一页缩小的拼接总览；按页角编号对齐十字标记后粘贴。",
-    ]
+    guidance = print_guidance(paper_name, bleed_mm)
     story.append(Paragraph("打印与裁切", heading))
     story.extend(Paragraph(_escape(line), body) for line in guidance)
     decisions = getattr(model, "decisions", ())
