@@ -119,11 +119,7 @@ def build_kit(
         note = render_prose(product.note, {"game": game.model}, product.where)
         digest = product_digest(product, item, options, fonts)
         report.digests[path.name] = digest
-        kept = recorded.get(path.name)
-        if kept is not None and kept[0] == digest:
-            report.files.append(BuiltFile(path, product.id, product.title, kept[1], note))
-            report.unchanged.append(path.name)
-            continue
+        grid = None
         if product.kind is ProductKind.CARDS:
             width, height = item_size(product)
             # Landscape cards sit turned a quarter in a portrait slot: more fit that way.
@@ -136,6 +132,13 @@ def build_kit(
                 raise ContentError(
                     [Problem(product.where, f"product {product.id!r}: {error}", game=game.slug)]
                 ) from error
+            note = " ".join(part for part in (note, _edges_note(grid, options)) if part)
+        kept = recorded.get(path.name)
+        if kept is not None and kept[0] == digest:
+            report.files.append(BuiltFile(path, product.id, product.title, kept[1], note))
+            report.unchanged.append(path.name)
+            continue
+        if grid is not None:
             pages = render_card_sheets(
                 path,
                 [CardRun(front, back, copies) for front, back, copies in item.runs],
@@ -180,10 +183,30 @@ def add_cover(
     report: KitReport,
     extra_files: Sequence[BuiltFile] = (),
 ) -> None:
-    """Render the read-me-first page listing the report's files and `extra_files` (built
-    elsewhere: the rulebook), and put it first in the report."""
+    """Render the duplex calibration sheet and the read-me-first page listing the report's
+    files and `extra_files` (built elsewhere: the rulebook), and put the two first."""
+    from pnp.layout.sheets import Flip
+    from pnp.render.calibration import render_calibration
     from pnp.render.cover import CoverEntry, render_cover
 
+    calibration = out_dir / f"{game.slug}-01-duplex-calibration.pdf"
+    calibration_pages = render_calibration(
+        calibration,
+        page_size=paper_size(options.paper),
+        fonts=report.fonts,
+        title=f"{game.model.info.title} · 双面校准页",
+    )
+    report.files.insert(
+        0,
+        BuiltFile(
+            calibration,
+            "duplex-calibration",
+            "双面校准页",
+            calibration_pages,
+            "打印卡牌之前先用同样的设置双面打印这一张，对着光读出背面偏差。",
+        ),
+    )
+    report.rendered.insert(0, calibration.name)
     report.files.extend(extra_files)
     path = out_dir / f"{game.slug}-00-read-me-first.pdf"
     entries = [CoverEntry(f.path.name, f.title, f.pages, f.note) for f in report.files]
@@ -195,9 +218,18 @@ def add_cover(
         paper_name=options.paper,
         bleed_mm=options.bleed_mm,
         fonts=report.fonts,
+        calibration=calibration.name,
+        flip_long=options.flip is Flip.LONG_EDGE,
     )
     report.files.insert(0, BuiltFile(path, "read-me-first", "打印说明", 1, ""))
     report.rendered.insert(0, path.name)
+
+
+def _edges_note(grid: Any, options: BuildOptions) -> str:
+    """Which finish the read-me promises this card file: white borders or bleed."""
+    if grid.neutral_border:
+        return f"牌与牌紧挨着：每张牌四周留 {grid.neutral_border / mm(1):g} 毫米白边。"
+    return f"牌间留空：每张牌四周 {options.bleed_mm:g} 毫米出血。"
 
 
 def _recorded_products(out_dir: Path, record: Mapping[str, object]) -> dict[str, tuple[str, int]]:

@@ -13,11 +13,15 @@ from pnp.units import mm
 
 PRINTER_MARGIN = mm(5)  # most home printers cannot print the outer 5 mm of a sheet
 MARK_GAP = mm(1)  # crop marks stop short of the trim line's neighbourhood
-MARK_MIN = mm(3)  # a crop mark shorter than this is no help to a cutter
+MARK_MIN = mm(2)  # a crop mark shorter than this is no help to a cutter
 MARK_LENGTH = mm(8)
 # Abutting cards each paint a hair past their shared cut line, so a viewer's anti-aliasing
 # or a printer's rounding shows no paper-white seam between them.
 SEAM = mm(0.2)
+# Cards that butt share their cut line, so they cannot have bleed there: each such card keeps
+# this much paper white inside its trim on every side (the same on every card, so they match),
+# and a cut up to this far off shows white, never a sliver of the neighbour.
+NEUTRAL_BORDER = mm(1.5)
 
 
 LABEL_SIZE = 6.0  # pt: a sheet's footer, small but legible
@@ -83,6 +87,8 @@ class CardGrid:
     origin_y: float  # bottom trim edge of the bottom row
     neutral_border: float = 0.0
     """Paper left white inside every trim, where cards butt and so share a cut line."""
+    margin: float = PRINTER_MARGIN
+    """The outer strip of the page the printer cannot reach: nothing but bleed goes there."""
 
     @property
     def per_page(self) -> int:
@@ -116,6 +122,10 @@ class CardGrid:
         x = self.origin_x + column * (self.card_width + self.gutter_x)
         y = self.origin_y + grid_row * (self.card_height + self.gutter_y)
         trim = Rect(x, y, self.card_width, self.card_height)
+        border = self.neutral_border
+        if border > 0:
+            inner = Rect(x + border, y + border, trim.width - 2 * border, trim.height - 2 * border)
+            return Slot(trim=trim, cell=inner)
         # A card owns the bleed on a side that faces the outside of the grid or a gutter; where
         # two cards abut, the shared cut line is the edge of both and neither paints past it.
         left = self.bleed if (column == 0 or self.gutter_x) else SEAM
@@ -150,30 +160,43 @@ class CardGrid:
         """A mark on every trim line, outside the grid only, so none crosses a face.
 
         Marks start just outside the outermost trims (over the outer bleed, which is cut
-        away) and run towards the page edge, so they show even when the margin is thin.
+        away) and run towards the page edge, but stop at the printer's margin: a mark there
+        would not print. A mark with too little room is left out.
         """
         xs, ys = self.cut_lines_x(), self.cut_lines_y()
         left, right, bottom, top = xs[0], xs[-1], ys[0], ys[-1]
+        low_x, high_x = self.margin, self.page_width - self.margin
+        low_y, high_y = self.margin, self.page_height - self.margin
         marks: list[Mark] = []
+
+        def add(x1: float, y1: float, x2: float, y2: float) -> None:
+            if max(x2 - x1, y2 - y1) >= MARK_MIN - 1e-6:
+                marks.append(Mark(x1, y1, x2, y2))
+
         for x in xs:
-            if bottom - MARK_GAP >= MARK_MIN:
-                marks.append(
-                    Mark(x, max(0.0, bottom - MARK_GAP - MARK_LENGTH), x, bottom - MARK_GAP)
-                )
-            if self.page_height - top - MARK_GAP >= MARK_MIN:
-                marks.append(
-                    Mark(x, top + MARK_GAP, x, min(self.page_height, top + MARK_GAP + MARK_LENGTH))
-                )
+            add(x, max(low_y, bottom - MARK_GAP - MARK_LENGTH), x, bottom - MARK_GAP)
+            add(x, top + MARK_GAP, x, min(high_y, top + MARK_GAP + MARK_LENGTH))
         for y in ys:
-            if left - MARK_GAP >= MARK_MIN:
-                marks.append(Mark(max(0.0, left - MARK_GAP - MARK_LENGTH), y, left - MARK_GAP, y))
-            if self.page_width - right - MARK_GAP >= MARK_MIN:
-                marks.append(
-                    Mark(
-                        right + MARK_GAP, y, min(self.page_width, right + MARK_GAP + MARK_LENGTH), y
-                    )
-                )
+            add(max(low_x, left - MARK_GAP - MARK_LENGTH), y, left - MARK_GAP, y)
+            add(right + MARK_GAP, y, min(high_x, right + MARK_GAP + MARK_LENGTH), y)
         return marks
+
+    def label(self) -> Rect | None:
+        """Where the sheet's footer (product and page) goes: below the grid, or above it,
+        inside the printable area and clear of the bleed; None when the grid leaves no room."""
+        outer = 0.0 if self.neutral_border else self.bleed
+        below = self.origin_y - outer - self.margin
+        if below >= LABEL_HEIGHT:
+            return Rect(self.margin, self.margin, self.page_width - 2 * self.margin, LABEL_HEIGHT)
+        grid_top = self.cut_lines_y()[-1] + outer
+        if self.page_height - self.margin - grid_top >= LABEL_HEIGHT:
+            return Rect(
+                self.margin,
+                self.page_height - self.margin - LABEL_HEIGHT,
+                self.page_width - 2 * self.margin,
+                LABEL_HEIGHT,
+            )
+        return None
 
 
 def _mirror_x(rect: Rect, page_width: float) -> Rect:
@@ -218,6 +241,7 @@ def plan_card_grid(
         )
     grid_width = columns * card_width + (columns - 1) * gutter_x
     grid_height = rows * card_height + (rows - 1) * gutter_y
+    butted = (columns > 1 and gutter_x == 0) or (rows > 1 and gutter_y == 0)
     return CardGrid(
         page_width=page_width,
         page_height=page_height,
@@ -230,6 +254,8 @@ def plan_card_grid(
         gutter_y=gutter_y,
         origin_x=(page_width - grid_width) / 2,
         origin_y=(page_height - grid_height) / 2,
+        neutral_border=NEUTRAL_BORDER if butted else 0.0,
+        margin=margin,
     )
 
 
@@ -255,6 +281,7 @@ class TilePlan:
     rows: int
     overlap: float
     tiles: tuple[Tile, ...]
+    margin: float = PRINTER_MARGIN
 
     @property
     def is_single_page(self) -> bool:
@@ -280,6 +307,8 @@ def plan_tiles(
         x, y = (page_width - sheet_width) / 2, (page_height - sheet_height) / 2
         tile = Tile(0, 0, x, y, Rect(x, y, sheet_width, sheet_height))
         return TilePlan(page_width, page_height, sheet_width, sheet_height, 1, 1, 0.0, (tile,))
+    # A tile page's footer (its place in the assembly) takes a strip under the window.
+    usable_h -= LABEL_HEIGHT + MARK_GAP
     step_w, step_h = usable_w - overlap, usable_h - overlap
     columns = max(1, math.ceil((sheet_width - overlap) / step_w))
     rows = max(1, math.ceil((sheet_height - overlap) / step_h))
@@ -295,7 +324,15 @@ def plan_tiles(
             window = Rect(margin, page_height - margin - window_h, window_w, window_h)
             tiles.append(Tile(column, row, offset_x, offset_y, window))
     return TilePlan(
-        page_width, page_height, sheet_width, sheet_height, columns, rows, overlap, tuple(tiles)
+        page_width,
+        page_height,
+        sheet_width,
+        sheet_height,
+        columns,
+        rows,
+        overlap,
+        tuple(tiles),
+        margin,
     )
 
 
@@ -308,13 +345,7 @@ def plan_sheet(width: float, height: float, page_size: tuple[float, float]) -> T
     return turned if len(turned.tiles) < len(given.tiles) else given
 
 
-def card_label(grid: CardGrid) -> Rect:
-    """Where a card sheet's footer (the product and page) is written."""
-    return Rect(
-        PRINTER_MARGIN, mm(2.5) - LABEL_DESCENT, grid.page_width - 2 * PRINTER_MARGIN, LABEL_HEIGHT
-    )
-
-
 def tile_label(plan: TilePlan) -> Rect:
-    """Where a tile page's footer (its place in the assembly) is written."""
-    return Rect(mm(5), mm(2) - LABEL_DESCENT, plan.page_width - mm(10), LABEL_HEIGHT)
+    """Where a tile page's footer (its place in the assembly) is written: the strip
+    plan_tiles keeps under the window, inside the printable area."""
+    return Rect(plan.margin, plan.margin, plan.page_width - 2 * plan.margin, LABEL_HEIGHT)

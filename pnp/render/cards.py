@@ -9,12 +9,11 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.layout.primitives import Face
-from pnp.layout.sheets import CardGrid, Flip, Slot
+from pnp.layout.sheets import LABEL_DESCENT, LABEL_SIZE, CardGrid, Flip, Slot
 from pnp.output import atomic_output
 from pnp.render.draw import DrawReport, colour, draw_face
 from pnp.render.fonts import FontSet
 from pnp.render.pdf import new_canvas
-from pnp.units import mm
 
 CROP_MARK_WIDTH = 0.3  # pt: thin enough to cut on, thick enough to see
 
@@ -174,10 +173,13 @@ def _crop_marks(canvas: Canvas, grid: CardGrid) -> None:
 
 
 def _label(canvas: Canvas, grid: CardGrid, font: str, text: str) -> None:
+    place = grid.label()
+    if place is None:  # the cards fill the printable area: the footer would print over them
+        return
     canvas.saveState()
-    canvas.setFont(font, 6)
+    canvas.setFont(font, LABEL_SIZE)
     canvas.setFillColor(colour("#777777"))
-    canvas.drawCentredString(grid.page_width / 2, mm(2.5), text)
+    canvas.drawCentredString(place.x + place.width / 2, place.y + LABEL_DESCENT, text)
     canvas.restoreState()
 
 

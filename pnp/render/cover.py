@@ -12,6 +12,7 @@ from reportlab.platypus import SimpleDocTemplate, Spacer, Table, TableStyle
 
 from pnp.content.prose import render_prose
 from pnp.layout.products import collection
+from pnp.layout.sheets import NEUTRAL_BORDER
 from pnp.model.common import ProductKind, bring_amount, physical_of
 from pnp.output import atomic_output
 from pnp.render.draw import colour
@@ -71,15 +72,30 @@ def _components(
     return [Paragraph(title, heading), table]
 
 
-def print_guidance(paper_name: str, bleed_mm: float) -> list[str]:
+def print_guidance(
+    paper_name: str, bleed_mm: float, calibration: str = "", flip_long: bool = True
+) -> list[str]:
     """How to print and cut the kit, in the players' words."""
     paper_label = paper_name.upper() if paper_name != "letter" else "Letter"
+    flip = "长边翻转" if flip_long else "短边翻转"
+    border = NEUTRAL_BORDER / mm(1)
+    check = (
+        f"先用同样的设置打印「{calibration}」这一张，按页上的说明对着光读出背面的偏差；"
+        "偏差不是 0 时，在打印机属性里把背面移回来，再打印卡牌。"
+        if calibration
+        else ""
+    )
     return [
         f"纸张：{paper_label}，打印时选择「实际大小 / 100%」，不要「适合页面」。"
-        f"卡牌按真实尺寸排版，四周留有 {bleed_mm:g} 毫米出血。",
-        "双面：卡牌文件的正面页与背面页交替排列，请用双面打印并选「长边翻转」。背面已按长边翻转镜像，"
-        "每张牌背正好落在它的正面之后。若打印机双面有偏移，可用 --back-offset 参数校正。",
-        "裁切：沿纸边的裁切标记（细黑线）连线裁切；标记只画在卡牌区域之外，不会压到牌面。",
+        "卡牌按真实尺寸排版。",
+        f"出血与白边：牌与牌之间留有空隙的页面，每张牌四周多印 {bleed_mm:g} 毫米出血，"
+        "沿裁切标记裁切即可；牌与牌紧挨着、共用一条裁切线的页面，"
+        f"每张牌四周留 {border:g} 毫米白边，"
+        "裁偏一点只会裁到白边，不会露出邻牌的颜色。打印清单里写着每个文件是哪一种。",
+        f"双面：卡牌文件的正面页与背面页交替排列，请用双面打印并选「{flip}」，"
+        f"每张牌背正好落在它的正面之后。{check}",
+        "裁切：沿纸边的裁切标记（细黑线）连线裁切；标记只画在卡牌区域之外、打印机印得到的范围内，"
+        "不会压到牌面。",
         "大幅面的图版会拆成多页，另附一页缩小的拼接总览；按页角编号对齐十字标记后粘贴。",
     ]
 
@@ -93,6 +109,8 @@ def render_cover(
     paper_name: str,
     bleed_mm: float,
     fonts: FontSet,
+    calibration: str = "",
+    flip_long: bool = True,
 ) -> None:
     info = model.info
     body = ParagraphStyle("body", fontName=fonts.regular, fontSize=10, leading=15, wordWrap="CJK")
@@ -106,6 +124,7 @@ def render_cover(
         leading=20,
         spaceBefore=8,
         spaceAfter=4,
+        keepWithNext=1,  # a heading never ends a page without what it heads
     )
     story: list[Any] = [
         Paragraph(_escape(f"{info.title}　{info.subtitle}".strip()), title),
@@ -143,10 +162,10 @@ def render_cover(
     )
     story.append(table)
     story += _components(model, small, heading, fonts)
-    guidance = print_guidance(paper_name, bleed_mm)
+    guidance = print_guidance(paper_name, bleed_mm, calibration, flip_long)
     story.append(Paragraph("打印与裁切", heading))
     story.extend(Paragraph(_escape(line), body) for line in guidance)
-    decisions = getattr(model, "decisions", ())
+    decisions = [d for d in getattr(model, "decisions", ()) if not d.designer]
     if decisions:
         story.append(Paragraph("本版规则裁定", heading))
         for decision in decisions:

@@ -8,7 +8,7 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.layout.primitives import Face
-from pnp.layout.sheets import TilePlan
+from pnp.layout.sheets import LABEL_DESCENT, LABEL_SIZE, TilePlan, tile_label
 from pnp.output import atomic_output
 from pnp.render.draw import DrawReport, colour, draw_face
 from pnp.render.fonts import FontSet
@@ -76,12 +76,13 @@ def _tile_page(
     if tile.row < plan.rows - 1:
         for x in (window.x + window.width * 0.25, window.x + window.width * 0.75):
             _registration_cross(canvas, x, window.y + overlap / 2)
-    canvas.setFont(fonts.regular, 7)
+    canvas.setFont(fonts.regular, LABEL_SIZE)
     canvas.setFillColor(colour("#555555"))
     name = f"{_ROW_NAMES[tile.row]}{tile.column + 1}"
+    place = tile_label(plan)
     canvas.drawString(
-        mm(5),
-        mm(2),
+        place.x,
+        place.y + LABEL_DESCENT,
         f"{title} · 拼接页 {name}（共 {plan.rows}×{plan.columns}）"
         " · 虚线外的重叠条压在左侧/上方的页下，对齐十字后粘贴",
     )

@@ -22,7 +22,6 @@ from pnp.layout.sheets import (
     PRINTER_MARGIN,
     CardGrid,
     Rect,
-    card_label,
     plan_card_grid,
     plan_sheet,
     tile_label,
@@ -123,8 +122,8 @@ def _check_grid(
             f"{len(grid.crop_marks())} crop marks run into the outer {margin / mm(1):g} mm "
             "most printers cannot print",
         )
-    label = card_label(grid)
-    if not _inside(label, grid.page_width, grid.page_height, margin):
+    label = grid.label()
+    if label is not None and not _inside(label, grid.page_width, grid.page_height, margin):
         findings.error(
             where,
             f"product {product!r} on {paper}: the sheet's footer is "
@@ -304,8 +303,8 @@ def player_texts(game: object) -> list[PlayerText]:
 
 
 def player_decisions(model: object) -> list[Decision]:
-    """The rulings the player documents print."""
-    return list(getattr(model, "decisions", ()))
+    """The rulings the player documents print: all but the designer's."""
+    return [d for d in getattr(model, "decisions", ()) if not d.designer]
 
 
 def check_documents(findings: Findings, terms: Iterable[tuple[str, Location]]) -> None:
