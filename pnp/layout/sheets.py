@@ -168,17 +168,19 @@ class CardGrid:
         low_x, high_x = self.margin, self.page_width - self.margin
         low_y, high_y = self.margin, self.page_height - self.margin
         marks: list[Mark] = []
+        # Over a neutral border nothing is painted past the trim, so a mark may run up to it.
+        gap = 0.0 if self.neutral_border else MARK_GAP
 
         def add(x1: float, y1: float, x2: float, y2: float) -> None:
             if max(x2 - x1, y2 - y1) >= MARK_MIN - 1e-6:
                 marks.append(Mark(x1, y1, x2, y2))
 
         for x in xs:
-            add(x, max(low_y, bottom - MARK_GAP - MARK_LENGTH), x, bottom - MARK_GAP)
-            add(x, top + MARK_GAP, x, min(high_y, top + MARK_GAP + MARK_LENGTH))
+            add(x, max(low_y, bottom - gap - MARK_LENGTH), x, bottom - gap)
+            add(x, top + gap, x, min(high_y, top + gap + MARK_LENGTH))
         for y in ys:
-            add(max(low_x, left - MARK_GAP - MARK_LENGTH), y, left - MARK_GAP, y)
-            add(right + MARK_GAP, y, min(high_x, right + MARK_GAP + MARK_LENGTH), y)
+            add(max(low_x, left - gap - MARK_LENGTH), y, left - gap, y)
+            add(right + gap, y, min(high_x, right + gap + MARK_LENGTH), y)
         return marks
 
     def label(self) -> Rect | None:

@@ -104,7 +104,7 @@ def _back(canvas: Canvas, fonts: FontSet, width: float, height: float) -> None:
     canvas.saveState()
     canvas.setStrokeColor(colour("#000000"))
     canvas.setFillColor(colour("#000000"))
-    canvas.setFont(fonts.regular, 6)
+    canvas.setFont(fonts.regular, 5)
     steps = int(SCALE_MM / TICK_MM)
     for step in range(-steps, steps + 1):
         offset = mm(step * TICK_MM)
@@ -113,10 +113,11 @@ def _back(canvas: Canvas, fonts: FontSet, width: float, height: float) -> None:
         canvas.setLineWidth(0.35 if step == 0 else 0.2)
         canvas.line(cx + offset, cy + SCALE_GAP, cx + offset, cy + SCALE_GAP + length)
         canvas.line(cx + SCALE_GAP, cy + offset, cx + SCALE_GAP + length, cy + offset)
-        if whole:
+        # Every other millimetre is numbered: numbers a millimetre apart would touch.
+        if whole and step % int(2 / TICK_MM) == 0:
             label = f"{int(step * TICK_MM):+d}" if step else "0"
             canvas.drawCentredString(cx + offset, cy + SCALE_GAP + mm(5), label)
-            canvas.drawString(cx + SCALE_GAP + mm(5), cy + offset - mm(0.7), label)
+            canvas.drawString(cx + SCALE_GAP + mm(5), cy + offset - mm(0.6), label)
     canvas.setLineWidth(0.2)
     canvas.line(cx - mm(SCALE_MM), cy + SCALE_GAP, cx + mm(SCALE_MM), cy + SCALE_GAP)
     canvas.line(cx + SCALE_GAP, cy - mm(SCALE_MM), cx + SCALE_GAP, cy + mm(SCALE_MM))

@@ -116,6 +116,7 @@ def render_cover(
     body = ParagraphStyle("body", fontName=fonts.regular, fontSize=10, leading=15, wordWrap="CJK")
     small = ParagraphStyle("small", parent=body, fontSize=8.5, leading=12)
     title = ParagraphStyle("title", parent=body, fontName=fonts.bold, fontSize=24, leading=30)
+    subtitle = ParagraphStyle("subtitle", parent=body, fontSize=13, leading=19, spaceAfter=2)
     heading = ParagraphStyle(
         "heading",
         parent=body,
@@ -127,7 +128,9 @@ def render_cover(
         keepWithNext=1,  # a heading never ends a page without what it heads
     )
     story: list[Any] = [
-        Paragraph(_escape(f"{info.title}　{info.subtitle}".strip()), title),
+        Paragraph(_escape(info.title), title),
+        # The subtitle on its own line, smaller: run on after the title it read as one name.
+        *([Paragraph(_escape(info.subtitle), subtitle)] if info.subtitle else []),
         Paragraph(_escape(f"{info.players} 人 · 约 {info.minutes} 分钟 · 打印版"), body),
         Spacer(1, mm(4)),
         Paragraph("打印清单", heading),
