@@ -12,7 +12,7 @@ from pnp.content.loader import LoadedGame
 from pnp.content.prose import render_prose
 from pnp.errors import ContentError, Problem
 from pnp.layout.products import LaidOutProduct, layout_product, text_of
-from pnp.layout.sheets import plan_card_grid, plan_sheet
+from pnp.layout.sheets import plan_card_grid, plan_sheet, scale_note
 from pnp.layout.sizes import item_size
 from pnp.model.common import Product, ProductKind
 from pnp.options import BuildOptions
@@ -133,6 +133,13 @@ def build_kit(
                     [Problem(product.where, f"product {product.id!r}: {error}", game=game.slug)]
                 ) from error
             note = " ".join(part for part in (note, _edges_note(grid, options)) if part)
+        else:
+            width, height = item_size(product)
+            probe = plan_sheet(
+                width, height, _sheet_paper(width, height, page_w, page_h), scalable=_aid(product)
+            )
+            if probe.scale < 1:
+                note = " ".join(part for part in (note, f"（{scale_note(probe.scale)}）") if part)
         kept = recorded.get(path.name)
         if kept is not None and kept[0] == digest:
             report.files.append(BuiltFile(path, product.id, product.title, kept[1], note))
@@ -151,15 +158,14 @@ def build_kit(
             )
         else:
             width, height = item_size(product)
-            size = (
-                (max(page_w, page_h), min(page_w, page_h)) if width > height else (page_w, page_h)
-            )
+            size = _sheet_paper(width, height, page_w, page_h)
+            plans = [
+                (front, copies, plan_sheet(front.width, front.height, size, scalable=_aid(product)))
+                for front, _, copies in item.runs
+            ]
             pages = render_sheets(
                 path,
-                [
-                    (front, copies, plan_sheet(front.width, front.height, size))
-                    for front, _, copies in item.runs
-                ],
+                plans,
                 page_size=size,
                 title=title,
                 fonts=fonts,
@@ -223,6 +229,17 @@ def add_cover(
     )
     report.files.insert(0, BuiltFile(path, "read-me-first", "打印说明", 1, ""))
     report.rendered.insert(0, path.name)
+
+
+def _sheet_paper(width: float, height: float, page_w: float, page_h: float) -> tuple[float, float]:
+    """The paper a sheet starts on: turned landscape for a landscape sheet."""
+    return (max(page_w, page_h), min(page_w, page_h)) if width > height else (page_w, page_h)
+
+
+def _aid(product: Product) -> bool:
+    """A sheet nothing is placed on (no slots, no tracks): its size is no rule, so it may
+    shrink to fit one page."""
+    return not product.slots and not product.tracks
 
 
 def _edges_note(grid: Any, options: BuildOptions) -> str:

@@ -284,6 +284,9 @@ class TilePlan:
     overlap: float
     tiles: tuple[Tile, ...]
     margin: float = PRINTER_MARGIN
+    scale: float = 1.0
+    """Below 1: a sheet whose size is no rule (an aid), shrunk to one page instead of tiled;
+    its footer states the scale."""
 
     @property
     def is_single_page(self) -> bool:
@@ -338,16 +341,44 @@ def plan_tiles(
     )
 
 
-def plan_sheet(width: float, height: float, page_size: tuple[float, float]) -> TilePlan:
+def scale_note(scale: float) -> str:
+    """What the footer and the read-me say of a shrunk aid."""
+    return f"按 {scale:.0%} 缩小到一页"
+
+
+SMALLEST_SCALE = 0.8
+"""An aid is shrunk to one page down to this scale; below it, it is tiled at true size."""
+
+
+def plan_sheet(
+    width: float, height: float, page_size: tuple[float, float], *, scalable: bool = False
+) -> TilePlan:
     """The pages of one sheet of ``width`` x ``height`` points at true size: the paper turned
-    whichever way needs fewer pages (the given way on a tie)."""
+    whichever way needs fewer pages (the given way on a tie).
+
+    A `scalable` sheet (an aid: nothing is placed on it, so its size is no rule) that would be
+    tiled is shrunk to fit one page instead, leaving a strip for the footer that states the
+    scale, when that keeps it at SMALLEST_SCALE or larger."""
     page_width, page_height = page_size
     given = plan_tiles(width, height, page_width=page_width, page_height=page_height)
     turned = plan_tiles(width, height, page_width=page_height, page_height=page_width)
-    return turned if len(turned.tiles) < len(given.tiles) else given
+    plan = turned if len(turned.tiles) < len(given.tiles) else given
+    if plan.is_single_page or not scalable:
+        return plan
+    usable_w = page_width - 2 * PRINTER_MARGIN
+    usable_h = page_height - 2 * PRINTER_MARGIN - LABEL_HEIGHT - MARK_GAP
+    scale = min(usable_w / width, usable_h / height)
+    if scale < SMALLEST_SCALE:
+        return plan
+    x = (page_width - width * scale) / 2
+    y = PRINTER_MARGIN + LABEL_HEIGHT + MARK_GAP + (usable_h - height * scale) / 2
+    tile = Tile(0, 0, x, y, Rect(x, y, width * scale, height * scale))
+    return TilePlan(
+        page_width, page_height, width, height, 1, 1, 0.0, (tile,), PRINTER_MARGIN, scale
+    )
 
 
 def tile_label(plan: TilePlan) -> Rect:
-    """Where a tile page's footer (its place in the assembly) is written: the strip
-    plan_tiles keeps under the window, inside the printable area."""
+    """Where a tile page's footer (its place in the assembly, or a shrunk aid's scale) is
+    written: the strip the plan keeps under the window, inside the printable area."""
     return Rect(plan.margin, plan.margin, plan.page_width - 2 * plan.margin, LABEL_HEIGHT)

@@ -9,7 +9,10 @@ from pnp.layout.sheets import (
     PRINTER_MARGIN,
     Flip,
     plan_card_grid,
+    plan_sheet,
     plan_tiles,
+    scale_note,
+    tile_label,
 )
 from pnp.units import PAPER_SIZES_MM, mm
 
@@ -172,3 +175,26 @@ def test_a_large_sheet_tiles_with_overlap_and_covers_every_point() -> None:
     shown_first_right = first.window.right - first.offset_x
     shown_second_left = second.window.x - second.offset_x
     assert shown_first_right - shown_second_left == pytest.approx(plan.overlap)
+
+
+def test_an_aid_a_little_too_tall_for_letter_shrinks_to_one_page_with_room_for_its_scale() -> None:
+    """MAQUIS's 200x287 mm aids: on Letter they were an overview and two pages covering a
+    10 mm strip; an aid (nothing placed on it) fits one page, its scale stated in a footer."""
+    letter = PAPERS["letter"]
+    tiled = plan_sheet(mm(200), mm(287), letter)
+    assert len(tiled.tiles) > 1 and tiled.scale == 1.0  # a board keeps its true size
+    aid = plan_sheet(mm(200), mm(287), letter, scalable=True)
+    assert aid.is_single_page and 0.9 < aid.scale < 1
+    window = aid.tiles[0].window
+    label = tile_label(aid)
+    assert window.width == pytest.approx(mm(200) * aid.scale)
+    assert window.y >= label.top - 1e-6 and label.y >= PRINTER_MARGIN - 1e-6
+    assert window.top <= letter[1] - PRINTER_MARGIN + 1e-6
+    assert scale_note(aid.scale) == f"按 {aid.scale:.0%} 缩小到一页"
+    # On A4 the same aid fits at true size.
+    assert plan_sheet(mm(200), mm(287), PAPERS["a4"], scalable=True).scale == 1.0
+
+
+def test_an_aid_far_too_large_is_tiled_not_shrunk() -> None:
+    plan = plan_sheet(mm(400), mm(560), PAPERS["a4"], scalable=True)
+    assert plan.scale == 1.0 and len(plan.tiles) > 1
