@@ -137,34 +137,42 @@ class CardGrid:
         )
         return Slot(trim=trim, cell=cell)
 
-    def cut_lines_x(self) -> list[float]:
-        """Every vertical trim line of the grid, left to right, shared lines once."""
+    def cut_lines_x(self, filled: int | None = None) -> list[float]:
+        """Every vertical trim line of the grid (of its first `filled` slots), left to right,
+        shared lines once."""
         lines: list[float] = []
-        for column in range(self.columns):
+        columns = self.columns if filled is None else min(self.columns, filled)
+        for column in range(columns):
             left = self.origin_x + column * (self.card_width + self.gutter_x)
             for x in (left, left + self.card_width):
                 if not lines or abs(lines[-1] - x) > 1e-6:
                     lines.append(x)
         return lines
 
-    def cut_lines_y(self) -> list[float]:
+    def cut_lines_y(self, filled: int | None = None) -> list[float]:
+        """Every horizontal trim line of the grid (of the rows its first `filled` slots
+        reach: they fill from the top), bottom to top, shared lines once."""
         lines: list[float] = []
-        for row in range(self.rows):
+        used = self.rows if filled is None else min(self.rows, -(-filled // self.columns))
+        for row in range(self.rows - used, self.rows):
             bottom = self.origin_y + row * (self.card_height + self.gutter_y)
             for y in (bottom, bottom + self.card_height):
                 if not lines or abs(lines[-1] - y) > 1e-6:
                     lines.append(y)
         return lines
 
-    def crop_marks(self) -> list[Mark]:
-        """A mark on every trim line, outside the grid only, so none crosses a face.
+    def crop_marks(self, filled: int | None = None) -> list[Mark]:
+        """A mark on every trim line, outside the grid only, so none crosses a face; with
+        `filled`, only the lines of the first `filled` slots (a page's last cards), so an
+        empty slot gets no marks.
 
         Marks start just outside the outermost trims (over the outer bleed, which is cut
         away) and run towards the page edge, but stop at the printer's margin: a mark there
         would not print. A mark with too little room is left out.
         """
-        xs, ys = self.cut_lines_x(), self.cut_lines_y()
-        left, right, bottom, top = xs[0], xs[-1], ys[0], ys[-1]
+        xs, ys = self.cut_lines_x(filled), self.cut_lines_y(filled)
+        left, right = self.cut_lines_x()[0], self.cut_lines_x()[-1]
+        bottom, top = self.cut_lines_y()[0], self.cut_lines_y()[-1]
         low_x, high_x = self.margin, self.page_width - self.margin
         low_y, high_y = self.margin, self.page_height - self.margin
         marks: list[Mark] = []
@@ -233,8 +241,11 @@ def plan_card_grid(
     margin: float = PRINTER_MARGIN,
 ) -> CardGrid:
     """The grid that fits the most cards of this size on the page, centred."""
-    columns, gutter_x = _fit_axis(page_width - 2 * margin, card_width, bleed)
-    rows, gutter_y = _fit_axis(page_height - 2 * margin, card_height, bleed)
+    # Room for a crop mark on every side, inside the printable area: without it the cut lines
+    # of a grid that fills the paper (tokens) had no marks at all on two sides.
+    room = 2 * (margin + MARK_MIN)
+    columns, gutter_x = _fit_axis(page_width - room, card_width, bleed)
+    rows, gutter_y = _fit_axis(page_height - room, card_height, bleed)
     if columns < 1 or rows < 1:
         raise ValueError(
             f"a {card_width / mm(1):.0f}x{card_height / mm(1):.0f} mm card with "

@@ -85,17 +85,21 @@ class _Placer:
     ) -> None:
         self.canvas, self.forms, self.grid, self.options = canvas, forms, grid, options
         self.openings: dict[tuple[bool, int, bool], list[str]] = {}
-        self.marks: list[str] | None = None
+        self.marks: dict[tuple[int | None, bool], list[str]] = {}
 
-    def crop_marks(self) -> None:
-        """The page's crop marks: the same operators in the same state on every page."""
+    def crop_marks(self, filled: int, back: bool) -> None:
+        """The page's crop marks: for the slots it fills (a full page's are the same
+        operators in the same state on every page), mirrored behind the fronts on a back."""
         code = self.canvas._code
-        if self.marks is None:
+        key = (None if filled >= self.grid.per_page else filled, back)
+        known = self.marks.get(key)
+        if known is None:
             start = len(code)
-            _crop_marks(self.canvas, self.grid)
-            self.marks = code[start:]
+            flip = self.options.flip if back else None
+            _crop_marks(self.canvas, self.grid, key[0], flip)
+            self.marks[key] = code[start:]
         else:
-            code.extend(self.marks)
+            code.extend(known)
 
     def front(self, face: Face, index: int) -> None:
         self._place(face, False, index)
@@ -163,12 +167,18 @@ def _open_slot(
             canvas.translate(0, -slot.trim.width)
 
 
-def _crop_marks(canvas: Canvas, grid: CardGrid) -> None:
+def _crop_marks(canvas: Canvas, grid: CardGrid, filled: int | None, flip: Flip | None) -> None:
     canvas.saveState()
     canvas.setStrokeColor(colour("#000000"))
     canvas.setLineWidth(CROP_MARK_WIDTH)
-    for mark in grid.crop_marks():
-        canvas.line(mark.x1, mark.y1, mark.x2, mark.y2)
+    width, height = grid.page_width, grid.page_height
+    for mark in grid.crop_marks(filled):
+        x1, y1, x2, y2 = mark.x1, mark.y1, mark.x2, mark.y2
+        if flip is Flip.LONG_EDGE:
+            x1, x2 = width - x1, width - x2
+        elif flip is Flip.SHORT_EDGE:
+            y1, y2 = height - y1, height - y2
+        canvas.line(x1, y1, x2, y2)
     canvas.restoreState()
 
 
@@ -208,7 +218,7 @@ def render_card_sheets(
             for index, (front, _) in enumerate(chunk):
                 placer.front(front, index)
             if options.crop_marks:
-                placer.crop_marks()
+                placer.crop_marks(len(chunk), back=False)
             _label(canvas, grid, fonts.regular, f"{title} · 正面 {page + 1}/{pages}")
             canvas.showPage()
             if not has_backs:
@@ -217,7 +227,7 @@ def render_card_sheets(
                 if back is not None:
                     placer.back(back, index)
             if options.crop_marks:
-                placer.crop_marks()
+                placer.crop_marks(len(chunk), back=True)
             _label(canvas, grid, fonts.regular, f"{title} · 背面 {page + 1}/{pages}")
             canvas.showPage()
         canvas.save()

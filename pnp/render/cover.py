@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from pnp.content.prose import render_prose
 from pnp.layout.products import collection
@@ -112,9 +113,64 @@ def render_cover(
     calibration: str = "",
     flip_long: bool = True,
 ) -> None:
+    """Write the read-me-first page(s). A last page holding a line or two is a waste of paper
+    and looks unfinished: the read-me is then set a little tighter, when that saves the page."""
+    loose = _cover_pdf(
+        model, entries, paper, paper_name, bleed_mm, fonts, calibration, flip_long, compact=False
+    )
+    chosen = loose[0]
+    if loose[1] > 1 and loose[2] < NEAR_EMPTY:
+        tight = _cover_pdf(
+            model, entries, paper, paper_name, bleed_mm, fonts, calibration, flip_long, compact=True
+        )
+        if tight[1] < loose[1]:
+            chosen = tight[0]
+    with atomic_output(path) as temporary:
+        temporary.write_bytes(chosen)
+
+
+NEAR_EMPTY = 0.25
+"""A last page filled less than this is near-empty."""
+
+
+class _End(Flowable):
+    """Records where the story ends on its last page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.y = 0.0
+
+    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
+        return 0.0, 0.0
+
+    def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:
+        self.y = y
+
+
+def _cover_pdf(
+    model: Any,
+    entries: Sequence[CoverEntry],
+    paper: tuple[float, float],
+    paper_name: str,
+    bleed_mm: float,
+    fonts: FontSet,
+    calibration: str,
+    flip_long: bool,
+    *,
+    compact: bool,
+) -> tuple[bytes, int, float]:
+    """The read-me's bytes, its page count and how full its last page is (0 to 1)."""
     info = model.info
-    body = ParagraphStyle("body", fontName=fonts.regular, fontSize=10, leading=15, wordWrap="CJK")
-    small = ParagraphStyle("small", parent=body, fontSize=8.5, leading=12)
+    body = ParagraphStyle(
+        "body",
+        fontName=fonts.regular,
+        fontSize=10,
+        leading=13.5 if compact else 15,
+        wordWrap="CJK",
+    )
+    small = ParagraphStyle(
+        "small", parent=body, fontSize=8 if compact else 8.5, leading=10.5 if compact else 12
+    )
     title = ParagraphStyle("title", parent=body, fontName=fonts.bold, fontSize=24, leading=30)
     subtitle = ParagraphStyle("subtitle", parent=body, fontSize=13, leading=19, spaceAfter=2)
     heading = ParagraphStyle(
@@ -175,18 +231,24 @@ def render_cover(
             answer = render_prose(decision.answer, {"game": model}, decision.where)
             question = render_prose(decision.question, {"game": model}, decision.where)
             story.append(Paragraph(f"<b>{_escape(question)}</b> {_escape(answer)}", small))
-    with atomic_output(path) as temporary:
-        document = SimpleDocTemplate(
-            str(temporary),
-            pagesize=paper,
-            leftMargin=mm(15),
-            rightMargin=mm(15),
-            topMargin=mm(15),
-            bottomMargin=mm(15),
-            title=f"{info.title} · 打印说明",
-            author="pnp",
-            creator="pnp",
-            invariant=1,
-            initialFontName=fonts.regular,
-        )
-        document.build(story)
+    end = _End()
+    story.append(end)
+    buffer = io.BytesIO()
+    top, bottom = mm(15), mm(15)
+    document = SimpleDocTemplate(
+        buffer,
+        pagesize=paper,
+        leftMargin=mm(15),
+        rightMargin=mm(15),
+        topMargin=top,
+        bottomMargin=bottom,
+        title=f"{info.title} · 打印说明",
+        author="pnp",
+        creator="pnp",
+        invariant=1,
+        initialFontName=fonts.regular,
+    )
+    document.build(story)
+    frame = paper[1] - top - bottom
+    fill = (paper[1] - top - end.y) / frame
+    return buffer.getvalue(), document.page, fill

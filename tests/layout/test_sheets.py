@@ -198,3 +198,20 @@ def test_an_aid_a_little_too_tall_for_letter_shrinks_to_one_page_with_room_for_i
 def test_an_aid_far_too_large_is_tiled_not_shrunk() -> None:
     plan = plan_sheet(mm(400), mm(560), PAPERS["a4"], scalable=True)
     assert plan.scale == 1.0 and len(plan.tiles) > 1
+
+
+def test_a_part_filled_page_marks_only_the_cut_lines_of_its_cards() -> None:
+    """8 pawns on a page of 20 token slots got 104 marks; the empty slots need none."""
+    grid = plan_card_grid(mm(20), mm(20), bleed=BLEED, page_width=mm(210), page_height=mm(297))
+    one = grid.crop_marks(filled=1)
+    first = grid.front(0).trim
+    assert {round(m.x1, 3) for m in one if m.x1 == m.x2} == {
+        round(first.x, 3),
+        round(first.right, 3),
+    }
+    assert {round(m.y1, 3) for m in one if m.y1 == m.y2} == {
+        round(first.y, 3),
+        round(first.top, 3),
+    }
+    assert len(grid.crop_marks(filled=grid.per_page)) == len(grid.crop_marks())
+    assert len(one) < len(grid.crop_marks(filled=grid.columns + 1)) < len(grid.crop_marks())
