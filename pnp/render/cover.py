@@ -11,14 +11,14 @@ from typing import Any
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from pnp.content.prose import render_prose
+from pnp.content.prose import join_cjk, render_prose
 from pnp.layout.products import collection
 from pnp.layout.sheets import NEUTRAL_BORDER
 from pnp.model.common import ProductKind, bring_amount, physical_of
 from pnp.output import atomic_output
 from pnp.render.draw import colour
 from pnp.render.fonts import FontSet
-from pnp.render.text import WrappedOnce as Paragraph
+from pnp.render.text import CJKParagraph as Paragraph
 from pnp.units import mm
 
 
@@ -50,7 +50,9 @@ def _components(
         )
     physical = physical_of(model)
     for bring in physical.bring:
-        note = render_prose(bring.note, {"game": model}, bring.where) if bring.note else ""
+        note = (
+            join_cjk(render_prose(bring.note, {"game": model}, bring.where)) if bring.note else ""
+        )
         rows.append(
             [
                 Paragraph(_escape(bring.name), small),
@@ -205,7 +207,7 @@ def _cover_pdf(
                 Paragraph(_escape(built.file_name), small),
                 Paragraph(_escape(built.title), small),
                 Paragraph(str(built.pages), small),
-                Paragraph(_escape(built.note), small),
+                Paragraph(_escape(join_cjk(built.note)), small),
             ]
         )
     table = Table(rows, colWidths=[mm(62), mm(30), mm(12), mm(76)], repeatRows=1)
@@ -228,8 +230,8 @@ def _cover_pdf(
     if decisions:
         story.append(Paragraph("本版规则裁定", heading))
         for decision in decisions:
-            answer = render_prose(decision.answer, {"game": model}, decision.where)
-            question = render_prose(decision.question, {"game": model}, decision.where)
+            answer = join_cjk(render_prose(decision.answer, {"game": model}, decision.where))
+            question = join_cjk(render_prose(decision.question, {"game": model}, decision.where))
             story.append(Paragraph(f"<b>{_escape(question)}</b> {_escape(answer)}", small))
     end = _End()
     story.append(end)

@@ -11,10 +11,10 @@ from typing import Any
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import SimpleDocTemplate
 
-from pnp.content.prose import render_prose
+from pnp.content.prose import join_cjk, render_prose
 from pnp.output import atomic_output
 from pnp.render.fonts import FontSet
-from pnp.render.text import WrappedOnce as Paragraph
+from pnp.render.text import CJKParagraph as Paragraph
 from pnp.units import mm
 
 
@@ -49,13 +49,13 @@ def render_designer_report(
         ),
     ]
     for decision in getattr(model, "decisions", ()):
-        question = render_prose(decision.question, context, decision.where)
-        answer = render_prose(decision.answer, context, decision.where)
+        question = join_cjk(render_prose(decision.question, context, decision.where))
+        answer = join_cjk(render_prose(decision.answer, context, decision.where))
         audience = "仅设计者" if decision.designer else "玩家版印出"
         story.append(Paragraph(_escape(f"{decision.id}（{audience}）"), heading))
         story.append(Paragraph(f"<b>{_escape(question)}</b> {_escape(answer)}", body))
         if decision.reason:
-            reason = render_prose(decision.reason, context, decision.where)
+            reason = join_cjk(render_prose(decision.reason, context, decision.where))
             story.append(Paragraph(_escape(f"理由：{reason}"), small))
     with atomic_output(path) as temporary:
         document = SimpleDocTemplate(

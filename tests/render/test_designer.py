@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pdfplumber
 import pypdf
 import pytest
 
@@ -44,3 +45,20 @@ def test_the_read_me_and_rulebook_carry_rulings_without_designer_material(
             assert word not in text, (name, word)
     readme = _text(kit / "deadline-99-00-read-me-first.pdf")
     assert "减 10、减 20 能否让计数低于 0" in readme  # a ruling players need is still there
+
+
+@pytest.mark.parametrize("slug", ["deadline-99", "dragon-hoard"])
+def test_no_line_of_a_read_me_starts_with_closing_or_ends_with_opening_punctuation(
+    slug: str, tmp_path: Path
+) -> None:
+    from pnp.content.loader import load_game
+    from pnp.kit import build_kit
+    from pnp.render.text import NO_LINE_END, NO_LINE_START
+    from tests.conftest import CONTENT
+
+    build_kit(load_game(CONTENT, slug), tmp_path, TEMPLATES, BuildOptions())
+    with pdfplumber.open(tmp_path / f"{slug}-00-read-me-first.pdf") as pdf:
+        lines = [line for page in pdf.pages for line in (page.extract_text() or "").splitlines()]
+    assert len(lines) > 20
+    assert [line for line in lines if line.strip()[:1] in NO_LINE_START] == []
+    assert [line for line in lines if line.strip()[-1:] in NO_LINE_END] == []
