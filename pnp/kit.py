@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import shutil
+import tempfile
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +18,7 @@ from pnp.layout.sheets import plan_card_grid, plan_sheet, scale_note
 from pnp.layout.sizes import item_size
 from pnp.model.common import Product, ProductKind
 from pnp.options import BuildOptions
-from pnp.output import code_fingerprint, sha256_of
+from pnp.output import atomic_output, code_fingerprint, sha256_of
 from pnp.units import PAPER_SIZES_MM, mm
 
 
@@ -196,12 +198,19 @@ def add_cover(
     from pnp.render.cover import CoverEntry, render_cover
 
     calibration = out_dir / f"{game.slug}-01-duplex-calibration.pdf"
-    calibration_pages = render_calibration(
-        calibration,
-        page_size=paper_size(options.paper),
-        fonts=report.fonts,
-        title=f"{game.model.info.title} · 双面校准页",
-    )
+    with tempfile.TemporaryDirectory() as scratch:
+        drawn = Path(scratch) / calibration.name
+        calibration_pages = render_calibration(
+            drawn,
+            page_size=paper_size(options.paper),
+            fonts=report.fonts,
+            title=f"{game.model.info.title} · 双面校准页",
+        )
+        # The same options draw the same page: a file that holds it already is kept as it is.
+        kept = calibration.is_file() and calibration.read_bytes() == drawn.read_bytes()
+        if not kept:
+            with atomic_output(calibration) as temporary:
+                shutil.copyfile(drawn, temporary)
     report.files.insert(
         0,
         BuiltFile(
@@ -212,7 +221,7 @@ def add_cover(
             "打印卡牌之前先用同样的设置双面打印这一张，对着光读出背面偏差。",
         ),
     )
-    report.rendered.insert(0, calibration.name)
+    (report.unchanged if kept else report.rendered).insert(0, calibration.name)
     report.files.extend(extra_files)
     path = out_dir / f"{game.slug}-00-read-me-first.pdf"
     entries = [CoverEntry(f.path.name, f.title, f.pages, f.note) for f in report.files]

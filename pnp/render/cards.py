@@ -182,6 +182,14 @@ def _crop_marks(canvas: Canvas, grid: CardGrid, filled: int | None, flip: Flip |
     canvas.restoreState()
 
 
+def _one_component_boxes(canvas: Canvas, slot: Slot) -> None:
+    """A page that is one component (a map tile) says where its trim and bleed are, as
+    print shops and checkers read them."""
+    trim, cell = slot.trim, slot.cell
+    canvas.setTrimBox((trim.x, trim.y, trim.right, trim.top))
+    canvas.setBleedBox((cell.x, cell.y, cell.right, cell.top))
+
+
 def _label(canvas: Canvas, grid: CardGrid, font: str, text: str) -> None:
     place = grid.label()
     if place is None:  # the cards fill the printable area: the footer would print over them
@@ -215,6 +223,8 @@ def render_card_sheets(
         placer = _Placer(canvas, _Forms(canvas, fonts, report, content_root), grid, options)
         for page in range(pages):
             chunk = cards[page * grid.per_page : (page + 1) * grid.per_page]
+            if grid.per_page == 1:
+                _one_component_boxes(canvas, grid.front(0))
             for index, (front, _) in enumerate(chunk):
                 placer.front(front, index)
             if options.crop_marks:
@@ -226,6 +236,8 @@ def render_card_sheets(
             for index, (_, back) in enumerate(chunk):
                 if back is not None:
                     placer.back(back, index)
+            if grid.per_page == 1:
+                _one_component_boxes(canvas, grid.back(0, options.flip))
             if options.crop_marks:
                 placer.crop_marks(len(chunk), back=True)
             _label(canvas, grid, fonts.regular, f"{title} · 背面 {page + 1}/{pages}")
