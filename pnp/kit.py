@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import shutil
+import tempfile
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,11 +14,11 @@ from pnp.content.loader import LoadedGame
 from pnp.content.prose import render_prose
 from pnp.errors import ContentError, Problem
 from pnp.layout.products import LaidOutProduct, layout_product, text_of
-from pnp.layout.sheets import plan_card_grid, plan_sheet
+from pnp.layout.sheets import plan_card_grid, plan_sheet, scale_note
 from pnp.layout.sizes import item_size
 from pnp.model.common import Product, ProductKind
 from pnp.options import BuildOptions
-from pnp.output import code_fingerprint, sha256_of
+from pnp.output import atomic_output, code_fingerprint, sha256_of
 from pnp.units import PAPER_SIZES_MM, mm
 
 
@@ -119,11 +121,7 @@ def build_kit(
         note = render_prose(product.note, {"game": game.model}, product.where)
         digest = product_digest(product, item, options, fonts)
         report.digests[path.name] = digest
-        kept = recorded.get(path.name)
-        if kept is not None and kept[0] == digest:
-            report.files.append(BuiltFile(path, product.id, product.title, kept[1], note))
-            report.unchanged.append(path.name)
-            continue
+        grid = None
         if product.kind is ProductKind.CARDS:
             width, height = item_size(product)
             # Landscape cards sit turned a quarter in a portrait slot: more fit that way.
@@ -136,6 +134,20 @@ def build_kit(
                 raise ContentError(
                     [Problem(product.where, f"product {product.id!r}: {error}", game=game.slug)]
                 ) from error
+            note = " ".join(part for part in (note, _edges_note(grid, options)) if part)
+        else:
+            width, height = item_size(product)
+            probe = plan_sheet(
+                width, height, _sheet_paper(width, height, page_w, page_h), scalable=_aid(product)
+            )
+            if probe.scale < 1:
+                note = " ".join(part for part in (note, f"（{scale_note(probe.scale)}）") if part)
+        kept = recorded.get(path.name)
+        if kept is not None and kept[0] == digest:
+            report.files.append(BuiltFile(path, product.id, product.title, kept[1], note))
+            report.unchanged.append(path.name)
+            continue
+        if grid is not None:
             pages = render_card_sheets(
                 path,
                 [CardRun(front, back, copies) for front, back, copies in item.runs],
@@ -148,15 +160,14 @@ def build_kit(
             )
         else:
             width, height = item_size(product)
-            size = (
-                (max(page_w, page_h), min(page_w, page_h)) if width > height else (page_w, page_h)
-            )
+            size = _sheet_paper(width, height, page_w, page_h)
+            plans = [
+                (front, copies, plan_sheet(front.width, front.height, size, scalable=_aid(product)))
+                for front, _, copies in item.runs
+            ]
             pages = render_sheets(
                 path,
-                [
-                    (front, copies, plan_sheet(front.width, front.height, size))
-                    for front, _, copies in item.runs
-                ],
+                plans,
                 page_size=size,
                 title=title,
                 fonts=fonts,
@@ -180,10 +191,37 @@ def add_cover(
     report: KitReport,
     extra_files: Sequence[BuiltFile] = (),
 ) -> None:
-    """Render the read-me-first page listing the report's files and `extra_files` (built
-    elsewhere: the rulebook), and put it first in the report."""
+    """Render the duplex calibration sheet and the read-me-first page listing the report's
+    files and `extra_files` (built elsewhere: the rulebook), and put the two first."""
+    from pnp.layout.sheets import Flip
+    from pnp.render.calibration import render_calibration
     from pnp.render.cover import CoverEntry, render_cover
 
+    calibration = out_dir / f"{game.slug}-01-duplex-calibration.pdf"
+    with tempfile.TemporaryDirectory() as scratch:
+        drawn = Path(scratch) / calibration.name
+        calibration_pages = render_calibration(
+            drawn,
+            page_size=paper_size(options.paper),
+            fonts=report.fonts,
+            title=f"{game.model.info.title} · 双面校准页",
+        )
+        # The same options draw the same page: a file that holds it already is kept as it is.
+        kept = calibration.is_file() and calibration.read_bytes() == drawn.read_bytes()
+        if not kept:
+            with atomic_output(calibration) as temporary:
+                shutil.copyfile(drawn, temporary)
+    report.files.insert(
+        0,
+        BuiltFile(
+            calibration,
+            "duplex-calibration",
+            "双面校准页",
+            calibration_pages,
+            "打印卡牌之前先用同样的设置双面打印这一张，对着光读出背面偏差。",
+        ),
+    )
+    (report.unchanged if kept else report.rendered).insert(0, calibration.name)
     report.files.extend(extra_files)
     path = out_dir / f"{game.slug}-00-read-me-first.pdf"
     entries = [CoverEntry(f.path.name, f.title, f.pages, f.note) for f in report.files]
@@ -195,9 +233,29 @@ def add_cover(
         paper_name=options.paper,
         bleed_mm=options.bleed_mm,
         fonts=report.fonts,
+        calibration=calibration.name,
+        flip_long=options.flip is Flip.LONG_EDGE,
     )
     report.files.insert(0, BuiltFile(path, "read-me-first", "打印说明", 1, ""))
     report.rendered.insert(0, path.name)
+
+
+def _sheet_paper(width: float, height: float, page_w: float, page_h: float) -> tuple[float, float]:
+    """The paper a sheet starts on: turned landscape for a landscape sheet."""
+    return (max(page_w, page_h), min(page_w, page_h)) if width > height else (page_w, page_h)
+
+
+def _aid(product: Product) -> bool:
+    """A sheet nothing is placed on (no slots, no tracks): its size is no rule, so it may
+    shrink to fit one page."""
+    return not product.slots and not product.tracks
+
+
+def _edges_note(grid: Any, options: BuildOptions) -> str:
+    """Which finish the read-me promises this card file: white borders or bleed."""
+    if grid.neutral_border:
+        return f"牌与牌紧挨着：每张牌四周留 {grid.neutral_border / mm(1):g} 毫米白边。"
+    return f"牌间留空：每张牌四周 {options.bleed_mm:g} 毫米出血。"
 
 
 def _recorded_products(out_dir: Path, record: Mapping[str, object]) -> dict[str, tuple[str, int]]:

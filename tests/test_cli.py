@@ -84,7 +84,7 @@ def test_build_writes_the_kit_where_asked(tmp_path: Path) -> None:
     assert (kit / "deadline-99-playing-cards.pdf").is_file()
     assert (kit / "deadline-99-rulebook.pdf").is_file()
     assert (kit / "deadline-99-rulebook-booklet.pdf").is_file()
-    assert "deadline-99: 8 files" in out
+    assert "deadline-99: 9 files" in out  # the products, rulebooks, read-me, calibration
 
 
 def test_rulebook_builds_the_rulebook_alone(tmp_path: Path) -> None:

@@ -35,6 +35,7 @@ def test_a_new_game_builds_a_kit_beside_the_others(tmp_path: Path) -> None:
     kit = tmp_path / "star-race"
     assert sorted(p.name for p in kit.glob("*.pdf")) == [
         "star-race-00-read-me-first.pdf",
+        "star-race-01-duplex-calibration.pdf",
         "star-race-board.pdf",
         "star-race-cards.pdf",
         "star-race-rulebook-booklet.pdf",

@@ -8,6 +8,7 @@ with where the prose was written.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import jinja2
@@ -40,3 +41,13 @@ def located_error(error: Exception, where: object) -> TemplateError | None:
     if isinstance(error, TypeError | ValueError | AttributeError | KeyError | ZeroDivisionError):
         return TemplateError(f"{where}: {type(error).__name__}: {error}")
     return None
+
+
+_CJK = "\u2e80-\u9fff\u3000-\u303f\uff00-\uffef"
+_SPACE_BETWEEN_CJK = re.compile(f"(?<=[{_CJK}])[ \t]+(?=[{_CJK}])")
+
+
+def join_cjk(text: str) -> str:
+    """`text` without the spaces YAML's folding left between Chinese characters: a reader
+    sees them as gaps, and a line breaker breaks there and may start a line with 「。」."""
+    return _SPACE_BETWEEN_CJK.sub("", text)

@@ -13,11 +13,20 @@ from pnp.units import mm
 
 PRINTER_MARGIN = mm(5)  # most home printers cannot print the outer 5 mm of a sheet
 MARK_GAP = mm(1)  # crop marks stop short of the trim line's neighbourhood
-MARK_MIN = mm(3)  # a crop mark shorter than this is no help to a cutter
+MARK_MIN = mm(2)  # a crop mark shorter than this is no help to a cutter
 MARK_LENGTH = mm(8)
 # Abutting cards each paint a hair past their shared cut line, so a viewer's anti-aliasing
 # or a printer's rounding shows no paper-white seam between them.
 SEAM = mm(0.2)
+# Cards that butt share their cut line, so they cannot have bleed there: each such card keeps
+# this much paper white inside its trim on every side (the same on every card, so they match),
+# and a cut up to this far off shows white, never a sliver of the neighbour.
+NEUTRAL_BORDER = mm(1.5)
+
+
+LABEL_SIZE = 6.0  # pt: a sheet's footer, small but legible
+LABEL_HEIGHT = mm(2.5)  # what a footer line of LABEL_SIZE takes, descenders included
+LABEL_DESCENT = mm(0.6)  # from the bottom of a footer's box to its baseline
 
 
 class Flip(enum.Enum):
@@ -76,6 +85,10 @@ class CardGrid:
     gutter_y: float
     origin_x: float  # left trim edge of column 0
     origin_y: float  # bottom trim edge of the bottom row
+    neutral_border: float = 0.0
+    """Paper left white inside every trim, where cards butt and so share a cut line."""
+    margin: float = PRINTER_MARGIN
+    """The outer strip of the page the printer cannot reach: nothing but bleed goes there."""
 
     @property
     def per_page(self) -> int:
@@ -109,6 +122,10 @@ class CardGrid:
         x = self.origin_x + column * (self.card_width + self.gutter_x)
         y = self.origin_y + grid_row * (self.card_height + self.gutter_y)
         trim = Rect(x, y, self.card_width, self.card_height)
+        border = self.neutral_border
+        if border > 0:
+            inner = Rect(x + border, y + border, trim.width - 2 * border, trim.height - 2 * border)
+            return Slot(trim=trim, cell=inner)
         # A card owns the bleed on a side that faces the outside of the grid or a gutter; where
         # two cards abut, the shared cut line is the edge of both and neither paints past it.
         left = self.bleed if (column == 0 or self.gutter_x) else SEAM
@@ -120,53 +137,76 @@ class CardGrid:
         )
         return Slot(trim=trim, cell=cell)
 
-    def cut_lines_x(self) -> list[float]:
-        """Every vertical trim line of the grid, left to right, shared lines once."""
+    def cut_lines_x(self, filled: int | None = None) -> list[float]:
+        """Every vertical trim line of the grid (of its first `filled` slots), left to right,
+        shared lines once."""
         lines: list[float] = []
-        for column in range(self.columns):
+        columns = self.columns if filled is None else min(self.columns, filled)
+        for column in range(columns):
             left = self.origin_x + column * (self.card_width + self.gutter_x)
             for x in (left, left + self.card_width):
                 if not lines or abs(lines[-1] - x) > 1e-6:
                     lines.append(x)
         return lines
 
-    def cut_lines_y(self) -> list[float]:
+    def cut_lines_y(self, filled: int | None = None) -> list[float]:
+        """Every horizontal trim line of the grid (of the rows its first `filled` slots
+        reach: they fill from the top), bottom to top, shared lines once."""
         lines: list[float] = []
-        for row in range(self.rows):
+        used = self.rows if filled is None else min(self.rows, -(-filled // self.columns))
+        for row in range(self.rows - used, self.rows):
             bottom = self.origin_y + row * (self.card_height + self.gutter_y)
             for y in (bottom, bottom + self.card_height):
                 if not lines or abs(lines[-1] - y) > 1e-6:
                     lines.append(y)
         return lines
 
-    def crop_marks(self) -> list[Mark]:
-        """A mark on every trim line, outside the grid only, so none crosses a face.
+    def crop_marks(self, filled: int | None = None) -> list[Mark]:
+        """A mark on every trim line, outside the grid only, so none crosses a face; with
+        `filled`, only the lines of the first `filled` slots (a page's last cards), so an
+        empty slot gets no marks.
 
         Marks start just outside the outermost trims (over the outer bleed, which is cut
-        away) and run towards the page edge, so they show even when the margin is thin.
+        away) and run towards the page edge, but stop at the printer's margin: a mark there
+        would not print. A mark with too little room is left out.
         """
-        xs, ys = self.cut_lines_x(), self.cut_lines_y()
-        left, right, bottom, top = xs[0], xs[-1], ys[0], ys[-1]
+        xs, ys = self.cut_lines_x(filled), self.cut_lines_y(filled)
+        left, right = self.cut_lines_x()[0], self.cut_lines_x()[-1]
+        bottom, top = self.cut_lines_y()[0], self.cut_lines_y()[-1]
+        low_x, high_x = self.margin, self.page_width - self.margin
+        low_y, high_y = self.margin, self.page_height - self.margin
         marks: list[Mark] = []
+        # Over a neutral border nothing is painted past the trim, so a mark may run up to it.
+        gap = 0.0 if self.neutral_border else MARK_GAP
+
+        def add(x1: float, y1: float, x2: float, y2: float) -> None:
+            if max(x2 - x1, y2 - y1) >= MARK_MIN - 1e-6:
+                marks.append(Mark(x1, y1, x2, y2))
+
         for x in xs:
-            if bottom - MARK_GAP >= MARK_MIN:
-                marks.append(
-                    Mark(x, max(0.0, bottom - MARK_GAP - MARK_LENGTH), x, bottom - MARK_GAP)
-                )
-            if self.page_height - top - MARK_GAP >= MARK_MIN:
-                marks.append(
-                    Mark(x, top + MARK_GAP, x, min(self.page_height, top + MARK_GAP + MARK_LENGTH))
-                )
+            add(x, max(low_y, bottom - gap - MARK_LENGTH), x, bottom - gap)
+            add(x, top + gap, x, min(high_y, top + gap + MARK_LENGTH))
         for y in ys:
-            if left - MARK_GAP >= MARK_MIN:
-                marks.append(Mark(max(0.0, left - MARK_GAP - MARK_LENGTH), y, left - MARK_GAP, y))
-            if self.page_width - right - MARK_GAP >= MARK_MIN:
-                marks.append(
-                    Mark(
-                        right + MARK_GAP, y, min(self.page_width, right + MARK_GAP + MARK_LENGTH), y
-                    )
-                )
+            add(max(low_x, left - gap - MARK_LENGTH), y, left - gap, y)
+            add(right + gap, y, min(high_x, right + gap + MARK_LENGTH), y)
         return marks
+
+    def label(self) -> Rect | None:
+        """Where the sheet's footer (product and page) goes: below the grid, or above it,
+        inside the printable area and clear of the bleed; None when the grid leaves no room."""
+        outer = 0.0 if self.neutral_border else self.bleed
+        below = self.origin_y - outer - self.margin
+        if below >= LABEL_HEIGHT:
+            return Rect(self.margin, self.margin, self.page_width - 2 * self.margin, LABEL_HEIGHT)
+        grid_top = self.cut_lines_y()[-1] + outer
+        if self.page_height - self.margin - grid_top >= LABEL_HEIGHT:
+            return Rect(
+                self.margin,
+                self.page_height - self.margin - LABEL_HEIGHT,
+                self.page_width - 2 * self.margin,
+                LABEL_HEIGHT,
+            )
+        return None
 
 
 def _mirror_x(rect: Rect, page_width: float) -> Rect:
@@ -201,8 +241,11 @@ def plan_card_grid(
     margin: float = PRINTER_MARGIN,
 ) -> CardGrid:
     """The grid that fits the most cards of this size on the page, centred."""
-    columns, gutter_x = _fit_axis(page_width - 2 * margin, card_width, bleed)
-    rows, gutter_y = _fit_axis(page_height - 2 * margin, card_height, bleed)
+    # Room for a crop mark on every side, inside the printable area: without it the cut lines
+    # of a grid that fills the paper (tokens) had no marks at all on two sides.
+    room = 2 * (margin + MARK_MIN)
+    columns, gutter_x = _fit_axis(page_width - room, card_width, bleed)
+    rows, gutter_y = _fit_axis(page_height - room, card_height, bleed)
     if columns < 1 or rows < 1:
         raise ValueError(
             f"a {card_width / mm(1):.0f}x{card_height / mm(1):.0f} mm card with "
@@ -211,6 +254,7 @@ def plan_card_grid(
         )
     grid_width = columns * card_width + (columns - 1) * gutter_x
     grid_height = rows * card_height + (rows - 1) * gutter_y
+    butted = (columns > 1 and gutter_x == 0) or (rows > 1 and gutter_y == 0)
     return CardGrid(
         page_width=page_width,
         page_height=page_height,
@@ -223,6 +267,8 @@ def plan_card_grid(
         gutter_y=gutter_y,
         origin_x=(page_width - grid_width) / 2,
         origin_y=(page_height - grid_height) / 2,
+        neutral_border=NEUTRAL_BORDER if butted else 0.0,
+        margin=margin,
     )
 
 
@@ -248,6 +294,10 @@ class TilePlan:
     rows: int
     overlap: float
     tiles: tuple[Tile, ...]
+    margin: float = PRINTER_MARGIN
+    scale: float = 1.0
+    """Below 1: a sheet whose size is no rule (an aid), shrunk to one page instead of tiled;
+    its footer states the scale."""
 
     @property
     def is_single_page(self) -> bool:
@@ -273,6 +323,8 @@ def plan_tiles(
         x, y = (page_width - sheet_width) / 2, (page_height - sheet_height) / 2
         tile = Tile(0, 0, x, y, Rect(x, y, sheet_width, sheet_height))
         return TilePlan(page_width, page_height, sheet_width, sheet_height, 1, 1, 0.0, (tile,))
+    # A tile page's footer (its place in the assembly) takes a strip under the window.
+    usable_h -= LABEL_HEIGHT + MARK_GAP
     step_w, step_h = usable_w - overlap, usable_h - overlap
     columns = max(1, math.ceil((sheet_width - overlap) / step_w))
     rows = max(1, math.ceil((sheet_height - overlap) / step_h))
@@ -288,14 +340,56 @@ def plan_tiles(
             window = Rect(margin, page_height - margin - window_h, window_w, window_h)
             tiles.append(Tile(column, row, offset_x, offset_y, window))
     return TilePlan(
-        page_width, page_height, sheet_width, sheet_height, columns, rows, overlap, tuple(tiles)
+        page_width,
+        page_height,
+        sheet_width,
+        sheet_height,
+        columns,
+        rows,
+        overlap,
+        tuple(tiles),
+        margin,
     )
 
 
-def plan_sheet(width: float, height: float, page_size: tuple[float, float]) -> TilePlan:
+def scale_note(scale: float) -> str:
+    """What the footer and the read-me say of a shrunk aid."""
+    return f"按 {scale:.0%} 缩小到一页"
+
+
+SMALLEST_SCALE = 0.8
+"""An aid is shrunk to one page down to this scale; below it, it is tiled at true size."""
+
+
+def plan_sheet(
+    width: float, height: float, page_size: tuple[float, float], *, scalable: bool = False
+) -> TilePlan:
     """The pages of one sheet of ``width`` x ``height`` points at true size: the paper turned
-    whichever way needs fewer pages (the given way on a tie)."""
+    whichever way needs fewer pages (the given way on a tie).
+
+    A `scalable` sheet (an aid: nothing is placed on it, so its size is no rule) that would be
+    tiled is shrunk to fit one page instead, leaving a strip for the footer that states the
+    scale, when that keeps it at SMALLEST_SCALE or larger."""
     page_width, page_height = page_size
     given = plan_tiles(width, height, page_width=page_width, page_height=page_height)
     turned = plan_tiles(width, height, page_width=page_height, page_height=page_width)
-    return turned if len(turned.tiles) < len(given.tiles) else given
+    plan = turned if len(turned.tiles) < len(given.tiles) else given
+    if plan.is_single_page or not scalable:
+        return plan
+    usable_w = page_width - 2 * PRINTER_MARGIN
+    usable_h = page_height - 2 * PRINTER_MARGIN - LABEL_HEIGHT - MARK_GAP
+    scale = min(usable_w / width, usable_h / height)
+    if scale < SMALLEST_SCALE:
+        return plan
+    x = (page_width - width * scale) / 2
+    y = PRINTER_MARGIN + LABEL_HEIGHT + MARK_GAP + (usable_h - height * scale) / 2
+    tile = Tile(0, 0, x, y, Rect(x, y, width * scale, height * scale))
+    return TilePlan(
+        page_width, page_height, width, height, 1, 1, 0.0, (tile,), PRINTER_MARGIN, scale
+    )
+
+
+def tile_label(plan: TilePlan) -> Rect:
+    """Where a tile page's footer (its place in the assembly, or a shrunk aid's scale) is
+    written: the strip the plan keeps under the window, inside the printable area."""
+    return Rect(plan.margin, plan.margin, plan.page_width - 2 * plan.margin, LABEL_HEIGHT)

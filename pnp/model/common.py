@@ -62,6 +62,20 @@ class Decision:
     id: str = field(metadata=doc("stable slug of the decision", nonempty=True))
     question: str = field(metadata=doc("what the rule source leaves open", nonempty=True))
     answer: str = field(metadata=doc("what this edition rules", nonempty=True))
+    reason: str = field(
+        default="",
+        metadata=doc(
+            "why: how the ruling was found and measured (simulations, figures); printed in "
+            "the designer's report only, never in a player's document"
+        ),
+    )
+    designer: bool = field(
+        default=False,
+        metadata=doc(
+            "the whole decision is about the software or the balance, not a rule players "
+            "apply: the designer's report prints it, the read-me and rulebook do not"
+        ),
+    )
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 

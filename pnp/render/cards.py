@@ -9,12 +9,11 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.layout.primitives import Face
-from pnp.layout.sheets import CardGrid, Flip, Slot
+from pnp.layout.sheets import LABEL_DESCENT, LABEL_SIZE, CardGrid, Flip, Slot
 from pnp.output import atomic_output
 from pnp.render.draw import DrawReport, colour, draw_face
 from pnp.render.fonts import FontSet
 from pnp.render.pdf import new_canvas
-from pnp.units import mm
 
 CROP_MARK_WIDTH = 0.3  # pt: thin enough to cut on, thick enough to see
 
@@ -86,17 +85,21 @@ class _Placer:
     ) -> None:
         self.canvas, self.forms, self.grid, self.options = canvas, forms, grid, options
         self.openings: dict[tuple[bool, int, bool], list[str]] = {}
-        self.marks: list[str] | None = None
+        self.marks: dict[tuple[int | None, bool], list[str]] = {}
 
-    def crop_marks(self) -> None:
-        """The page's crop marks: the same operators in the same state on every page."""
+    def crop_marks(self, filled: int, back: bool) -> None:
+        """The page's crop marks: for the slots it fills (a full page's are the same
+        operators in the same state on every page), mirrored behind the fronts on a back."""
         code = self.canvas._code
-        if self.marks is None:
+        key = (None if filled >= self.grid.per_page else filled, back)
+        known = self.marks.get(key)
+        if known is None:
             start = len(code)
-            _crop_marks(self.canvas, self.grid)
-            self.marks = code[start:]
+            flip = self.options.flip if back else None
+            _crop_marks(self.canvas, self.grid, key[0], flip)
+            self.marks[key] = code[start:]
         else:
-            code.extend(self.marks)
+            code.extend(known)
 
     def front(self, face: Face, index: int) -> None:
         self._place(face, False, index)
@@ -164,20 +167,37 @@ def _open_slot(
             canvas.translate(0, -slot.trim.width)
 
 
-def _crop_marks(canvas: Canvas, grid: CardGrid) -> None:
+def _crop_marks(canvas: Canvas, grid: CardGrid, filled: int | None, flip: Flip | None) -> None:
     canvas.saveState()
     canvas.setStrokeColor(colour("#000000"))
     canvas.setLineWidth(CROP_MARK_WIDTH)
-    for mark in grid.crop_marks():
-        canvas.line(mark.x1, mark.y1, mark.x2, mark.y2)
+    width, height = grid.page_width, grid.page_height
+    for mark in grid.crop_marks(filled):
+        x1, y1, x2, y2 = mark.x1, mark.y1, mark.x2, mark.y2
+        if flip is Flip.LONG_EDGE:
+            x1, x2 = width - x1, width - x2
+        elif flip is Flip.SHORT_EDGE:
+            y1, y2 = height - y1, height - y2
+        canvas.line(x1, y1, x2, y2)
     canvas.restoreState()
 
 
+def _one_component_boxes(canvas: Canvas, slot: Slot) -> None:
+    """A page that is one component (a map tile) says where its trim and bleed are, as
+    print shops and checkers read them."""
+    trim, cell = slot.trim, slot.cell
+    canvas.setTrimBox((trim.x, trim.y, trim.right, trim.top))
+    canvas.setBleedBox((cell.x, cell.y, cell.right, cell.top))
+
+
 def _label(canvas: Canvas, grid: CardGrid, font: str, text: str) -> None:
+    place = grid.label()
+    if place is None:  # the cards fill the printable area: the footer would print over them
+        return
     canvas.saveState()
-    canvas.setFont(font, 6)
+    canvas.setFont(font, LABEL_SIZE)
     canvas.setFillColor(colour("#777777"))
-    canvas.drawCentredString(grid.page_width / 2, mm(2.5), text)
+    canvas.drawCentredString(place.x + place.width / 2, place.y + LABEL_DESCENT, text)
     canvas.restoreState()
 
 
@@ -203,10 +223,12 @@ def render_card_sheets(
         placer = _Placer(canvas, _Forms(canvas, fonts, report, content_root), grid, options)
         for page in range(pages):
             chunk = cards[page * grid.per_page : (page + 1) * grid.per_page]
+            if grid.per_page == 1:
+                _one_component_boxes(canvas, grid.front(0))
             for index, (front, _) in enumerate(chunk):
                 placer.front(front, index)
             if options.crop_marks:
-                placer.crop_marks()
+                placer.crop_marks(len(chunk), back=False)
             _label(canvas, grid, fonts.regular, f"{title} · 正面 {page + 1}/{pages}")
             canvas.showPage()
             if not has_backs:
@@ -214,8 +236,10 @@ def render_card_sheets(
             for index, (_, back) in enumerate(chunk):
                 if back is not None:
                     placer.back(back, index)
+            if grid.per_page == 1:
+                _one_component_boxes(canvas, grid.back(0, options.flip))
             if options.crop_marks:
-                placer.crop_marks()
+                placer.crop_marks(len(chunk), back=True)
             _label(canvas, grid, fonts.regular, f"{title} · 背面 {page + 1}/{pages}")
             canvas.showPage()
         canvas.save()

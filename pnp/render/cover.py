@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from pnp.content.prose import render_prose
+from pnp.content.prose import join_cjk, render_prose
 from pnp.layout.products import printed_count
+from pnp.layout.sheets import NEUTRAL_BORDER
 from pnp.model.common import ProductKind, bring_amount, physical_of
 from pnp.output import atomic_output
 from pnp.render.draw import colour
 from pnp.render.fonts import FontSet
-from pnp.render.text import WrappedOnce as Paragraph
+from pnp.render.text import CJKParagraph as Paragraph
 from pnp.units import mm
 
 
@@ -48,7 +50,9 @@ def _components(
         )
     physical = physical_of(model)
     for bring in physical.bring:
-        note = render_prose(bring.note, {"game": model}, bring.where) if bring.note else ""
+        note = (
+            join_cjk(render_prose(bring.note, {"game": model}, bring.where)) if bring.note else ""
+        )
         rows.append(
             [
                 Paragraph(_escape(bring.name), small),
@@ -71,6 +75,34 @@ def _components(
     return [Paragraph(title, heading), table]
 
 
+def print_guidance(
+    paper_name: str, bleed_mm: float, calibration: str = "", flip_long: bool = True
+) -> list[str]:
+    """How to print and cut the kit, in the players' words."""
+    paper_label = paper_name.upper() if paper_name != "letter" else "Letter"
+    flip = "长边翻转" if flip_long else "短边翻转"
+    border = NEUTRAL_BORDER / mm(1)
+    check = (
+        f"先用同样的设置打印「{calibration}」这一张，按页上的说明对着光读出背面的偏差；"
+        "偏差不是 0 时，在打印机属性里把背面移回来，再打印卡牌。"
+        if calibration
+        else ""
+    )
+    return [
+        f"纸张：{paper_label}，打印时选择「实际大小 / 100%」，不要「适合页面」。"
+        "卡牌按真实尺寸排版。",
+        f"出血与白边：牌与牌之间留有空隙的页面，每张牌四周多印 {bleed_mm:g} 毫米出血，"
+        "沿裁切标记裁切即可；牌与牌紧挨着、共用一条裁切线的页面，"
+        f"每张牌四周留 {border:g} 毫米白边，"
+        "裁偏一点只会裁到白边，不会露出邻牌的颜色。打印清单里写着每个文件是哪一种。",
+        f"双面：卡牌文件的正面页与背面页交替排列，请用双面打印并选「{flip}」，"
+        f"每张牌背正好落在它的正面之后。{check}",
+        "裁切：沿纸边的裁切标记（细黑线）连线裁切；标记只画在卡牌区域之外、打印机印得到的范围内，"
+        "不会压到牌面。",
+        "大幅面的图版会拆成多页，另附一页缩小的拼接总览；按页角编号对齐十字标记后粘贴。",
+    ]
+
+
 def render_cover(
     path: Path,
     model: Any,
@@ -80,11 +112,69 @@ def render_cover(
     paper_name: str,
     bleed_mm: float,
     fonts: FontSet,
+    calibration: str = "",
+    flip_long: bool = True,
 ) -> None:
+    """Write the read-me-first page(s). A last page holding a line or two is a waste of paper
+    and looks unfinished: the read-me is then set a little tighter, when that saves the page."""
+    loose = _cover_pdf(
+        model, entries, paper, paper_name, bleed_mm, fonts, calibration, flip_long, compact=False
+    )
+    chosen = loose[0]
+    if loose[1] > 1 and loose[2] < NEAR_EMPTY:
+        tight = _cover_pdf(
+            model, entries, paper, paper_name, bleed_mm, fonts, calibration, flip_long, compact=True
+        )
+        if tight[1] < loose[1]:
+            chosen = tight[0]
+    with atomic_output(path) as temporary:
+        temporary.write_bytes(chosen)
+
+
+NEAR_EMPTY = 0.25
+"""A last page filled less than this is near-empty."""
+
+
+class _End(Flowable):
+    """Records where the story ends on its last page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.y = 0.0
+
+    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
+        return 0.0, 0.0
+
+    def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:
+        self.y = y
+
+
+def _cover_pdf(
+    model: Any,
+    entries: Sequence[CoverEntry],
+    paper: tuple[float, float],
+    paper_name: str,
+    bleed_mm: float,
+    fonts: FontSet,
+    calibration: str,
+    flip_long: bool,
+    *,
+    compact: bool,
+) -> tuple[bytes, int, float]:
+    """The read-me's bytes, its page count and how full its last page is (0 to 1)."""
     info = model.info
-    body = ParagraphStyle("body", fontName=fonts.regular, fontSize=10, leading=15, wordWrap="CJK")
-    small = ParagraphStyle("small", parent=body, fontSize=8.5, leading=12)
+    body = ParagraphStyle(
+        "body",
+        fontName=fonts.regular,
+        fontSize=10,
+        leading=13.5 if compact else 15,
+        wordWrap="CJK",
+    )
+    small = ParagraphStyle(
+        "small", parent=body, fontSize=8 if compact else 8.5, leading=10.5 if compact else 12
+    )
     title = ParagraphStyle("title", parent=body, fontName=fonts.bold, fontSize=24, leading=30)
+    subtitle = ParagraphStyle("subtitle", parent=body, fontSize=13, leading=19, spaceAfter=2)
     heading = ParagraphStyle(
         "heading",
         parent=body,
@@ -93,9 +183,12 @@ def render_cover(
         leading=20,
         spaceBefore=8,
         spaceAfter=4,
+        keepWithNext=1,  # a heading never ends a page without what it heads
     )
     story: list[Any] = [
-        Paragraph(_escape(f"{info.title}　{info.subtitle}".strip()), title),
+        Paragraph(_escape(info.title), title),
+        # The subtitle on its own line, smaller: run on after the title it read as one name.
+        *([Paragraph(_escape(info.subtitle), subtitle)] if info.subtitle else []),
         Paragraph(_escape(f"{info.players} 人 · 约 {info.minutes} 分钟 · 打印版"), body),
         Spacer(1, mm(4)),
         Paragraph("打印清单", heading),
@@ -114,7 +207,7 @@ def render_cover(
                 Paragraph(_escape(built.file_name), small),
                 Paragraph(_escape(built.title), small),
                 Paragraph(str(built.pages), small),
-                Paragraph(_escape(built.note), small),
+                Paragraph(_escape(join_cjk(built.note)), small),
             ]
         )
     table = Table(rows, colWidths=[mm(62), mm(30), mm(12), mm(76)], repeatRows=1)
@@ -130,36 +223,34 @@ def render_cover(
     )
     story.append(table)
     story += _components(model, small, heading, fonts)
-    paper_label = paper_name.upper() if paper_name != "letter" else "Letter"
-    guidance = [
-        f"纸张：{paper_label}，打印时选择「实际大小 / 100%」，不要「适合页面」。"
-        f"卡牌按真实尺寸排版，四周留有 {bleed_mm:g} 毫米出血。",
-        "双面：卡牌文件的正面页与背面页交替排列，请用双面打印并选「长边翻转」。背面已按长边翻转镜像，"
-        "每张牌背正好落在它的正面之后。若打印机双面有偏移，可用 --back-offset 参数校正。",
-        "裁切：沿纸边的裁切标记（细黑线）连线裁切；标记只画在卡牌区域之外，不会压到牌面。",
-        "大幅面的图版会拆成多页，另附一页缩小的拼接总览；按页角编号对齐十字标记后粘贴。",
-    ]
+    guidance = print_guidance(paper_name, bleed_mm, calibration, flip_long)
     story.append(Paragraph("打印与裁切", heading))
     story.extend(Paragraph(_escape(line), body) for line in guidance)
-    decisions = getattr(model, "decisions", ())
+    decisions = [d for d in getattr(model, "decisions", ()) if not d.designer]
     if decisions:
         story.append(Paragraph("本版规则裁定", heading))
         for decision in decisions:
-            answer = render_prose(decision.answer, {"game": model}, decision.where)
-            question = render_prose(decision.question, {"game": model}, decision.where)
+            answer = join_cjk(render_prose(decision.answer, {"game": model}, decision.where))
+            question = join_cjk(render_prose(decision.question, {"game": model}, decision.where))
             story.append(Paragraph(f"<b>{_escape(question)}</b> {_escape(answer)}", small))
-    with atomic_output(path) as temporary:
-        document = SimpleDocTemplate(
-            str(temporary),
-            pagesize=paper,
-            leftMargin=mm(15),
-            rightMargin=mm(15),
-            topMargin=mm(15),
-            bottomMargin=mm(15),
-            title=f"{info.title} · 打印说明",
-            author="pnp",
-            creator="pnp",
-            invariant=1,
-            initialFontName=fonts.regular,
-        )
-        document.build(story)
+    end = _End()
+    story.append(end)
+    buffer = io.BytesIO()
+    top, bottom = mm(15), mm(15)
+    document = SimpleDocTemplate(
+        buffer,
+        pagesize=paper,
+        leftMargin=mm(15),
+        rightMargin=mm(15),
+        topMargin=top,
+        bottomMargin=bottom,
+        title=f"{info.title} · 打印说明",
+        author="pnp",
+        creator="pnp",
+        invariant=1,
+        initialFontName=fonts.regular,
+    )
+    document.build(story)
+    frame = paper[1] - top - bottom
+    fill = (paper[1] - top - end.y) / frame
+    return buffer.getvalue(), document.page, fill

@@ -8,7 +8,7 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.layout.primitives import Face
-from pnp.layout.sheets import TilePlan
+from pnp.layout.sheets import LABEL_DESCENT, LABEL_SIZE, TilePlan, scale_note, tile_label
 from pnp.output import atomic_output
 from pnp.render.draw import DrawReport, colour, draw_face
 from pnp.render.fonts import FontSet
@@ -76,15 +76,25 @@ def _tile_page(
     if tile.row < plan.rows - 1:
         for x in (window.x + window.width * 0.25, window.x + window.width * 0.75):
             _registration_cross(canvas, x, window.y + overlap / 2)
-    canvas.setFont(fonts.regular, 7)
+    canvas.setFont(fonts.regular, LABEL_SIZE)
     canvas.setFillColor(colour("#555555"))
     name = f"{_ROW_NAMES[tile.row]}{tile.column + 1}"
+    place = tile_label(plan)
     canvas.drawString(
-        mm(5),
-        mm(2),
+        place.x,
+        place.y + LABEL_DESCENT,
         f"{title} · 拼接页 {name}（共 {plan.rows}×{plan.columns}）"
         " · 虚线外的重叠条压在左侧/上方的页下，对齐十字后粘贴",
     )
+    canvas.restoreState()
+
+
+def _scale_footer(canvas: Canvas, plan: TilePlan, fonts: FontSet, title: str) -> None:
+    place = tile_label(plan)
+    canvas.saveState()
+    canvas.setFont(fonts.regular, LABEL_SIZE)
+    canvas.setFillColor(colour("#555555"))
+    canvas.drawString(place.x, place.y + LABEL_DESCENT, f"{title} · {scale_note(plan.scale)}")
     canvas.restoreState()
 
 
@@ -150,26 +160,31 @@ def render_sheets(
             for copy in range(copies):
                 if plan.is_single_page:
                     tile = plan.tiles[0]
+                    k = plan.scale
                     canvas.setTrimBox(
                         (
                             tile.offset_x,
                             tile.offset_y,
-                            tile.offset_x + face.width,
-                            tile.offset_y + face.height,
+                            tile.offset_x + face.width * k,
+                            tile.offset_y + face.height * k,
                         )
                     )
                     canvas.setBleedBox(
                         (
-                            tile.offset_x - face.bleed,
-                            tile.offset_y - face.bleed,
-                            tile.offset_x + face.width + face.bleed,
-                            tile.offset_y + face.height + face.bleed,
+                            tile.offset_x - face.bleed * k,
+                            tile.offset_y - face.bleed * k,
+                            tile.offset_x + (face.width + face.bleed) * k,
+                            tile.offset_y + (face.height + face.bleed) * k,
                         )
                     )
                     canvas.saveState()
                     canvas.translate(tile.offset_x, tile.offset_y)
+                    if plan.scale != 1.0:
+                        canvas.scale(plan.scale, plan.scale)
                     canvas.doForm(form)
                     canvas.restoreState()
+                    if plan.scale != 1.0:
+                        _scale_footer(canvas, plan, fonts, title)
                     canvas.showPage()
                     page_count += 1
                     continue

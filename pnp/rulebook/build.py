@@ -29,7 +29,9 @@ class RulebookFiles:
     sheets: int
 
 
-def build_rulebook(game: LoadedGame, out_dir: Path, templates_root: Path) -> RulebookFiles:
+def build_rulebook(
+    game: LoadedGame, out_dir: Path, templates_root: Path, paper: str = "a4"
+) -> RulebookFiles:
     from pnp.rulebook.impose import impose_booklet
     from pnp.rulebook.pdf import render_reading_edition
 
@@ -43,8 +45,24 @@ def build_rulebook(game: LoadedGame, out_dir: Path, templates_root: Path) -> Rul
     booklet = out_dir / f"{game.slug}-rulebook-booklet.pdf"
     with game.reading():
         pages = render_reading_edition(game, reading, templates_root)
-    sides = impose_booklet(reading, booklet)
+    from pnp.kit import paper_size
+
+    sides = impose_booklet(reading, booklet, paper_size(paper))
     return RulebookFiles(reading, booklet, pages, sides // 2)
+
+
+def booklet_note(paper: str) -> str:
+    """How to print the booklet on the kit's paper, the scale said where pages shrink."""
+    from pnp.kit import paper_size
+    from pnp.rulebook.impose import booklet_scale
+    from pnp.units import PAPER_SIZES_MM, mm
+
+    label = "Letter" if paper == "letter" else paper.upper()
+    scale = booklet_scale(
+        (mm(PAPER_SIZES_MM["a5"][0]), mm(PAPER_SIZES_MM["a5"][1])), paper_size(paper)
+    )
+    shrink = f"（每页按 {scale:.0%} 缩小排在 {label} 纸上）" if scale < 1 else ""
+    return f"{label} 双面打印，选「短边翻转」{shrink}；对折后在折线处装订。"
 
 
 RULEBOOK = "rulebook"
@@ -86,7 +104,7 @@ def build_game(
         )
     extras: list[BuiltFile] = []
     if has_rulebook and (only is None or RULEBOOK in only):
-        book = build_rulebook(game, out_dir, templates_root)
+        book = build_rulebook(game, out_dir, templates_root, options.paper)
         extras = [
             BuiltFile(
                 book.reading,
@@ -100,7 +118,7 @@ def build_game(
                 "rulebook-booklet",
                 "规则书（骑马钉小册子）",
                 book.sheets * 2,
-                "A4 双面打印，选「短边翻转」；对折后在折线处装订。",
+                booklet_note(options.paper),
             ),
         ]
         report.rendered.extend(file.path.name for file in extras)
@@ -110,6 +128,7 @@ def build_game(
         return report
     with game.reading():
         add_cover(game, out_dir, options, report, extras)
+    _designer_report(game, out_dir, options, report)
     written = [file.path.name for file in report.files]
     report.removed.extend(remove_stale(out_dir, written))
     _record(
@@ -121,6 +140,25 @@ def build_game(
         replace=True,
     )
     return report
+
+
+def _designer_report(
+    game: LoadedGame, out_dir: Path, options: BuildOptions, report: KitReport
+) -> None:
+    """What the player edition drops, for the designer: into the kit folder's report/ (pnp's
+    own folder there, beside simulate's reports), not among the files a player prints."""
+    from pnp.kit import paper_size
+    from pnp.output import GENERATED_FOLDERS
+    from pnp.render.designer import render_designer_report
+
+    folder = out_dir / GENERATED_FOLDERS[2]
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "designer.pdf"
+    with game.reading():
+        render_designer_report(
+            path, game.model, paper=paper_size(options.paper), fonts=report.fonts
+        )
+    report.rendered.append(f"{folder.name}/{path.name}")
 
 
 def _record(

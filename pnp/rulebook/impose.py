@@ -1,4 +1,5 @@
-"""Saddle-stitch imposition: A5 pages two-up on A4 landscape, in folding order.
+"""Saddle-stitch imposition: A5 pages two-up on a landscape sheet of the kit's paper (A4, or
+Letter with the pages scaled to fit), in folding order.
 
 Each reading-edition page becomes a form XObject that keeps its own resources, and a sheet side
 only places two of them and draws its fold marks with path operators. Merging the pages' content
@@ -23,6 +24,7 @@ from pypdf.generic import (
     StreamObject,
 )
 
+from pnp.layout.sheets import PRINTER_MARGIN
 from pnp.output import atomic_output
 from pnp.units import mm
 
@@ -42,13 +44,22 @@ def booklet_order(pages: int) -> list[tuple[int, int]]:
     return [(left if left <= pages else 0, right if right <= pages else 0) for left, right in sides]
 
 
-def fold_marks(width: float, height: float) -> bytes:
-    """Short dashed ticks at the top and bottom of the fold, outside the page content."""
-    x, tick = width / 2, mm(6)
+def fold_marks(width: float, height: float, margin: float = PRINTER_MARGIN) -> bytes:
+    """Short dashed ticks at the top and bottom of the fold, in the pages' inner margins and
+    inside the printable area (a tick in the printer's dead margin would not print)."""
+    x, tick = width / 2, mm(4)
+    top, bottom = height - margin, margin
     return (
-        f"q 0.4 w [2 2] 0 d {x:.2f} {height:.2f} m {x:.2f} {height - tick:.2f} l S "
-        f"{x:.2f} 0 m {x:.2f} {tick:.2f} l S Q\n"
+        f"q 0.4 w [2 2] 0 d {x:.2f} {top:.2f} m {x:.2f} {top - tick:.2f} l S "
+        f"{x:.2f} {bottom:.2f} m {x:.2f} {bottom + tick:.2f} l S Q\n"
     ).encode()
+
+
+def booklet_scale(page: tuple[float, float], paper: tuple[float, float]) -> float:
+    """How much a reading page is scaled to sit two-up on the landscape paper: 1 when two
+    fit (A5 on A4), less when they do not (A5 on Letter: 0.944)."""
+    sheet_w, sheet_h = max(paper), min(paper)
+    return min(1.0, sheet_w / 2 / page[0], sheet_h / page[1])
 
 
 def _page_form(writer: PdfWriter, page: PageObject) -> IndirectObject:
@@ -75,12 +86,17 @@ def _page_form(writer: PdfWriter, page: PageObject) -> IndirectObject:
     return writer._add_object(compressed)
 
 
-def impose_booklet(source: Path, target: Path) -> int:
-    """Write `target`: `source`'s pages imposed for duplex printing, short-edge flip."""
+def impose_booklet(
+    source: Path, target: Path, paper: tuple[float, float] = (mm(210), mm(297))
+) -> int:
+    """Write `target`: `source`'s pages imposed on `paper` turned landscape, for duplex
+    printing with a short-edge flip. The pages meet at the fold, centred top to bottom."""
     reader = PdfReader(source)
     page_w = float(reader.pages[0].mediabox.width)
     page_h = float(reader.pages[0].mediabox.height)
-    sheet_w, sheet_h = 2 * page_w, page_h
+    sheet_w, sheet_h = max(paper), min(paper)
+    scale = booklet_scale((page_w, page_h), paper)
+    lift = (sheet_h - page_h * scale) / 2
     writer = PdfWriter()
     forms = [_page_form(writer, page) for page in reader.pages]
     marks = fold_marks(sheet_w, sheet_h)
@@ -89,11 +105,13 @@ def impose_booklet(source: Path, target: Path) -> int:
         side = PageObject.create_blank_page(writer, width=sheet_w, height=sheet_h)
         placed = DictionaryObject()
         drawing = b""
-        for number, offset in ((left, 0.0), (right, page_w)):
+        for number, offset in ((left, sheet_w / 2 - page_w * scale), (right, sheet_w / 2)):
             if number:
                 name = f"/P{number}"
                 placed[NameObject(name)] = forms[number - 1]
-                drawing += f"q 1 0 0 1 {offset:.2f} 0 cm {name} Do Q\n".encode()
+                drawing += (
+                    f"q {scale:.4f} 0 0 {scale:.4f} {offset:.2f} {lift:.2f} cm {name} Do Q\n"
+                ).encode()
         content = DecodedStreamObject()
         content.set_data(drawing + marks)
         side[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): placed})

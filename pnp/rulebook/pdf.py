@@ -472,6 +472,7 @@ class StoryBuilder:
                     bulletText="•",
                 )
                 for d in getattr(model, "decisions", ())
+                if not d.designer  # balance and software: the designer's report has them
             ]
         if source is Generated.CARD_REFERENCE:
             return self.card_reference()

@@ -20,7 +20,7 @@ from pnp.content.sandbox import ENVIRONMENT
 from pnp.engines.base import Declaration, field_paths
 from pnp.errors import Location, Problem, TemplateError
 from pnp.layout.primitives import ImageShape
-from pnp.layout.products import layout_product
+from pnp.layout.products import LaidOutProduct, layout_product
 from pnp.layout.sheets import plan_card_grid
 from pnp.layout.sizes import SizeError, item_size
 from pnp.layout.template import template_path
@@ -42,6 +42,8 @@ class Findings:
     def __init__(self, game: LoadedGame) -> None:
         self.game = game
         self.problems: list[Problem] = []
+        self.laid_out: list[LaidOutProduct] = []
+        """Every product's faces as check_layout laid them out, for the preflight."""
 
     def error(self, where: Location | None, message: str) -> None:
         self.problems.append(Problem(self._where(where), message, game=self.game.slug))
@@ -310,6 +312,8 @@ def check_layout(
                                 where or product.where, f"product {product.id!r}: {message}"
                             )
     check_lettering(findings, laid_out_products)
+    # The preflight runs last (pnp.validate.runner), over the faces laid out here.
+    findings.laid_out = laid_out_products
 
 
 def _check_image(data: bytes, shape: ImageShape) -> None:

@@ -26,6 +26,7 @@ from pnp.validate.checks import Findings, check_common
 from pnp.validate.claims import check_claims
 from pnp.validate.fit import check_fit, check_observed
 from pnp.validate.portable import check_portable_yaml
+from pnp.validate.preflight import check_documents, check_sheets
 from pnp.validate.rulebook import check_rulebook
 from pnp.validate.verdicts import passed_before, remember_passed, verdict_key
 
@@ -70,7 +71,20 @@ def _check_static(game: LoadedGame, templates_root: Path) -> Findings:
             else []
         )
         check_rulebook(findings, terms)
+    if not _has_errors(findings):
+        # Preflight: what a print shop or a player notices, once the content itself is sound.
+        check_sheets(findings, findings.laid_out)
+        check_documents(findings, [*terms, *_glossary_terms(game)])
     return findings
+
+
+def _glossary_terms(game: LoadedGame) -> list[tuple[str, Location]]:
+    from pnp.rulebook.pdf import glossary_entries
+
+    rulebook = getattr(game.model, "rulebook", None)
+    if rulebook is None:
+        return []
+    return [(entry.term, entry.where) for entry in glossary_entries(rulebook, game.model)]
 
 
 def load_checked(content_root: Path, slug: str, templates_root: Path) -> LoadedGame:

@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import pytest
 
-from pnp.layout.sheets import SEAM, Flip, plan_card_grid, plan_tiles
+from pnp.layout.sheets import (
+    NEUTRAL_BORDER,
+    PRINTER_MARGIN,
+    Flip,
+    plan_card_grid,
+    plan_sheet,
+    plan_tiles,
+    scale_note,
+    tile_label,
+)
 from pnp.units import PAPER_SIZES_MM, mm
 
 POKER = (mm(63), mm(88))
 BLEED = mm(3)
+PAPERS = {name: (mm(w), mm(h)) for name, (w, h) in PAPER_SIZES_MM.items()}
 
 
 def grid_for(paper: str):
@@ -46,12 +56,55 @@ def test_every_card_keeps_its_trim_size() -> None:
         assert (trim.width, trim.height) == pytest.approx(POKER)
 
 
-def test_abutting_cards_paint_only_a_hair_past_the_shared_cut() -> None:
+def test_abutting_cards_keep_a_neutral_border_inside_every_trim() -> None:
+    """Cards sharing a cut line cannot have bleed there: a cut 0.5 mm off must show white
+    paper, never a sliver of the neighbour, and every card looks the same after cutting."""
     grid = grid_for("a4")
-    left, middle = grid.front(0), grid.front(1)
-    assert middle.cell.x == pytest.approx(middle.trim.x - SEAM)
-    assert left.cell.x == pytest.approx(left.trim.x - BLEED)  # outer edge gets full bleed
-    assert middle.cell.y == pytest.approx(middle.trim.y - BLEED)  # gutter side gets full bleed
+    assert grid.gutter_x == 0  # 3 poker columns butt on A4
+    assert grid.neutral_border == pytest.approx(NEUTRAL_BORDER)
+    for index in range(grid.per_page):
+        slot = grid.front(index)
+        assert slot.cell.x == pytest.approx(slot.trim.x + NEUTRAL_BORDER)
+        assert slot.cell.right == pytest.approx(slot.trim.right - NEUTRAL_BORDER)
+        assert slot.cell.y == pytest.approx(slot.trim.y + NEUTRAL_BORDER)
+        assert slot.cell.top == pytest.approx(slot.trim.top - NEUTRAL_BORDER)
+    # Painted cells of neighbours are apart by two borders: a cut off by less shows paper.
+    assert grid.front(1).cell.x - grid.front(0).cell.right == pytest.approx(2 * NEUTRAL_BORDER)
+
+
+def test_cards_with_gutters_get_full_bleed_and_no_border() -> None:
+    grid = plan_card_grid(mm(63), mm(88), bleed=BLEED, page_width=mm(297), page_height=mm(420))
+    assert grid.gutter_x > 0 and grid.gutter_y > 0 and grid.neutral_border == 0
+    slot = grid.front(0)
+    assert slot.cell.x == pytest.approx(slot.trim.x - BLEED)
+    assert slot.cell.top == pytest.approx(slot.trim.top + BLEED)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("size_mm", [(63, 88), (25, 25), (20, 20), (44, 68)])
+def test_marks_and_footer_stay_out_of_the_printers_margin(
+    paper: str, size_mm: tuple[int, int]
+) -> None:
+    grid = plan_card_grid(
+        mm(size_mm[0]),
+        mm(size_mm[1]),
+        bleed=BLEED,
+        page_width=PAPERS[paper][0],
+        page_height=PAPERS[paper][1],
+    )
+    low, high_x, high_y = (
+        PRINTER_MARGIN,
+        grid.page_width - PRINTER_MARGIN,
+        grid.page_height - PRINTER_MARGIN,
+    )
+    for mark in grid.crop_marks():
+        assert low - 1e-6 <= min(mark.x1, mark.x2) and max(mark.x1, mark.x2) <= high_x + 1e-6
+        assert low - 1e-6 <= min(mark.y1, mark.y2) and max(mark.y1, mark.y2) <= high_y + 1e-6
+    label = grid.label()
+    if label is not None:
+        assert label.y >= low - 1e-6 and label.top <= high_y + 1e-6
+        cells = [grid.front(i).cell for i in range(grid.per_page)]
+        assert all(label.top <= c.y + 1e-6 or label.y >= c.top - 1e-6 for c in cells)
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -122,3 +175,43 @@ def test_a_large_sheet_tiles_with_overlap_and_covers_every_point() -> None:
     shown_first_right = first.window.right - first.offset_x
     shown_second_left = second.window.x - second.offset_x
     assert shown_first_right - shown_second_left == pytest.approx(plan.overlap)
+
+
+def test_an_aid_a_little_too_tall_for_letter_shrinks_to_one_page_with_room_for_its_scale() -> None:
+    """MAQUIS's 200x287 mm aids: on Letter they were an overview and two pages covering a
+    10 mm strip; an aid (nothing placed on it) fits one page, its scale stated in a footer."""
+    letter = PAPERS["letter"]
+    tiled = plan_sheet(mm(200), mm(287), letter)
+    assert len(tiled.tiles) > 1 and tiled.scale == 1.0  # a board keeps its true size
+    aid = plan_sheet(mm(200), mm(287), letter, scalable=True)
+    assert aid.is_single_page and 0.9 < aid.scale < 1
+    window = aid.tiles[0].window
+    label = tile_label(aid)
+    assert window.width == pytest.approx(mm(200) * aid.scale)
+    assert window.y >= label.top - 1e-6 and label.y >= PRINTER_MARGIN - 1e-6
+    assert window.top <= letter[1] - PRINTER_MARGIN + 1e-6
+    assert scale_note(aid.scale) == f"按 {aid.scale:.0%} 缩小到一页"
+    # On A4 the same aid fits at true size.
+    assert plan_sheet(mm(200), mm(287), PAPERS["a4"], scalable=True).scale == 1.0
+
+
+def test_an_aid_far_too_large_is_tiled_not_shrunk() -> None:
+    plan = plan_sheet(mm(400), mm(560), PAPERS["a4"], scalable=True)
+    assert plan.scale == 1.0 and len(plan.tiles) > 1
+
+
+def test_a_part_filled_page_marks_only_the_cut_lines_of_its_cards() -> None:
+    """8 pawns on a page of 20 token slots got 104 marks; the empty slots need none."""
+    grid = plan_card_grid(mm(20), mm(20), bleed=BLEED, page_width=mm(210), page_height=mm(297))
+    one = grid.crop_marks(filled=1)
+    first = grid.front(0).trim
+    assert {round(m.x1, 3) for m in one if m.x1 == m.x2} == {
+        round(first.x, 3),
+        round(first.right, 3),
+    }
+    assert {round(m.y1, 3) for m in one if m.y1 == m.y2} == {
+        round(first.y, 3),
+        round(first.top, 3),
+    }
+    assert len(grid.crop_marks(filled=grid.per_page)) == len(grid.crop_marks())
+    assert len(one) < len(grid.crop_marks(filled=grid.columns + 1)) < len(grid.crop_marks())

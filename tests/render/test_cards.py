@@ -70,8 +70,9 @@ class _PlacerAnew(cards._Placer):
         slot = grid.back(index, options.flip) if back else grid.front(index)
         _place_anew(self.canvas, self.forms, face, slot, back, options)
 
-    def crop_marks(self) -> None:
-        cards._crop_marks(self.canvas, self.grid)
+    def crop_marks(self, filled: int, back: bool) -> None:
+        part = None if filled >= self.grid.per_page else filled
+        cards._crop_marks(self.canvas, self.grid, part, self.options.flip if back else None)
 
 
 def _sheets(path: Path, fonts: FontSet, grid: CardGrid, options: CardSheetOptions) -> bytes:

@@ -10,9 +10,11 @@ import pypdf
 import pytest
 
 from pnp.content.loader import LoadedGame, load_game
-from pnp.rulebook.build import RulebookFiles, build_rulebook
-from pnp.rulebook.impose import booklet_order
-from pnp.units import POINTS_PER_MM
+from pnp.kit import paper_size
+from pnp.layout.sheets import PRINTER_MARGIN
+from pnp.rulebook.build import RulebookFiles, booklet_note, build_rulebook
+from pnp.rulebook.impose import booklet_order, booklet_scale, impose_booklet
+from pnp.units import POINTS_PER_MM, mm
 
 from ..conftest import TEMPLATES
 from .reading import page_texts
@@ -54,7 +56,29 @@ def test_booklet_is_a4_landscape_with_a_multiple_of_four_pages(book: RulebookFil
             float(side.mediabox.width) / POINTS_PER_MM,
             float(side.mediabox.height) / POINTS_PER_MM,
         )
-        assert size == pytest.approx((296, 210), abs=0.1)
+        assert size == pytest.approx((297, 210), abs=0.1)
+
+
+def test_a_letter_booklet_is_letter_with_its_pages_scaled_to_fit_and_marks_printable(
+    book: RulebookFiles, tmp_path: Path
+) -> None:
+    """A Letter build prints on Letter: the A5 pages shrink to fit two-up (the read-me says
+    by how much), meet at the fold, and the fold ticks stay out of the printer's margin."""
+    target = tmp_path / "letter-booklet.pdf"
+    impose_booklet(book.reading, target, paper_size("letter"))
+    scale = booklet_scale((mm(148), mm(210)), paper_size("letter"))
+    assert scale == pytest.approx(139.7 / 148, abs=1e-3)
+    assert "94%" in booklet_note("letter") and "缩小" not in booklet_note("a4")
+    with pdfplumber.open(target) as pdf:
+        for side in pdf.pages:
+            assert (side.width / POINTS_PER_MM, side.height / POINTS_PER_MM) == pytest.approx(
+                (279.4, 215.9), abs=0.1
+            )
+            for char in side.chars:
+                assert char["x0"] >= PRINTER_MARGIN and char["x1"] <= side.width - PRINTER_MARGIN
+            for line in side.lines:
+                assert line["top"] >= PRINTER_MARGIN - 0.01
+                assert line["bottom"] <= side.height - PRINTER_MARGIN + 0.01
 
 
 def test_first_sheet_holds_the_last_and_the_first_page(book: RulebookFiles) -> None:

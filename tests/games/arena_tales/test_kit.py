@@ -46,7 +46,8 @@ def to_mm(points: float) -> float:
 def test_the_kit_holds_every_product_and_a_cover(kit: Path) -> None:
     names = sorted(path.name for path in kit.glob("*.pdf"))
     assert names == sorted(
-        [f"arena-tales-{p}.pdf" for p in PRODUCTS] + ["arena-tales-00-read-me-first.pdf"]
+        [f"arena-tales-{p}.pdf" for p in PRODUCTS]
+        + ["arena-tales-00-read-me-first.pdf", "arena-tales-01-duplex-calibration.pdf"]
     )
 
 

@@ -32,7 +32,8 @@ def to_mm(points: float) -> float:
 def test_the_kit_holds_every_product_and_a_cover(kit_a4: Path) -> None:
     names = sorted(path.name for path in kit_a4.glob("*.pdf"))
     assert names == sorted(
-        [f"deadline-99-{p}.pdf" for p in PRODUCTS] + ["deadline-99-00-read-me-first.pdf"]
+        [f"deadline-99-{p}.pdf" for p in PRODUCTS]
+        + ["deadline-99-00-read-me-first.pdf", "deadline-99-01-duplex-calibration.pdf"]
     )
     assert not list(kit_a4.glob(".*")), "a temporary file was left behind"
 

@@ -65,7 +65,10 @@ def cut_spacing(path: Path) -> tuple[set[float], set[float]]:
 
 def test_the_kit_holds_every_product_and_a_cover(kit: Path) -> None:
     names = sorted(path.name for path in kit.glob("*.pdf"))
-    expected = [f"dragon-hoard-{p}.pdf" for p in PRODUCTS] + ["dragon-hoard-00-read-me-first.pdf"]
+    expected = [f"dragon-hoard-{p}.pdf" for p in PRODUCTS] + [
+        "dragon-hoard-00-read-me-first.pdf",
+        "dragon-hoard-01-duplex-calibration.pdf",
+    ]
     assert names == sorted(expected)
 
 

@@ -51,7 +51,10 @@ def text(kit: Path, product: str, pages: slice = slice(None)) -> str:
 
 def test_every_product_is_built(kit: Path) -> None:
     names = sorted(path.name for path in kit.glob("*.pdf"))
-    assert names == sorted([f"maquis-{p}.pdf" for p in PRODUCTS] + ["maquis-00-read-me-first.pdf"])
+    assert names == sorted(
+        [f"maquis-{p}.pdf" for p in PRODUCTS]
+        + ["maquis-00-read-me-first.pdf", "maquis-01-duplex-calibration.pdf"]
+    )
 
 
 def test_the_board_is_tiled_at_true_size_with_an_overview(kit: Path) -> None:

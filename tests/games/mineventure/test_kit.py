@@ -38,7 +38,9 @@ def to_mm(points: float) -> float:
 def test_every_product_is_built_with_a_cover(kit: Path, game: LoadedGame) -> None:
     names = sorted(p.name for p in kit.glob("*.pdf"))
     expected = [f"{GAME}-{p.id}.pdf" for p in game.model.products]
-    assert names == sorted([*expected, f"{GAME}-00-read-me-first.pdf"])
+    assert names == sorted(
+        [*expected, f"{GAME}-00-read-me-first.pdf", f"{GAME}-01-duplex-calibration.pdf"]
+    )
 
 
 def test_the_player_board_is_25_6_by_12_8_cm(kit: Path, game: LoadedGame) -> None:
@@ -57,6 +59,13 @@ def test_map_tiles_are_true_size_and_the_large_one_is_tiled(kit: Path, game: Loa
     assert len(small.pages) == len(game.model.small_tiles)
     trim = small.pages[0].trimbox
     assert to_mm(float(trim.width)) == pytest.approx(192, abs=0.01)
+    # Cut like cards: 3 mm of bleed round the trim and a crop mark on each cut line.
+    assert to_mm(float(small.pages[0].bleedbox.width)) == pytest.approx(198, abs=0.01)
+    with pdfplumber.open(pdf(kit, "map-tiles")) as document:
+        marks = [
+            line for line in document.pages[0].lines if line["width"] == 0 or line["height"] == 0
+        ]
+    assert len(marks) == 8
     large = pypdf.PdfReader(pdf(kit, "map-tiles-large"))
     # One overview page plus a 2x2 grid of A4 pages with overlap for the 384 mm tile.
     assert len(large.pages) == 1 + 4

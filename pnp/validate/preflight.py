@@ -1,0 +1,315 @@
+"""Preflight: what a print shop or a player notices on the laid-out sheets and in the player
+documents, found before anything is printed.
+
+Sheets: nothing but bleed inside the printer's dead margin (marks and footers included), no
+two cards butted without bleed or a neutral border between them, no text on a component set
+smaller than a player can read, no line of a face that starts with closing punctuation.
+Player documents (read-me, rulebook, the notes on products): no developer material — command
+and option names, issue numbers, statistics and engine terms, decision ids as references — and
+no glossary term spelt two ways.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from pnp.errors import Location
+from pnp.layout.primitives import TextShape
+from pnp.layout.products import LaidOutProduct
+from pnp.layout.sheets import (
+    PRINTER_MARGIN,
+    CardGrid,
+    Rect,
+    plan_card_grid,
+    plan_sheet,
+    tile_label,
+)
+from pnp.layout.sizes import item_size
+from pnp.model.common import Decision, ProductKind
+from pnp.units import PAPER_SIZES_MM, mm
+from pnp.validate.checks import Findings
+
+MIN_TEXT_PT = 5.0
+"""The smallest text a component may print: below it a player reaches for a loupe."""
+
+PAPERS = ("a4", "letter")
+_FUZZ = 1e-3
+
+# Developer material a player's document must not hold, each with what to say instead.
+DEVELOPER_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\bpnp(?:\s+[a-z]+)?\b"), "a command"),
+    (re.compile(r"(?<![\w-])--[a-z][a-z-]+"), "a command option"),
+    (re.compile(r"\bissue\s*#?\d+", re.IGNORECASE), "an issue number"),
+    (re.compile(r"规则引擎|引擎|验证器|校验器"), "the software"),
+    (re.compile(r"Wilson|置信区间|百分点|符号检验|随机种子"), "a statistics term"),
+    (re.compile(r"模拟"), "a simulation"),
+    (re.compile(r"\b(?:sensible|strong|greedy|random)\b"), "a simulated player's name"),
+    (re.compile(r"\d+(?:\.\d+)?\s*mm\b"), "a measurement in mm"),
+)
+
+
+@dataclass(frozen=True)
+class PlayerText:
+    """One piece of a player document, rendered, with where it is written."""
+
+    where: Location
+    what: str
+    text: str
+
+
+def check_sheets(
+    findings: Findings,
+    products: Iterable[LaidOutProduct],
+    *,
+    margin: float = PRINTER_MARGIN,
+    bleed: float = mm(3.0),
+) -> None:
+    """The laid-out products as the build imposes them on A4 and on Letter."""
+    for laid_out in products:
+        product = laid_out.product
+        for paper in PAPERS:
+            page = mm(PAPER_SIZES_MM[paper][0]), mm(PAPER_SIZES_MM[paper][1])
+            width, height = item_size(product)
+            if product.kind is ProductKind.CARDS:
+                slot_w, slot_h = (height, width) if width > height else (width, height)
+                try:
+                    grid = plan_card_grid(
+                        slot_w, slot_h, bleed=bleed, page_width=page[0], page_height=page[1]
+                    )
+                except ValueError:
+                    continue  # check_common reports a card that does not fit
+                _check_grid(findings, product.id, product.where, paper, grid, margin)
+            else:
+                size = (max(page), min(page)) if width > height else page
+                for front, _, _ in laid_out.runs[:1]:
+                    plan = plan_sheet(front.width, front.height, size)
+                    if plan.is_single_page:
+                        continue
+                    label = tile_label(plan)
+                    if not _inside(label, plan.page_width, plan.page_height, margin):
+                        findings.error(
+                            product.where,
+                            f"product {product.id!r} on {paper}: the tile pages' footer is "
+                            f"{_distance(label, plan.page_width, plan.page_height):.1f} mm from "
+                            f"the paper's edge, inside the {margin / mm(1):g} mm most printers "
+                            "cannot print",
+                        )
+        _check_faces(findings, laid_out)
+
+
+def _check_grid(
+    findings: Findings,
+    product: str,
+    where: Location,
+    paper: str,
+    grid: CardGrid,
+    margin: float,
+) -> None:
+    inside_margin = [
+        m
+        for m in grid.crop_marks()
+        if min(m.x1, m.x2) < margin - _FUZZ
+        or min(m.y1, m.y2) < margin - _FUZZ
+        or max(m.x1, m.x2) > grid.page_width - margin + _FUZZ
+        or max(m.y1, m.y2) > grid.page_height - margin + _FUZZ
+    ]
+    if inside_margin:
+        findings.error(
+            where,
+            f"product {product!r} on {paper}: {len(inside_margin)} of "
+            f"{len(grid.crop_marks())} crop marks run into the outer {margin / mm(1):g} mm "
+            "most printers cannot print",
+        )
+    label = grid.label()
+    if label is not None and not _inside(label, grid.page_width, grid.page_height, margin):
+        findings.error(
+            where,
+            f"product {product!r} on {paper}: the sheet's footer is "
+            f"{_distance(label, grid.page_width, grid.page_height):.1f} mm from the paper's "
+            f"edge, inside the {margin / mm(1):g} mm most printers cannot print",
+        )
+    butted = [
+        axis
+        for axis, count, gutter in (
+            ("side by side", grid.columns, grid.gutter_x),
+            ("one above another", grid.rows, grid.gutter_y),
+        )
+        if count > 1 and gutter == 0
+    ]
+    if butted and grid.neutral_border <= 0:
+        findings.error(
+            where,
+            f"product {product!r} on {paper}: cards butt {' and '.join(butted)} with no bleed "
+            "and no neutral border between them: a cut a little off shows a sliver of the "
+            "neighbour",
+        )
+
+
+def _inside(rect: Rect, page_width: float, page_height: float, margin: float) -> bool:
+    return _distance(rect, page_width, page_height) >= margin / mm(1) - _FUZZ
+
+
+def _distance(rect: Rect, page_width: float, page_height: float) -> float:
+    """How close, in mm, the rectangle comes to the paper's edge."""
+    return min(rect.x, rect.y, page_width - rect.right, page_height - rect.top) / mm(1)
+
+
+def _check_faces(findings: Findings, laid_out: LaidOutProduct) -> None:
+    """Text a player must read at the size it is printed, and broken the way Chinese is."""
+    from pnp.render.fonts import prepare_cjk_fonts
+    from pnp.render.text import NO_LINE_START, fit_paragraph
+
+    shapes: dict[tuple[object, ...], TextShape] = {}
+    for front, back, _ in laid_out.runs:
+        for face in (front, back):
+            for shape in face.shapes if face is not None else ():
+                if isinstance(shape, TextShape) and shape.text.strip():
+                    key = (shape.origin, shape.text, shape.width, shape.height, shape.size)
+                    shapes.setdefault(key, shape)
+    if not shapes:
+        return
+    fonts = prepare_cjk_fonts("".join(sorted({s.text for s in shapes.values()})))
+    reported: set[tuple[str, str]] = set()
+    product = laid_out.product.id
+    for shape in shapes.values():
+        font = fonts.bold if shape.font == "bold" else fonts.regular
+        fitted = fit_paragraph(
+            shape.text,
+            shape.width,
+            shape.height,
+            font=font,
+            size=shape.size,
+            min_size=shape.min_size,
+            leading_ratio=shape.leading,
+            align=shape.align,
+        )
+        where = _origin(shape.origin)
+        if fitted.size < MIN_TEXT_PT - _FUZZ and (shape.origin, "size") not in reported:
+            reported.add((shape.origin, "size"))
+            findings.error(
+                where,
+                f"product {product!r}: {_quote(shape.text)} prints at {fitted.size:g}pt, under "
+                f"the {MIN_TEXT_PT:g}pt a player can read (widen the box or shorten the text)",
+            )
+        # The first line starts the text: a text that is only a mark ('？' on a back) is no break.
+        for line in list(_lines(fitted.paragraph))[1:]:
+            if line[:1] in NO_LINE_START and (shape.origin, "start") not in reported:
+                reported.add((shape.origin, "start"))
+                findings.error(
+                    where,
+                    f"product {product!r}: a line of {_quote(shape.text)} starts with {line[:1]!r}",
+                )
+
+
+def _lines(paragraph: object) -> Iterator[str]:
+    for line in getattr(getattr(paragraph, "blPara", None), "lines", []):
+        words = getattr(line, "words", None)
+        if isinstance(words, list):
+            yield "".join(getattr(w, "text", "") for w in words).lstrip()
+        elif isinstance(line, tuple) and len(line) > 1:
+            yield " ".join(line[1]).lstrip()
+
+
+def check_player_words(findings: Findings, texts: Iterable[PlayerText], ids: set[str]) -> None:
+    """Developer words and decision ids in what players read."""
+    id_pattern = (
+        re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(ids))) + r")(?![\w-])")
+        if ids
+        else None
+    )
+    for text in texts:
+        for pattern, kind in DEVELOPER_WORDS:
+            match = pattern.search(text.text)
+            if match:
+                findings.error(
+                    text.where,
+                    f"{text.what}: {kind} in a player document ({match.group(0)!r}); say it "
+                    "in the players' words or move it to the designer's report",
+                )
+        if id_pattern is not None:
+            match = id_pattern.search(text.text)
+            if match:
+                findings.error(
+                    text.where,
+                    f"{text.what}: the decision id {match.group(1)!r} used as a reference; a "
+                    "player cannot look it up (name the rule or the section instead)",
+                )
+
+
+def check_spellings(
+    findings: Findings, terms: Iterable[tuple[str, Location]], texts: list[PlayerText]
+) -> None:
+    """A glossary term and its other spelling (卡/牌 swapped) both in the player documents."""
+    swaps = (("卡", "牌"), ("牌", "卡"))
+    for term, where in terms:
+        for old, new in swaps:
+            if not term.endswith(old) or len(term) < 2:
+                continue
+            other = term[: -len(old)] + new
+            hit = next((t for t in texts if other in t.text), None)
+            if hit is not None:
+                findings.error(
+                    where,
+                    f"the term {term!r} is also spelt {other!r} ({hit.what}, {hit.where}): "
+                    "one term, one spelling",
+                )
+
+
+def _origin(origin: str) -> Location:
+    path, _, line = origin.rpartition(":")
+    return Location(path, int(line)) if path and line.isdigit() else Location(origin)
+
+
+def _quote(text: str) -> str:
+    return repr(text if len(text) <= 24 else text[:23] + "…")
+
+
+def player_texts(game: object) -> list[PlayerText]:
+    """Every text the kit's player documents print: the read-me's guidance, its notes and
+    rulings, and the rulebook's prose, rendered as a player reads them."""
+    from pnp.content.prose import render_prose
+    from pnp.model.common import physical_of
+    from pnp.render.cover import print_guidance
+    from pnp.rulebook.text import context_for, prose_of, render
+
+    model = game.model  # type: ignore[attr-defined]
+    context = {"game": model}
+    texts: list[PlayerText] = []
+    for paper in PAPERS:
+        for line in print_guidance(paper, 3.0):
+            texts.append(PlayerText(Location("pnp/render/cover.py"), "the read-me", line))
+    for product in model.products:
+        if product.note:
+            note = render_prose(product.note, context, product.where)
+            texts.append(PlayerText(product.where, f"product {product.id!r} note", note))
+    for bring in physical_of(model).bring:
+        if bring.note:
+            note = render_prose(bring.note, context, bring.where)
+            texts.append(PlayerText(bring.where, f"what players bring: {bring.name}", note))
+    for decision in player_decisions(model):
+        for name in ("question", "answer"):
+            value = render_prose(getattr(decision, name), context, decision.where)
+            texts.append(PlayerText(decision.where, f"ruling {decision.id!r} {name}", value))
+    rulebook = getattr(model, "rulebook", None)
+    if rulebook is not None:
+        rulebook_context = context_for(game)  # type: ignore[arg-type]
+        for prose in prose_of(rulebook):
+            if prose.source:
+                value = render(prose.source, rulebook_context, prose.where, prose.field)
+                texts.append(PlayerText(prose.where, f"rulebook {prose.field}", value))
+    return texts
+
+
+def player_decisions(model: object) -> list[Decision]:
+    """The rulings the player documents print: all but the designer's."""
+    return [d for d in getattr(model, "decisions", ()) if not d.designer]
+
+
+def check_documents(findings: Findings, terms: Iterable[tuple[str, Location]]) -> None:
+    game = findings.game
+    texts = player_texts(game)
+    ids = {decision.id for decision in getattr(game.model, "decisions", ())}
+    check_player_words(findings, texts, ids)
+    check_spellings(findings, terms, texts)
