@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pnp.content.icons import with_shared_icons
 from pnp.content.schema import convert, merge_files
 from pnp.content.sources import Snapshot, display_root, take_snapshot
 from pnp.content.yamlsource import load_yaml
@@ -90,6 +91,8 @@ def load_game(
     try:
         merged = merge_files(nodes)
         model: Any = convert(merged, model_type)
+        with sources.pinned():
+            model = with_shared_icons(model, sources)
     except ContentError as error:
         problems = _with_game(error.problems, slug)
         if registered is None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
+from pnp.model.icons import Icon
+
 Align = Literal["left", "center", "right", "justify"]
 VAlign = Literal["top", "middle", "bottom"]
 ALIGNS: tuple[str, ...] = get_args(Align)
@@ -70,6 +72,8 @@ class TextShape:
     valign: VAlign
     leading: float  # line height as a multiple of the size
     origin: str = ""  # template:line of the box, for the "text does not fit" warning
+    icons: tuple[Icon, ...] = ()
+    """The icons the text places inline ([[name]]), resolved when it was laid out."""
 
 
 @dataclass(frozen=True)
@@ -86,7 +90,19 @@ class ImageShape:
     picture was replaced under the same name is another face, and renders again."""
 
 
-Shape = RectShape | LineShape | CircleShape | PolygonShape | TextShape | ImageShape
+@dataclass(frozen=True)
+class IconShape:
+    """A named icon drawn in a box (kept square, centred), in one colour."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    icon: Icon
+    color: str
+
+
+Shape = IconShape | RectShape | LineShape | CircleShape | PolygonShape | TextShape | ImageShape
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,7 @@ from pnp.content.expressions import (
     undeclared_names,
     with_fallback,
 )
+from pnp.content.icons import icon_map, icons_in, unknown_icon
 from pnp.content.prose import located_error
 from pnp.content.sandbox import (
     ContentEnvironment,
@@ -58,6 +59,7 @@ from pnp.layout.primitives import (
     VALIGNS,
     CircleShape,
     Face,
+    IconShape,
     ImageShape,
     LineShape,
     PolygonShape,
@@ -66,6 +68,7 @@ from pnp.layout.primitives import (
     Style,
     TextShape,
 )
+from pnp.model.icons import Icon
 from pnp.units import parse_length
 
 # Templates and the content they show are untrusted: both render in the content sandbox.
@@ -108,6 +111,7 @@ _BOX_KEYS: dict[str, set[str]] = {
         "leading",
     },
     "image": {"x", "y", "w", "h", "src"},
+    "icon": {"x", "y", "w", "h", "name", "color"},
 }
 _HORIZONTAL = {"x", "w", "x1", "x2", "cx", "r"}
 
@@ -952,6 +956,15 @@ class _Painter:
                     x, top - y - h, w, h, source, origin=plan.where, digest=asset_digest(source)
                 )
             ]
+        if kind == "icon":
+            x, y, w, h = length("x"), length("y"), length("w"), length("h")
+            name = str(self.value("name"))
+            known = _icons_of(self.scope)
+            icon = known.get(name)
+            if icon is None:
+                raise TemplateError(f"{plan.where}: {plan.label}: {unknown_icon(name, known)}")
+            colour = self.colour("color", "#000000") or "#000000"
+            return [IconShape(x, top - y - h, w, h, icon, colour)]
         raise TemplateError(f"{plan.where}: unknown box type {kind!r}")  # pragma: no cover
 
     def _points(self, plan: _BoxPlan, top: float) -> tuple[tuple[float, float], ...]:
@@ -998,13 +1011,23 @@ class _Painter:
                 f"size ({size:g}pt), got {min_size:g}pt"
             )
         x, y, w, h = length("x"), length("y"), length("w"), length("h")
+        text = text.strip("\n")
+        icons: tuple[Icon, ...] = ()
+        if "[[" in text:
+            known = _icons_of(self.scope)
+            icons, missing = icons_in(text, known)
+            if missing:
+                raise TemplateError(
+                    f"{where}: {plan.label}: {unknown_icon(missing[0], known)}"
+                    + _shown_item(self.scope)
+                )
         return [
             TextShape(
                 x=x,
                 y=top - y - h,
                 width=w,
                 height=h,
-                text=text.strip("\n"),
+                text=text,
                 font=str(value("font", "regular")),
                 size=size,
                 min_size=min_size,
@@ -1013,8 +1036,29 @@ class _Painter:
                 valign=_choice(value("valign", "top"), VALIGNS, where, "valign"),  # type: ignore[arg-type]
                 leading=_real(value("leading", 1.3), f"{where}: leading"),
                 origin=where,
+                icons=icons,
             )
         ]
+
+
+_ICON_MAPS: dict[int, tuple[object, dict[str, Icon]]] = {}
+
+
+def _icons_of(scope: Mapping[str, Any]) -> dict[str, Icon]:
+    """The icons of the game a face shows (its own and the shared set), by name."""
+    game = scope.get("game")
+    kept = _ICON_MAPS.get(id(game))
+    if kept is None or kept[0] is not game:
+        if len(_ICON_MAPS) > 64:
+            _ICON_MAPS.clear()
+        kept = _ICON_MAPS[id(game)] = (game, icon_map(game))
+    return kept[1]
+
+
+def _shown_item(scope: Mapping[str, Any]) -> str:
+    item = scope.get("item")
+    name = getattr(item, "id", None)
+    return f" (on item {name!r})" if name else ""
 
 
 _HEX_COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pnp.model.common import Balance, Decision, GameInfo, Physical, Product, doc
+from pnp.model.icons import Icon
 from pnp.model.rulebook import Rulebook
 
 
@@ -24,4 +25,10 @@ class GameContent:
     physical: Physical = field(
         default=Physical(),
         metadata=doc("what players bring, and which component shows each piece of public state"),
+    )
+    icons: tuple[Icon, ...] = field(
+        default=(),
+        metadata=doc(
+            "the game's own vector icons, placed in any text as [[name]]; with the shared set"
+        ),
     )

@@ -71,6 +71,7 @@ class Section:
 class GlossaryEntry:
     term: str = field(metadata=doc("the term as cards and rules write it"))
     meaning: str = field(metadata=doc("what it means, in the project's words (jinja)"))
+    icon: str = field(default="", metadata=doc("the icon that stands for the term on the faces"))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 

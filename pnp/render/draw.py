@@ -18,6 +18,7 @@ from pnp.errors import TemplateError
 from pnp.layout.primitives import (
     CircleShape,
     Face,
+    IconShape,
     ImageShape,
     LineShape,
     PolygonShape,
@@ -27,6 +28,7 @@ from pnp.layout.primitives import (
     TextShape,
 )
 from pnp.render.fonts import FontSet
+from pnp.render.icons import draw_icon_box
 from pnp.render.text import draw_fitted, draw_line_if_fits, fit_paragraph
 
 
@@ -99,6 +101,10 @@ def draw_shapes(
     for shape in shapes:
         if isinstance(shape, TextShape):
             _draw_text(canvas, shape, fonts, report)
+        elif isinstance(shape, IconShape):
+            draw_icon_box(
+                canvas, shape.icon, shape.x, shape.y, shape.width, shape.height, shape.color
+            )
         elif isinstance(shape, RectShape):
             stroke, fill = _apply_style(canvas, shape.style)
             if shape.radius:
@@ -245,6 +251,7 @@ def _set_text(canvas: Canvas, shape: TextShape, font: str) -> bool:
         leading_ratio=shape.leading,
         align=shape.align,
         color=shape.color,
+        icons=shape.icons,
     )
     draw_fitted(
         canvas,

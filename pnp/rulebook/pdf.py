@@ -22,6 +22,7 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
+from pnp.content.icons import icon_map
 from pnp.content.loader import LoadedGame
 from pnp.layout.primitives import Face, TextShape
 from pnp.layout.products import collection, laid_out_for_text, layout_front
@@ -31,7 +32,8 @@ from pnp.model.rulebook import Block, BlockKind, Generated, GlossaryEntry, Ruleb
 from pnp.output import atomic_output
 from pnp.render.draw import DrawReport, draw_face
 from pnp.render.fonts import FontSet, prepare_cjk_fonts
-from pnp.render.text import CJKParagraph, to_markup
+from pnp.render.icons import prepare_canvas
+from pnp.render.text import CJKParagraph, inline_icons, to_markup
 from pnp.rulebook.text import context_for, lines_of, render, walk_sections
 from pnp.units import PAPER_SIZES_MM, mm
 
@@ -205,6 +207,7 @@ class RulebookDocument(BaseDocTemplate):
             self._frame.dry = False
 
     def _decorate(self, canvas: Any, document: Any) -> None:
+        prepare_canvas(canvas)  # prose and glossary place icons inline
         if document.page == 1 or self._frame.dry:
             return
         canvas.saveState()
@@ -271,7 +274,7 @@ def glossary_entries(rulebook: Rulebook, model: Any) -> tuple[GlossaryEntry, ...
     if rulebook.glossary:
         return rulebook.glossary
     return tuple(
-        GlossaryEntry(entry.name, entry.text, entry.where)
+        GlossaryEntry(entry.name, entry.text, icon=getattr(entry, "icon", ""), where=entry.where)
         for entry in getattr(model, "glossary", ())
         if hasattr(entry, "name") and hasattr(entry, "text")
     )
@@ -447,9 +450,16 @@ class StoryBuilder:
         if source is Generated.GLOSSARY:
             entries = glossary_entries(rulebook, model)
             rows = [["术语", "含义"]]
-            for entry in entries:
+            by_term = {icon.term: icon.name for icon in getattr(model, "icons", ()) if icon.term}
+            marks = [
+                f"[[{entry.icon or by_term[entry.term]}]] "
+                if entry.icon or entry.term in by_term
+                else ""
+                for entry in entries
+            ]
+            for entry, mark in zip(entries, marks, strict=True):
                 target = self._section_mentioning(entry.term, rulebook)
-                term = f"**{entry.term}**"
+                term = f"{mark}**{entry.term}**"
                 rows.append(
                     [term + (f" →{target[1]}" if target else ""), self.text(entry.meaning, entry)]
                 )
@@ -459,6 +469,7 @@ class StoryBuilder:
                 target = self._section_mentioning(entry.term, rulebook)
                 if target:
                     table._cellvalues[row][0] = CJKParagraph(
+                        f"{to_markup(marks[row - 1])}"
                         f'<a href="#{target[0]}" color="#8c2a2a"><b>{to_markup(entry.term)}'
                         f"</b></a> → {to_markup(target[1])}",
                         styles.small,
@@ -561,6 +572,13 @@ def render_reading_edition(game: LoadedGame, path: Path, templates_root: Path) -
     """Write the A5 reading edition; returns its page count."""
     rulebook: Rulebook = game.model.rulebook
     base_fonts = prepare_cjk_fonts()
+    with inline_icons(icon_map(game.model)):
+        return _render_reading_edition(game, rulebook, base_fonts, path, templates_root)
+
+
+def _render_reading_edition(
+    game: LoadedGame, rulebook: Rulebook, base_fonts: FontSet, path: Path, templates_root: Path
+) -> int:
     builder = StoryBuilder(game, templates_root, base_fonts)
     story = builder.story(rulebook)
     fonts = prepare_cjk_fonts(all_text(story) + "目录— 0123456789")

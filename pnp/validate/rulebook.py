@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from pnp.content.icons import icon_map, icons_in, unknown_icon
 from pnp.content.loader import LoadedGame
 from pnp.errors import Location, TemplateError
 from pnp.model.rulebook import BlockKind
@@ -39,6 +40,7 @@ def check_rulebook(findings: Findings, terms: list[tuple[str, Location]]) -> Non
     context = context_for(game)
     fields = list(numeric_fields(game.model))
     rendered: list[str] = []
+    icons = icon_map(game.model)
     for prose in prose_of(rulebook):
         if not prose.source:
             continue
@@ -48,6 +50,8 @@ def check_rulebook(findings: Findings, terms: list[tuple[str, Location]]) -> Non
             message = str(error).split(": ", 2)[-1]
             findings.error(prose.where, f"rulebook {prose.field}: {message}")
             continue
+        for name in icons_in(rendered[-1], icons)[1]:
+            findings.error(prose.where, f"rulebook {prose.field}: {unknown_icon(name, icons)}")
         if prose.in_example:
             continue  # an example's numbers illustrate; they are not rules
         for match in _LITERAL.finditer(_JINJA.sub(" ", prose.source)):
@@ -58,6 +62,11 @@ def check_rulebook(findings: Findings, terms: list[tuple[str, Location]]) -> Non
                 prose.where,
                 f"rulebook {prose.field}: literal number {number} in "
                 f"the rules; take it from content{hint}",
+            )
+    for entry in rulebook.glossary:
+        if entry.icon and entry.icon not in icons:
+            findings.error(
+                entry.where, f"glossary {entry.term!r}: icon: {unknown_icon(entry.icon, icons)}"
             )
     check_figures(findings, rulebook)
     text = "\n".join(rendered)
