@@ -74,6 +74,8 @@ class TextShape:
     origin: str = ""  # template:line of the box, for the "text does not fit" warning
     icons: tuple[Icon, ...] = ()
     """The icons the text places inline ([[name]]), resolved when it was laid out."""
+    upside_down: bool = False
+    """Turned 180° about the box's centre: a card's bottom index reads from the other end."""
 
 
 @dataclass(frozen=True)

@@ -109,6 +109,7 @@ _BOX_KEYS: dict[str, set[str]] = {
         "align",
         "valign",
         "leading",
+        "rotate",
     },
     "image": {"x", "y", "w", "h", "src"},
     "icon": {"x", "y", "w", "h", "name", "color"},
@@ -1037,6 +1038,8 @@ class _Painter:
                 leading=_real(value("leading", 1.3), f"{where}: leading"),
                 origin=where,
                 icons=icons,
+                upside_down=_choice(str(value("rotate", 0)), ("0", "180"), where, "rotate")
+                == "180",
             )
         ]
 

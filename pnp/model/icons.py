@@ -14,6 +14,7 @@ Holes are cut by the even-odd rule (a ring is two circles in one path).
 
 from __future__ import annotations
 
+import enum
 import re
 from dataclasses import dataclass, field
 
@@ -29,6 +30,11 @@ MAX_PATH_CHARS = 20_000
 ICON_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
 
+class FillRule(enum.Enum):
+    EVENODD = "evenodd"
+    NONZERO = "nonzero"
+
+
 @dataclass(frozen=True)
 class Icon:
     """One named vector icon."""
@@ -41,6 +47,12 @@ class Icon:
         default=24.0, metadata=doc("the side of the square box the path is drawn in", at_least=1)
     )
     term: str = field(default="", metadata=doc("the term of the rules it stands for"))
+    rule: FillRule = field(
+        default=FillRule.EVENODD,
+        metadata=doc(
+            "evenodd: an inner outline cuts a hole; nonzero: outlines wound alike add up (SVG's)"
+        ),
+    )
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from weakref import WeakKeyDictionary
 
 from reportlab.lib.colors import HexColor
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
@@ -100,7 +101,10 @@ def draw_shapes(
 ) -> None:
     for shape in shapes:
         if isinstance(shape, TextShape):
-            _draw_text(canvas, shape, fonts, report)
+            if shape.upside_down:
+                _draw_upside_down(canvas, shape, fonts, report)
+            else:
+                _draw_text(canvas, shape, fonts, report)
         elif isinstance(shape, IconShape):
             draw_icon_box(
                 canvas, shape.icon, shape.x, shape.y, shape.width, shape.height, shape.color
@@ -222,6 +226,14 @@ def _draw_text(canvas: Canvas, shape: TextShape, fonts: FontSet, report: DrawRep
         code.extend(known[0])
     if known[1]:
         report.overflows.add(f"{shape.origin}: text does not fit its box: {shape.text[:24]!r}")
+
+
+def _draw_upside_down(canvas: Canvas, shape: TextShape, fonts: FontSet, report: DrawReport) -> None:
+    """A text turned half a turn about its box's centre (the box stays where it is)."""
+    cx, cy = shape.x + shape.width / 2, shape.y + shape.height / 2
+    canvas._code.append(f"q -1 0 0 -1 {fp_str(2 * cx, 2 * cy)} cm")
+    _draw_text(canvas, shape, fonts, report)
+    canvas._code.append("Q")
 
 
 def _set_text(canvas: Canvas, shape: TextShape, font: str) -> bool:

@@ -15,7 +15,7 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.errors import TemplateError
-from pnp.model.icons import Icon, PathError, parse_path
+from pnp.model.icons import FillRule, Icon, PathError, parse_path
 
 ICON_CALLBACK = "pnp-icon"
 """The name paragraphs call (reportlab's ``<onDraw>``) where an inline icon stands."""
@@ -60,7 +60,8 @@ def draw_icon(canvas: Canvas, icon: Icon, x: float, y: float, side: float, colou
     """Fill `icon` in the square of `side` points whose bottom-left corner is (x, y)."""
     scale = side / icon.size
     canvas._code.append(
-        f"q {_fill(colour)} {fp_str(scale, 0, 0, scale, x, y)} cm {_operators(icon)} f* Q"
+        f"q {_fill(colour)} {fp_str(scale, 0, 0, scale, x, y)} cm {_operators(icon)} "
+        f"{'f*' if icon.rule is FillRule.EVENODD else 'f'} Q"
     )
 
 
