@@ -102,6 +102,12 @@ class IconShape:
     height: float
     icon: Icon
     color: str
+    tile: float = 0.0
+    """When more than 0, the icon repeats over the box as a pattern, one per `tile` points
+    across and `tile_h` down (the box is the pattern's clip)."""
+    tile_h: float = 0.0
+    stagger: bool = False
+    """Every other row of tiles shifted half a tile across (a brick or lattice bond)."""
 
 
 Shape = IconShape | RectShape | LineShape | CircleShape | PolygonShape | TextShape | ImageShape

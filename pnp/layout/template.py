@@ -112,7 +112,7 @@ _BOX_KEYS: dict[str, set[str]] = {
         "rotate",
     },
     "image": {"x", "y", "w", "h", "src"},
-    "icon": {"x", "y", "w", "h", "name", "color"},
+    "icon": {"x", "y", "w", "h", "name", "color", "tile", "tile_h", "stagger"},
 }
 _HORIZONTAL = {"x", "w", "x1", "x2", "cx", "r"}
 
@@ -965,7 +965,15 @@ class _Painter:
             if icon is None:
                 raise TemplateError(f"{plan.where}: {plan.label}: {unknown_icon(name, known)}")
             colour = self.colour("color", "#000000") or "#000000"
-            return [IconShape(x, top - y - h, w, h, icon, colour)]
+            tile = length("tile", 0) if "tile" in plan.props else 0.0
+            tile_h = length("tile_h", tile) if "tile_h" in plan.props else tile
+            if tile and (w / tile) * (h / tile_h) > MAX_TILES:
+                raise TemplateError(
+                    f"{plan.where}: {plan.label}: tile: at most {MAX_TILES:,} tiles, "
+                    f"got {(w / tile) * (h / tile_h):,.0f}"
+                )
+            stagger = _truthy(self.value("stagger", False))
+            return [IconShape(x, top - y - h, w, h, icon, colour, tile, tile_h, stagger)]
         raise TemplateError(f"{plan.where}: unknown box type {kind!r}")  # pragma: no cover
 
     def _points(self, plan: _BoxPlan, top: float) -> tuple[tuple[float, float], ...]:
@@ -1043,6 +1051,9 @@ class _Painter:
             )
         ]
 
+
+MAX_TILES = 10_000
+"""Most tiles an icon box may repeat as a pattern."""
 
 _ICON_MAPS: dict[int, tuple[object, dict[str, Icon]]] = {}
 

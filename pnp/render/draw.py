@@ -29,7 +29,7 @@ from pnp.layout.primitives import (
     TextShape,
 )
 from pnp.render.fonts import FontSet
-from pnp.render.icons import draw_icon_box
+from pnp.render.icons import draw_icon_box, draw_icon_tiles
 from pnp.render.text import draw_fitted, draw_line_if_fits, fit_paragraph
 
 
@@ -106,9 +106,19 @@ def draw_shapes(
             else:
                 _draw_text(canvas, shape, fonts, report)
         elif isinstance(shape, IconShape):
-            draw_icon_box(
-                canvas, shape.icon, shape.x, shape.y, shape.width, shape.height, shape.color
-            )
+            if shape.tile:
+                draw_icon_tiles(
+                    canvas,
+                    shape.icon,
+                    (shape.x, shape.y, shape.width, shape.height),
+                    (shape.tile, shape.tile_h or shape.tile),
+                    shape.color,
+                    shape.stagger,
+                )
+            else:
+                draw_icon_box(
+                    canvas, shape.icon, shape.x, shape.y, shape.width, shape.height, shape.color
+                )
         elif isinstance(shape, RectShape):
             stroke, fill = _apply_style(canvas, shape.style)
             if shape.radius:

@@ -29,24 +29,40 @@ INLINE_DROP = 0.1
 
 
 @lru_cache(maxsize=1024)
-def _operators(icon: Icon) -> str:
-    """The icon's path in its own units, x right and y up, ready for a ``cm`` to place it."""
+def _outline(icon: Icon) -> tuple[tuple[str, tuple[float, ...]], ...]:
+    """The icon's path in its own units, x right and y up (PDF's way), as PDF operators with
+    their coordinates."""
     try:
         commands = parse_path(icon.path)
     except PathError as error:
         raise TemplateError(f"{icon.where}: icon {icon.name!r}: path: {error}") from None
     side = icon.size
-    parts: list[str] = []
-    for letter, numbers in commands:
-        flipped = [v if k % 2 == 0 else side - v for k, v in enumerate(numbers)]
-        if letter == "M":
-            parts.append(f"{fp_str(*flipped)} m")
-        elif letter == "L":
-            parts.append(f"{fp_str(*flipped)} l")
-        elif letter == "C":
-            parts.append(f"{fp_str(*flipped)} c")
+    operator = {"M": "m", "L": "l", "C": "c", "Z": "h"}
+    return tuple(
+        (operator[letter], tuple(v if k % 2 == 0 else side - v for k, v in enumerate(numbers)))
+        for letter, numbers in commands
+    )
+
+
+@lru_cache(maxsize=1024)
+def _operators(icon: Icon) -> str:
+    """The icon's path in its own units, ready for a ``cm`` to place it."""
+    return " ".join(f"{fp_str(*numbers)} {op}" if numbers else op for op, numbers in _outline(icon))
+
+
+def _placed(icon: Icon, scale_x: float, scale_y: float, left: float, bottom: float) -> str:
+    """The icon's path scaled and moved in the numbers themselves (a path of many tiles
+    cannot change the matrix between them)."""
+    parts = []
+    for op, numbers in _outline(icon):
+        if numbers:
+            moved = [
+                left + v * scale_x if k % 2 == 0 else bottom + v * scale_y
+                for k, v in enumerate(numbers)
+            ]
+            parts.append(f"{fp_str(*moved)} {op}")
         else:
-            parts.append("h")
+            parts.append(op)
     return " ".join(parts)
 
 
@@ -71,6 +87,32 @@ def draw_icon_box(
     """`icon` as large as fits the box, centred in it."""
     side = min(width, height)
     draw_icon(canvas, icon, x + (width - side) / 2, y + (height - side) / 2, side, colour)
+
+
+def draw_icon_tiles(
+    canvas: Canvas,
+    icon: Icon,
+    box: tuple[float, float, float, float],
+    tile: tuple[float, float],
+    colour: str,
+    stagger: bool,
+) -> None:
+    """`icon` repeated over the box (x, y, width, height) as a pattern, clipped to it: one
+    path of many tiles, so a back's pattern is one shape to lay out and one to draw."""
+    x, y, width, height = box
+    across, down = tile
+    scale_x, scale_y = across / icon.size, down / icon.size
+    parts = [f"q {fp_str(x, y, width, height)} re W n {_fill(colour)}"]
+    rows = int(height // down) + 2
+    columns = int(width // across) + 2
+    for row in range(rows):
+        shift = across / 2 if stagger and row % 2 else 0.0
+        top = y + height - row * down
+        for column in range(-1 if shift else 0, columns):
+            left = x + column * across + shift
+            parts.append(_placed(icon, scale_x, scale_y, left, top - down))
+    parts.append(f"{'f*' if icon.rule is FillRule.EVENODD else 'f'} Q")
+    canvas._code.append(" ".join(parts))
 
 
 def _draw_unknown(canvas: Canvas, x: float, y: float, side: float, colour: str) -> None:

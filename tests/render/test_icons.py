@@ -99,3 +99,35 @@ def test_an_inline_icon_takes_room_in_the_line(cjk_fonts: FontSet, deadline_99: 
         icons=icons,
     )
     assert narrow.lines > 1 and not narrow.overflow
+
+
+def test_a_tiled_icon_is_one_path_clipped_to_its_box(
+    tmp_path: Path, cjk_fonts: FontSet, deadline_99: LoadedGame
+) -> None:
+    """A back's pattern: the icon repeated over the box, every other row shifted half a tile,
+    drawn as one path inside the box."""
+    from pnp.layout.primitives import IconShape
+
+    lattice = icon_map(deadline_99.model)["lattice"]
+    shape = IconShape(10, 10, 100, 60, lattice, "#2c2c4a", tile=20, tile_h=20, stagger=True)
+    path = tmp_path / "tiles.pdf"
+    canvas = new_canvas(path, (120, 80), title="t", font=cjk_fonts.regular)
+    draw_face(
+        canvas,
+        Face(key="t", width=120, height=80, bleed=0, shapes=(shape,)),
+        cjk_fonts,
+        DrawReport(),
+    )
+    canvas.save()
+    pdfium = pytest.importorskip("pypdfium2")
+    image = pdfium.PdfDocument(str(path))[0].render(scale=2).to_pil().convert("L")
+    # Tiles fill the box and nothing outside it: dark inside (a diamond covers a quarter of
+    # each tile), white outside.
+    inside = image.crop((20, 20 + 20, 220, 140))
+    outside = image.crop((0, 0, 240, 18))
+    dark_inside = sum(inside.histogram()[:128]) / (inside.width * inside.height)
+    assert 0.2 < dark_inside < 0.32  # a diamond is a quarter of its tile
+    assert sum(outside.histogram()[:250]) == 0
+    # Staggered: the centre of a tile of row 0 is background in row 1.
+    assert image.getpixel((20 + 20, 40)) < 128  # row 0, first diamond's centre
+    assert image.getpixel((20 + 20, 80)) > 128  # row 1 is shifted: a gap there
