@@ -179,6 +179,26 @@ class Move:
     """The button's text (among the moves of one element, what tells them apart)."""
 
 
+@dataclass(frozen=True)
+class Pictured:
+    """A position the rulebook draws (a figure's ``position:``): states the engine reached at
+    one table, drawn left to right from the game's own view of them, so a picture of the
+    rules cannot disagree with the rules."""
+
+    rules: Rules[Any, Any]
+    states: tuple[Any, ...]
+    """One state, or a few in the order they were reached (before, after)."""
+    played: tuple[Any, ...] = ()
+    """The actions that led to the first state (what the view shows of the last play)."""
+    between: tuple[Any, ...] = ()
+    """The action from each state to the next (the card played between before and after)."""
+    areas: tuple[str, ...] = ()
+    """The scene's areas to draw (its boards and rows), each by the start of its title, in
+    this order; none: its first board."""
+    captions: tuple[str, ...] = ()
+    """A few words under each state (``打出前`` / ``打出后``)."""
+
+
 class GameView(Protocol):
     """One game's views of one table (``Game.view(rules)`` builds it)."""
 

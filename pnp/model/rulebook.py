@@ -55,6 +55,10 @@ class Block:
     source: Generated | None = field(default=None, metadata=doc("what a generated block holds"))
     product: str = field(default="", metadata=doc("figure: the product id to draw from"))
     item: str = field(default="", metadata=doc("figure: the item id in that product"))
+    position: str = field(
+        default="",
+        metadata=doc("figure: a position the game's engine reaches, drawn as the kit lies"),
+    )
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 

@@ -34,6 +34,7 @@ from pnp.render.draw import DrawReport, draw_face
 from pnp.render.fonts import FontSet, prepare_cjk_fonts
 from pnp.render.icons import prepare_canvas
 from pnp.render.text import CJKParagraph, inline_icons, to_markup
+from pnp.rulebook.scenes import KitFaces, SceneFigure, positions_of, scene_areas
 from pnp.rulebook.text import context_for, lines_of, render, walk_sections
 from pnp.units import PAPER_SIZES_MM, mm
 
@@ -300,7 +301,36 @@ class StoryBuilder:
         # and a second story with a larger font subset says the same things.
         self.rendered: dict[str, str] = {} if rendered is None else rendered
         self.mentions: dict[str, tuple[str, str] | None] = {}
-        self.figures: list[FaceFigure] = []
+        self.figures: list[FaceFigure | SceneFigure] = []
+        self._kit_faces: KitFaces | None = None
+
+    def position_figure(self, block: Block) -> list[Flowable]:
+        """A position the engine reaches, drawn as the kit lies (pnp.rulebook.scenes)."""
+        pictured = positions_of(self.game)[block.position]
+        if self._kit_faces is None:
+            self._kit_faces = KitFaces(self.game, self.templates_root)
+        drawing = SceneFigure(
+            scene_areas(self.game, pictured),
+            pictured.captions,
+            self._kit_faces,
+            self.fonts,
+            self.width,
+            mm(125),
+        )
+        self.figures.append(drawing)
+        figure = Table(
+            [[drawing], [para(self.text(block.title, block), self.styles.small)]],
+            colWidths=[self.width],
+        )
+        figure.setStyle(
+            TableStyle(
+                [
+                    ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+                    ("FONTNAME", (0, 0), (-1, -1), self.fonts.regular),
+                ]
+            )
+        )
+        return [KeepTogether([figure, Spacer(1, mm(3))])]
 
     def _figure(self, face: Face) -> FaceFigure:
         figure = FaceFigure(face, self.fonts)
@@ -405,6 +435,8 @@ class StoryBuilder:
         return []
 
     def figure(self, block: Block) -> list[Flowable]:
+        if block.position:
+            return self.position_figure(block)
         product = next(p for p in self.game.model.products if p.id == block.product)
         item = next(i for i in collection(self.game.model, product) if i.id == block.item)
         face = layout_front(self.game, product, self.templates_root, 0.0, item)
@@ -551,7 +583,9 @@ def all_text(story: list[Flowable]) -> str:
     chars: set[str] = set()
 
     def visit(flowable: Any) -> None:
-        if isinstance(flowable, Paragraph):
+        if isinstance(flowable, SceneFigure):
+            chars.update(flowable.text_drawn())
+        elif isinstance(flowable, Paragraph):
             chars.update(flowable.text)
             chars.update(getattr(flowable, "bulletText", "") or "")
         elif isinstance(flowable, Table):

@@ -12,6 +12,7 @@ from pnp.content.icons import icon_map, icons_in, unknown_icon
 from pnp.content.loader import LoadedGame
 from pnp.errors import Location, TemplateError
 from pnp.model.rulebook import BlockKind
+from pnp.registry import find_game
 from pnp.rulebook.text import context_for, prose_of, render, walk_sections
 from pnp.validate.checks import Findings, suggest
 
@@ -85,6 +86,9 @@ def check_figures(findings: Findings, rulebook: Any) -> None:
         for block in section.blocks:
             if block.kind is not BlockKind.FIGURE:
                 continue
+            if block.position:
+                _check_position(findings, block)
+                continue
             product = products.get(block.product)
             if product is None:
                 findings.error(
@@ -101,3 +105,21 @@ def check_figures(findings: Findings, rulebook: Any) -> None:
                     f"rulebook figure: product {block.product!r} has no item {block.item!r}"
                     f"{suggest(block.item, ids)}",
                 )
+
+
+def _check_position(findings: Findings, block: Any) -> None:
+    """A figure's position is one the game's engine names, and its view can draw."""
+    plugin = find_game(findings.game.slug)
+    if plugin is None or plugin.rulebook_positions is None or plugin.view is None:
+        findings.error(
+            block.where,
+            f"rulebook figure: position {block.position!r}: this game's engine draws no positions",
+        )
+        return
+    positions = plugin.rulebook_positions(findings.game.model)
+    if block.position not in positions:
+        findings.error(
+            block.where,
+            f"rulebook figure: no position {block.position!r}"
+            f"{suggest(block.position, list(positions))}; positions: {', '.join(positions)}",
+        )
