@@ -21,6 +21,7 @@ action as a button, and nothing of any hand.
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
@@ -346,3 +347,33 @@ def moves_by_element(moves: Sequence[Move]) -> dict[str, list[Move]]:
     for move in moves:
         grouped.setdefault(move.element, []).append(move)
     return grouped
+
+
+def played_until(
+    rules: Rules[Any, Any],
+    policy: Any,
+    wanted: Any,
+    *,
+    seed: int = 0,
+    limit: int = 5_000,
+) -> tuple[tuple[Any, ...], Any, Any, Any]:
+    """Play a game from the table's initial position (chance from ``seed``, every seat by
+    ``policy``) to the first step ``wanted(before, action, after)`` accepts; the actions played
+    before it, the state before it, the action and the state after. A figure drawn from here
+    shows a position the rules reach in play, not one set up by hand."""
+    rng = random.Random(seed)
+    state = rules.initial_state(rng)
+    played: list[Any] = []
+    for _ in range(limit):
+        if rules.is_terminal(state):
+            break
+        if rules.is_chance(state):
+            action = rules.sample_chance(state, rng)
+        else:
+            action = policy.choose(rules, state, rng)
+        after = rules.apply(state, action)
+        if wanted(state, action, after):
+            return tuple(played), state, action, after
+        played.append(action)
+        state = after
+    raise ValueError(f"no step the figure wants within {limit} steps of seed {seed}")

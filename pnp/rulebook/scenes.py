@@ -32,6 +32,10 @@ _ARROW = mm(8)
 _ROW_CARD = mm(16)
 """A card's width in a row under a board (a hand, the piles)."""
 _CAPTION = 9.0
+_NARROWEST = mm(70)
+"""The narrowest column states stand side by side in; narrower, they stand one under another."""
+_SMALLEST_PIECE = mm(3.2)
+"""A piece is drawn at least this wide on the page, however small its board is drawn."""
 
 
 class KitFaces:
@@ -107,8 +111,10 @@ def scene_areas(game: LoadedGame, pictured: Pictured) -> list[list[Board | Row]]
 
 
 class SceneFigure(Flowable):
-    """The states of one position side by side (an arrow between), each its boards and rows,
-    scaled together to the column's width and at most `max_height` tall."""
+    """The states of one position in order, an arrow between: side by side while each keeps
+    a column of at least `_NARROWEST`, else one under another at the full width. Each area is
+    scaled to its column on its own (a board to its width, a row of cards at most to its
+    natural size); the whole shrinks if it is taller than `max_height`."""
 
     def __init__(
         self,
@@ -122,12 +128,11 @@ class SceneFigure(Flowable):
         super().__init__()
         self.states, self.captions, self.faces, self.fonts = states, captions, faces, fonts
         count = max(1, len(states))
-        column = (width - _ARROW * (count - 1)) / count
+        self.vertical = count > 1 and (width - _ARROW * (count - 1)) / count < _NARROWEST
+        column = width if self.vertical else (width - _ARROW * (count - 1)) / count
         caption = _CAPTION * 1.6 if any(captions) else 0.0
-        # Each area is scaled to the column on its own (a board to its width, a row of cards
-        # at most to its natural size), then the whole shrunk if it is too tall.
         self.layout: list[list[tuple[Board | Row, float, float, float]]] = []
-        tallest = 0.0
+        heights = []
         for areas in states:
             placed = []
             height = 0.0
@@ -135,13 +140,23 @@ class SceneFigure(Flowable):
                 w, h = self._size(area)
                 scale = column / w if isinstance(area, Board) else min(1.0, column / w)
                 placed.append((area, scale, w, h))
-                height += h * scale + (_GAP if placed[:-1] else 0.0)
+                height += h * scale + (_GAP if len(placed) > 1 else 0.0)
             self.layout.append(placed)
-            tallest = max(tallest, height)
-        shrink = min(1.0, (max_height - caption) / tallest) if tallest else 1.0
+            heights.append(height)
+        if self.vertical:
+            natural = sum(heights) + count * caption + (count - 1) * _ARROW
+            fixed = count * caption + (count - 1) * _ARROW
+        else:
+            natural, fixed = max(heights, default=0.0) + caption, caption
+        shrink = min(1.0, (max_height - fixed) / (natural - fixed)) if natural > fixed else 1.0
         self.column, self.shrink, self.caption = column * shrink, shrink, caption
-        self.width = self.column * count + _ARROW * (count - 1)
-        self.height = tallest * shrink + caption
+        self.heights = [h * shrink for h in heights]
+        if self.vertical:
+            self.width = self.column
+            self.height = sum(self.heights) + fixed
+        else:
+            self.width = self.column * count + _ARROW * (count - 1)
+            self.height = max(self.heights, default=0.0) + caption
 
     def _size(self, area: Board | Row) -> tuple[float, float]:
         return self._board_size(area) if isinstance(area, Board) else self._row_size(area)
@@ -194,42 +209,56 @@ class SceneFigure(Flowable):
 
     def draw(self) -> None:
         canvas = self.canv
-        x = 0.0
+        x, top = 0.0, self.height
         for index, placed in enumerate(self.layout):
-            top = self.height
+            y = top
             for area, scale, w, h in placed:
                 scale *= self.shrink
+                self._scale = scale
                 canvas.saveState()
-                canvas.translate(x + (self.column - w * scale) / 2, top - h * scale)
+                canvas.translate(x + (self.column - w * scale) / 2, y - h * scale)
                 canvas.scale(scale, scale)
                 if isinstance(area, Board):
                     self._draw_board(area, 0, 0, w, h)
                 else:
                     self._draw_row(area, 0, 0)
                 canvas.restoreState()
-                top -= h * scale + _GAP * self.shrink
+                y -= h * scale + _GAP * self.shrink
+            below = top - self.heights[index] - self.caption if self.vertical else 0.0
             if index < len(self.captions) and self.captions[index]:
                 canvas.setFont(self.fonts.regular, _CAPTION)
                 canvas.setFillColor(HexColor("#555555"))
-                canvas.drawCentredString(x + self.column / 2, 2, self.captions[index])
-            x += self.column
-            if index < len(self.layout) - 1:
-                self._draw_arrow(x, self.caption + (self.height - self.caption) / 2)
+                canvas.drawCentredString(x + self.column / 2, below + 3, self.captions[index])
+            if index == len(self.layout) - 1:
+                break
+            if self.vertical:
+                self._draw_arrow(x + self.column / 2, below - _ARROW / 2, down=True)
+                top = below - _ARROW
+            else:
+                x += self.column
+                self._draw_arrow(x + _ARROW / 2, self.caption + (self.height - self.caption) / 2)
                 x += _ARROW
 
-    def _draw_arrow(self, x: float, y: float) -> None:
+    def _draw_arrow(self, cx: float, cy: float, *, down: bool = False) -> None:
+        """A short thick arrow centred on (cx, cy), pointing right (or down)."""
         canvas = self.canv
+        canvas.saveState()
+        canvas.translate(cx, cy)
+        if down:
+            canvas.rotate(-90)
         canvas.setFillColor(HexColor("#8c2a2a"))
+        half = _ARROW / 2
         path = canvas.beginPath()
-        path.moveTo(x + mm(1.5), y + mm(1.2))
-        path.lineTo(x + _ARROW - mm(3), y + mm(1.2))
-        path.lineTo(x + _ARROW - mm(3), y + mm(2.6))
-        path.lineTo(x + _ARROW - mm(1), y)
-        path.lineTo(x + _ARROW - mm(3), y - mm(2.6))
-        path.lineTo(x + _ARROW - mm(3), y - mm(1.2))
-        path.lineTo(x + mm(1.5), y - mm(1.2))
+        path.moveTo(-half + mm(1.5), mm(1.2))
+        path.lineTo(half - mm(3), mm(1.2))
+        path.lineTo(half - mm(3), mm(2.6))
+        path.lineTo(half - mm(1), 0)
+        path.lineTo(half - mm(3), -mm(2.6))
+        path.lineTo(half - mm(3), -mm(1.2))
+        path.lineTo(-half + mm(1.5), -mm(1.2))
         path.close()
         canvas.drawPath(path, stroke=0, fill=1)
+        canvas.restoreState()
 
     def _face_at(self, face: Face, x: float, y: float, width: float) -> float:
         """Draw `face` scaled to `width` with its bottom-left at (x, y); its drawn height."""
@@ -259,6 +288,14 @@ class SceneFigure(Flowable):
                 continue
             drawn_w = width * w
             drawn_h = drawn_w * card_face.height / card_face.width
+            if card.turned:
+                # Lying a quarter turn about the centre of its box, as the table shows it.
+                canvas.saveState()
+                canvas.translate(x + left * w + drawn_w / 2, y + h - top * h - drawn_h / 2)
+                canvas.rotate(-90)
+                self._face_at(card_face, -drawn_w / 2, -drawn_h / 2, drawn_w)
+                canvas.restoreState()
+                continue
             self._face_at(card_face, x + left * w, y + h - top * h - drawn_h, drawn_w)
             if card.marked:
                 self._ring_box(x + left * w, y + h - top * h - drawn_h, drawn_w, drawn_h)
@@ -275,7 +312,9 @@ class SceneFigure(Flowable):
             if not found:
                 return  # as the table: a piece whose printed place is absent is not drawn
             px, py = found
-        size = piece.size * w
+        # At least _SMALLEST_PIECE on the page: a figure token on a board scaled to a column
+        # would otherwise be a speck.
+        size = max(piece.size * w, _SMALLEST_PIECE / getattr(self, "_scale", 1.0))
         cx, cy = x + px * w, y + h - py * h
         face = self.faces.get(piece.face)
         if face is not None:
