@@ -32,8 +32,6 @@ _ARROW = mm(8)
 _ROW_CARD = mm(16)
 """A card's width in a row under a board (a hand, the piles)."""
 _CAPTION = 9.0
-_NARROWEST = mm(70)
-"""The narrowest column states stand side by side in; narrower, they stand one under another."""
 _SMALLEST_PIECE = mm(3.2)
 """A piece is drawn at least this wide on the page, however small its board is drawn."""
 
@@ -111,8 +109,8 @@ def scene_areas(game: LoadedGame, pictured: Pictured) -> list[list[Board | Row]]
 
 
 class SceneFigure(Flowable):
-    """The states of one position in order, an arrow between: side by side while each keeps
-    a column of at least `_NARROWEST`, else one under another at the full width. Each area is
+    """The states of one position in order, an arrow between: side by side or one under
+    another, whichever draws them larger. Each area is
     scaled to its column on its own (a board to its width, a row of cards at most to its
     natural size); the whole shrinks if it is taller than `max_height`."""
 
@@ -127,13 +125,20 @@ class SceneFigure(Flowable):
     ) -> None:
         super().__init__()
         self.states, self.captions, self.faces, self.fonts = states, captions, faces, fonts
-        count = max(1, len(states))
-        self.vertical = count > 1 and (width - _ARROW * (count - 1)) / count < _NARROWEST
-        column = width if self.vertical else (width - _ARROW * (count - 1)) / count
-        caption = _CAPTION * 1.6 if any(captions) else 0.0
-        self.layout: list[list[tuple[Board | Row, float, float, float]]] = []
+        # Side by side or one under another: whichever draws the states larger.
+        plans = [self._plan(width, max_height, vertical=False)]
+        if len(states) > 1:
+            plans.append(self._plan(width, max_height, vertical=True))
+        plan = max(plans, key=lambda p: float(p["column"]))
+        self.__dict__.update(plan)
+
+    def _plan(self, width: float, max_height: float, *, vertical: bool) -> dict[str, Any]:
+        count = max(1, len(self.states))
+        column = width if vertical else (width - _ARROW * (count - 1)) / count
+        caption = _CAPTION * 1.6 if any(self.captions) else 0.0
+        layout: list[list[tuple[Board | Row, float, float, float]]] = []
         heights = []
-        for areas in states:
+        for areas in self.states:
             placed = []
             height = 0.0
             for area in areas:
@@ -141,22 +146,27 @@ class SceneFigure(Flowable):
                 scale = column / w if isinstance(area, Board) else min(1.0, column / w)
                 placed.append((area, scale, w, h))
                 height += h * scale + (_GAP if len(placed) > 1 else 0.0)
-            self.layout.append(placed)
+            layout.append(placed)
             heights.append(height)
-        if self.vertical:
+        if vertical:
             natural = sum(heights) + count * caption + (count - 1) * _ARROW
             fixed = count * caption + (count - 1) * _ARROW
         else:
             natural, fixed = max(heights, default=0.0) + caption, caption
         shrink = min(1.0, (max_height - fixed) / (natural - fixed)) if natural > fixed else 1.0
-        self.column, self.shrink, self.caption = column * shrink, shrink, caption
-        self.heights = [h * shrink for h in heights]
-        if self.vertical:
-            self.width = self.column
-            self.height = sum(self.heights) + fixed
-        else:
-            self.width = self.column * count + _ARROW * (count - 1)
-            self.height = max(self.heights, default=0.0) + caption
+        drawn = [h * shrink for h in heights]
+        return {
+            "vertical": vertical,
+            "layout": layout,
+            "column": column * shrink,
+            "shrink": shrink,
+            "caption": caption,
+            "heights": drawn,
+            "width": column * shrink
+            if vertical
+            else column * shrink * count + _ARROW * (count - 1),
+            "height": (sum(drawn) + fixed) if vertical else max(drawn, default=0.0) + caption,
+        }
 
     def _size(self, area: Board | Row) -> tuple[float, float]:
         return self._board_size(area) if isinstance(area, Board) else self._row_size(area)
