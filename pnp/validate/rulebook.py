@@ -13,6 +13,7 @@ from pnp.content.loader import LoadedGame
 from pnp.errors import Location, TemplateError
 from pnp.model.rulebook import BlockKind
 from pnp.registry import find_game
+from pnp.rulebook.scenes import positions_of
 from pnp.rulebook.text import context_for, prose_of, render, walk_sections
 from pnp.validate.checks import Findings, suggest
 
@@ -116,7 +117,7 @@ def _check_position(findings: Findings, block: Any) -> None:
             f"rulebook figure: position {block.position!r}: this game's engine draws no positions",
         )
         return
-    positions = plugin.rulebook_positions(findings.game.model)
+    positions = positions_of(findings.game)
     if block.position not in positions:
         findings.error(
             block.where,
