@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,4 +87,37 @@ def icon_problems(model: Any) -> list[Problem]:
             parse_path(icon.path)
         except PathError as error:
             problems.append(Problem(icon.where, f"icon {icon.name!r}: path: {error}"))
+    return problems
+
+
+_HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
+
+
+def sprite_problems(model: Any) -> list[Problem]:
+    """Sprites that cannot be drawn: ragged rows, a pixel of no colour, a colour that is
+    none."""
+    problems: list[Problem] = []
+    for sprite in getattr(model, "sprites", ()):
+        widths = {len(row) for row in sprite.pixels}
+        if len(widths) > 1:
+            problems.append(
+                Problem(sprite.where, f"sprite {sprite.name!r}: rows of {sorted(widths)} pixels")
+            )
+        for key, colour in sprite.colours.items():
+            if len(key) != 1 or not _HEX.match(colour):
+                problems.append(
+                    Problem(
+                        sprite.where,
+                        f"sprite {sprite.name!r}: colours: expected one character: '#rrggbb', "
+                        f"got {key!r}: {colour!r}",
+                    )
+                )
+        unknown = sorted({ch for row in sprite.pixels for ch in row} - set(sprite.colours) - {"."})
+        if unknown:
+            problems.append(
+                Problem(
+                    sprite.where,
+                    f"sprite {sprite.name!r}: pixels {''.join(unknown)!r} have no colour",
+                )
+            )
     return problems

@@ -18,6 +18,7 @@ is relative to the face's width (x, w, cx, r) or height (y, h). A value that is 
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import math
 import re
@@ -113,6 +114,7 @@ _BOX_KEYS: dict[str, set[str]] = {
     },
     "image": {"x", "y", "w", "h", "src"},
     "icon": {"x", "y", "w", "h", "name", "color", "tile", "tile_h", "stagger"},
+    "sprite": {"x", "y", "w", "h", "name"},
 }
 _HORIZONTAL = {"x", "w", "x1", "x2", "cx", "r"}
 
@@ -957,6 +959,9 @@ class _Painter:
                     x, top - y - h, w, h, source, origin=plan.where, digest=asset_digest(source)
                 )
             ]
+        if kind == "sprite":
+            x, y, w, h = length("x"), length("y"), length("w"), length("h")
+            return _sprite_squares(self.scope, str(self.value("name")), x, top - y - h, w, h, plan)
         if kind == "icon":
             x, y, w, h = length("x"), length("y"), length("w"), length("h")
             name = str(self.value("name"))
@@ -1067,6 +1072,48 @@ def _icons_of(scope: Mapping[str, Any]) -> dict[str, Icon]:
             _ICON_MAPS.clear()
         kept = _ICON_MAPS[id(game)] = (game, icon_map(game))
     return kept[1]
+
+
+def _sprite_squares(
+    scope: Mapping[str, Any], name: str, x: float, y: float, w: float, h: float, plan: Any
+) -> list[Shape]:
+    """A sprite as squares, as large as fits the box and centred in it: one rectangle per run
+    of a colour along a row, so a 16-pixel row of three colours is three shapes."""
+    sprites = {s.name: s for s in getattr(scope.get("game"), "sprites", ())}
+    sprite = sprites.get(name)
+    if sprite is None:
+        near = difflib.get_close_matches(name, sorted(sprites), n=1)
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        raise TemplateError(f"{plan.where}: {plan.label}: no sprite {name!r}{hint}")
+    rows = sprite.pixels
+    columns = max((len(row) for row in rows), default=0)
+    if not rows or not columns:
+        return []
+    side = min(w / columns, h / len(rows))
+    left = x + (w - side * columns) / 2
+    top = y + (h + side * len(rows)) / 2
+    shapes: list[Shape] = []
+    for r, row in enumerate(rows):
+        c = 0
+        while c < len(row):
+            ch = row[c]
+            end = c
+            while end < len(row) and row[end] == ch:
+                end += 1
+            colour = sprite.colours.get(ch)
+            if ch != "." and colour is not None:
+                # A hair wider than its run, so no seam of paper shows between squares.
+                shapes.append(
+                    RectShape(
+                        left + c * side,
+                        top - (r + 1) * side,
+                        (end - c) * side + 0.05,
+                        side + 0.05,
+                        Style(fill=colour),
+                    )
+                )
+            c = end
+    return shapes
 
 
 def _shown_item(scope: Mapping[str, Any]) -> str:

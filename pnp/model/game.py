@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pnp.model.common import Balance, Decision, GameInfo, Physical, Product, doc
-from pnp.model.icons import Icon
+from pnp.model.icons import Icon, Sprite
 from pnp.model.rulebook import Rulebook
 
 
@@ -25,6 +25,9 @@ class GameContent:
     physical: Physical = field(
         default=Physical(),
         metadata=doc("what players bring, and which component shows each piece of public state"),
+    )
+    sprites: tuple[Sprite, ...] = field(
+        default=(), metadata=doc("the game's pixel art, drawn by sprite boxes")
     )
     icons: tuple[Icon, ...] = field(
         default=(),

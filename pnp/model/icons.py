@@ -56,6 +56,19 @@ class Icon:
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
+@dataclass(frozen=True)
+class Sprite:
+    """Pixel art stored as content: rows of characters, each standing for a colour of
+    `colours` (``.`` is a clear pixel). A face draws it with a ``sprite`` box, as squares."""
+
+    name: str = field(metadata=doc("what a sprite box names", nonempty=True))
+    pixels: tuple[str, ...] = field(
+        metadata=doc("rows top to bottom, one character a pixel, '.' clear", nonempty=True)
+    )
+    colours: dict[str, str] = field(metadata=doc("each character's colour, '#rrggbb'"))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
 Command = tuple[str, tuple[float, ...]]
 """An absolute path command: ("M", (x, y)), ("L", (x, y)), ("C", (x1, y1, x2, y2, x, y)),
 ("Z", ())."""
