@@ -34,7 +34,14 @@ from pnp.render.draw import DrawReport, draw_face
 from pnp.render.fonts import FontSet, prepare_cjk_fonts
 from pnp.render.icons import prepare_canvas
 from pnp.render.text import CJKParagraph, inline_icons, to_markup
-from pnp.rulebook.scenes import KitFaces, SceneFigure, positions_of, scene_areas
+from pnp.rulebook.scenes import (
+    CoverArt,
+    KitFaces,
+    SceneFigure,
+    cover_faces,
+    positions_of,
+    scene_areas,
+)
 from pnp.rulebook.text import context_for, lines_of, render, walk_sections
 from pnp.units import PAPER_SIZES_MM, mm
 
@@ -301,7 +308,7 @@ class StoryBuilder:
         # and a second story with a larger font subset says the same things.
         self.rendered: dict[str, str] = {} if rendered is None else rendered
         self.mentions: dict[str, tuple[str, str] | None] = {}
-        self.figures: list[FaceFigure | SceneFigure] = []
+        self.figures: list[FaceFigure | SceneFigure | CoverArt] = []
         self._kit_faces: KitFaces | None = None
 
     def position_figure(self, block: Block) -> list[Flowable]:
@@ -349,12 +356,21 @@ class StoryBuilder:
     def story(self, rulebook: Rulebook) -> list[Flowable]:
         info = self.game.model.info
         styles = self.styles
+        if self._kit_faces is None:
+            self._kit_faces = KitFaces(self.game, self.templates_root)
+        mark = icon_map(self.game.model).get("mark")
+        art = CoverArt(
+            cover_faces(self.game, self._kit_faces), mark, "#8c2a2a", self.fonts, self.width
+        )
+        self.figures.append(art)
         story: list[Flowable] = [
-            Spacer(1, mm(45)),
+            Spacer(1, mm(22)),
             para(self.text(rulebook.title, rulebook), styles.title),
             Spacer(1, mm(4)),
             para(self.text(rulebook.subtitle, rulebook), styles.subtitle),
-            Spacer(1, mm(30)),
+            Spacer(1, mm(10)),
+            art,
+            Spacer(1, mm(8)),
             para(f"{info.players} 人 · 约 {info.minutes} 分钟", styles.subtitle),
             PageBreak(),
             Heading("目录", styles.h1, "contents", 0),
@@ -583,7 +599,7 @@ def all_text(story: list[Flowable]) -> str:
     chars: set[str] = set()
 
     def visit(flowable: Any) -> None:
-        if isinstance(flowable, SceneFigure):
+        if isinstance(flowable, SceneFigure | CoverArt):
             chars.update(flowable.text_drawn())
         elif isinstance(flowable, Paragraph):
             chars.update(flowable.text)

@@ -22,9 +22,12 @@ from pnp.engines.view import Board, Card, FaceRef, Pictured, Piece, Row
 from pnp.errors import PnpError
 from pnp.layout.primitives import Face, TextShape
 from pnp.layout.products import laid_out_any
+from pnp.model.common import ProductKind
+from pnp.model.icons import Icon
 from pnp.registry import find_game
 from pnp.render.draw import DrawReport, draw_face
 from pnp.render.fonts import FontSet
+from pnp.render.icons import draw_icon
 from pnp.units import mm
 
 _GAP = mm(2)
@@ -368,3 +371,66 @@ class SceneFigure(Flowable):
         canvas.setStrokeColor(HexColor("#e0a800"))
         canvas.setLineWidth(2)
         canvas.rect(x - 1, y - 1, w + 2, h + 2, stroke=1, fill=0)
+
+
+class CoverArt(Flowable):
+    """The cover's picture, composed from the kit itself: the game's mark (its icon named
+    ``mark``) over a fan of the first card of each card product, as they are printed."""
+
+    def __init__(
+        self, faces: Sequence[Face], mark: Icon | None, colour: str, fonts: FontSet, width: float
+    ) -> None:
+        super().__init__()
+        self.faces, self.mark, self.colour, self.fonts = list(faces)[:4], mark, colour, fonts
+        self.width, self.card_w = width, mm(30)
+        tallest = max((f.height / f.width for f in self.faces), default=1.4)
+        self.height = mm(24) + self.card_w * tallest + mm(8)
+
+    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
+        return self.width, self.height
+
+    def text_drawn(self) -> str:
+        chars: set[str] = set()
+        for face in self.faces:
+            for shape in face.shapes:
+                if isinstance(shape, TextShape):
+                    chars.update(shape.text)
+        return "".join(sorted(chars))
+
+    def draw(self) -> None:
+        canvas = self.canv
+        if self.mark is not None:
+            side = mm(18)
+            draw_icon(
+                canvas, self.mark, (self.width - side) / 2, self.height - side, side, self.colour
+            )
+        count = len(self.faces)
+        # The first product (the main deck) lies on top: drawn last.
+        for index, face in reversed(list(enumerate(self.faces))):
+            # Fanned as a hand holds them: each a little turned about the fan's foot.
+            angle = (index - (count - 1) / 2) * 9.0
+            scale = self.card_w / face.width
+            canvas.saveState()
+            canvas.translate(self.width / 2, -mm(30))
+            canvas.rotate(-angle)
+            canvas.translate(-self.card_w / 2, mm(30) + mm(4))
+            canvas.scale(scale, scale)
+            path = canvas.beginPath()
+            path.roundRect(0, 0, face.width, face.height, mm(2.5) / scale)
+            canvas.clipPath(path, stroke=0, fill=0)
+            draw_face(canvas, face, self.fonts, DrawReport())
+            canvas.restoreState()
+
+
+def cover_faces(game: LoadedGame, faces: KitFaces) -> list[Face]:
+    """The first front of each card product of the kit, in the kit's order."""
+    found = []
+    for product in game.model.products:
+        if product.kind is not ProductKind.CARDS:
+            continue
+        items = getattr(game.model, product.items, ())
+        first = next(iter(items), None)
+        face = faces.get(FaceRef(product.id, first.id)) if first is not None else None
+        if face is not None:
+            found.append(face)
+    return found

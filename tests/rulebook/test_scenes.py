@@ -121,3 +121,14 @@ def test_a_figure_of_a_position_the_engine_does_not_name_is_a_located_error(
         r"\(did you mean 'bust'\?\)",
         output,
     ), output
+
+
+def test_the_cover_is_composed_of_the_kits_own_cards_and_mark(deadline_99: LoadedGame) -> None:
+    from pnp.content.icons import icon_map
+    from pnp.rulebook.scenes import cover_faces
+
+    faces = cover_faces(deadline_99, KitFaces(deadline_99, TEMPLATES))
+    card_products = [p for p in deadline_99.model.products if p.kind.value == "cards"]
+    assert len(faces) == len(card_products)
+    assert faces[0].key.startswith(card_products[0].face)  # the deck's first card, as printed
+    assert "mark" in icon_map(deadline_99.model)
