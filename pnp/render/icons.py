@@ -98,21 +98,38 @@ def draw_icon_tiles(
     stagger: bool,
 ) -> None:
     """`icon` repeated over the box (x, y, width, height) as a pattern, clipped to it: one
-    path of many tiles, so a back's pattern is one shape to lay out and one to draw."""
+    path of many tiles, so a back's pattern is one shape to lay out and one to draw. The
+    pattern is worked out once per icon, box size, tiling and colour and moved into place
+    (a map repeats one texture over dozens of cells of one size)."""
     x, y, width, height = box
+    canvas._code.append(
+        f"q 1 0 0 1 {fp_str(x, y)} cm {_tiles(icon, width, height, tile, colour, stagger)} Q"
+    )
+
+
+@lru_cache(maxsize=512)
+def _tiles(
+    icon: Icon,
+    width: float,
+    height: float,
+    tile: tuple[float, float],
+    colour: str,
+    stagger: bool,
+) -> str:
+    """The operators of a tiled box whose bottom-left corner is the origin."""
     across, down = tile
     scale_x, scale_y = across / icon.size, down / icon.size
-    parts = [f"q {fp_str(x, y, width, height)} re W n {_fill(colour)}"]
+    parts = [f"0 0 {fp_str(width, height)} re W n {_fill(colour)}"]
     rows = int(height // down) + 2
     columns = int(width // across) + 2
     for row in range(rows):
         shift = across / 2 if stagger and row % 2 else 0.0
-        top = y + height - row * down
+        top = height - row * down
         for column in range(-1 if shift else 0, columns):
-            left = x + column * across + shift
+            left = column * across + shift
             parts.append(_placed(icon, scale_x, scale_y, left, top - down))
-    parts.append(f"{'f*' if icon.rule is FillRule.EVENODD else 'f'} Q")
-    canvas._code.append(" ".join(parts))
+    parts.append("f*" if icon.rule is FillRule.EVENODD else "f")
+    return " ".join(parts)
 
 
 def _draw_unknown(canvas: Canvas, x: float, y: float, side: float, colour: str) -> None:

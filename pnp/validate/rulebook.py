@@ -13,7 +13,6 @@ from pnp.content.loader import LoadedGame
 from pnp.errors import Location, TemplateError
 from pnp.model.rulebook import BlockKind
 from pnp.registry import find_game
-from pnp.rulebook.scenes import positions_of
 from pnp.rulebook.text import context_for, prose_of, render, walk_sections
 from pnp.validate.checks import Findings, suggest
 
@@ -117,6 +116,8 @@ def _check_position(findings: Findings, block: Any) -> None:
             f"rulebook figure: position {block.position!r}: this game's engine draws no positions",
         )
         return
+    from pnp.rulebook.scenes import positions_of  # the drawing stack, only for figures
+
     positions = positions_of(findings.game)
     if block.position not in positions:
         findings.error(
