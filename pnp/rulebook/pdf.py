@@ -360,7 +360,12 @@ class StoryBuilder:
             self._kit_faces = KitFaces(self.game, self.templates_root)
         mark = icon_map(self.game.model).get("mark")
         art = CoverArt(
-            cover_faces(self.game, self._kit_faces), mark, "#8c2a2a", self.fonts, self.width
+            cover_faces(self.game, self._kit_faces),
+            mark,
+            "#8c2a2a",
+            self.fonts,
+            self.width,
+            self.game.folder,
         )
         self.figures.append(art)
         story: list[Flowable] = [

@@ -44,6 +44,8 @@ class KitFaces:
 
     def __init__(self, game: LoadedGame, templates_root: Path) -> None:
         self._game, self._root = game, templates_root
+        self.content_root = game.folder
+        """Where a face's images are read from (the kit's own drawing needs it)."""
         self._faces: dict[FaceRef, Face] = {}
         self._laid: set[str] = set()
 
@@ -283,7 +285,7 @@ class SceneFigure(Flowable):
         path = canvas.beginPath()
         path.rect(0, 0, face.width, face.height)
         canvas.clipPath(path, stroke=0, fill=0)
-        draw_face(canvas, face, self.fonts, DrawReport())
+        draw_face(canvas, face, self.fonts, DrawReport(), self.faces.content_root)
         canvas.restoreState()
         return face.height * scale
 
@@ -378,9 +380,16 @@ class CoverArt(Flowable):
     ``mark``) over a fan of the first card of each card product, as they are printed."""
 
     def __init__(
-        self, faces: Sequence[Face], mark: Icon | None, colour: str, fonts: FontSet, width: float
+        self,
+        faces: Sequence[Face],
+        mark: Icon | None,
+        colour: str,
+        fonts: FontSet,
+        width: float,
+        content_root: Path,
     ) -> None:
         super().__init__()
+        self.content_root = content_root
         self.faces, self.mark, self.colour, self.fonts = list(faces)[:4], mark, colour, fonts
         self.width, self.card_w = width, mm(30)
         tallest = max((f.height / f.width for f in self.faces), default=1.4)
@@ -418,7 +427,7 @@ class CoverArt(Flowable):
             path = canvas.beginPath()
             path.roundRect(0, 0, face.width, face.height, mm(2.5) / scale)
             canvas.clipPath(path, stroke=0, fill=0)
-            draw_face(canvas, face, self.fonts, DrawReport())
+            draw_face(canvas, face, self.fonts, DrawReport(), self.content_root)
             canvas.restoreState()
 
 
