@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from pnp.engines.base import Policy, Rules, Table
-    from pnp.engines.view import GameView
+    from pnp.engines.view import GameView, Pictured
     from pnp.errors import Location
 
 ENTRY_POINT_GROUP = "pnp.games"
@@ -130,6 +130,9 @@ class Game:
     """Terms printed on components that the rulebook must explain, with where each is used."""
     rulebook_examples: Callable[[Any], dict[str, Any]] | None = None
     """Worked examples the engine computes for the rulebook (``{{ examples.… }}``)."""
+    rulebook_positions: Callable[[Any], Mapping[str, Pictured]] | None = None
+    """Positions the engine reaches that the rulebook's figures draw (``position: setup``):
+    the table at setup and an example of each hard rule, drawn through ``view``."""
 
     # -- what the shared play checks (pnp.validate.play) need ---------------------------------
     play_tables: Callable[[Any], Sequence[Table]] | None = None

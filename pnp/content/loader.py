@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pnp.content.icons import with_shared_icons
 from pnp.content.schema import convert, merge_files
 from pnp.content.sources import Snapshot, display_root, take_snapshot
 from pnp.content.tables import tables_in
@@ -93,6 +94,7 @@ def load_game(
         # A collection written as a table's name reads the table from the same snapshot.
         with sources.pinned(), tables_in(folder, display_folder):
             model: Any = convert(merged, model_type)
+            model = with_shared_icons(model, sources)
     except ContentError as error:
         problems = _with_game(error.problems, slug)
         if registered is None:

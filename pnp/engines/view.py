@@ -21,6 +21,7 @@ action as a button, and nothing of any hand.
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
@@ -179,6 +180,26 @@ class Move:
     """The button's text (among the moves of one element, what tells them apart)."""
 
 
+@dataclass(frozen=True)
+class Pictured:
+    """A position the rulebook draws (a figure's ``position:``): states the engine reached at
+    one table, drawn left to right from the game's own view of them, so a picture of the
+    rules cannot disagree with the rules."""
+
+    rules: Rules[Any, Any]
+    states: tuple[Any, ...]
+    """One state, or a few in the order they were reached (before, after)."""
+    played: tuple[Any, ...] = ()
+    """The actions that led to the first state (what the view shows of the last play)."""
+    between: tuple[Any, ...] = ()
+    """The action from each state to the next (the card played between before and after)."""
+    areas: tuple[str, ...] = ()
+    """The scene's areas to draw (its boards and rows), each by the start of its title, in
+    this order; none: its first board."""
+    captions: tuple[str, ...] = ()
+    """A few words under each state (``打出前`` / ``打出后``)."""
+
+
 class GameView(Protocol):
     """One game's views of one table (``Game.view(rules)`` builds it)."""
 
@@ -326,3 +347,33 @@ def moves_by_element(moves: Sequence[Move]) -> dict[str, list[Move]]:
     for move in moves:
         grouped.setdefault(move.element, []).append(move)
     return grouped
+
+
+def played_until(
+    rules: Rules[Any, Any],
+    policy: Any,
+    wanted: Any,
+    *,
+    seed: int = 0,
+    limit: int = 5_000,
+) -> tuple[tuple[Any, ...], Any, Any, Any]:
+    """Play a game from the table's initial position (chance from ``seed``, every seat by
+    ``policy``) to the first step ``wanted(before, action, after)`` accepts; the actions played
+    before it, the state before it, the action and the state after. A figure drawn from here
+    shows a position the rules reach in play, not one set up by hand."""
+    rng = random.Random(seed)
+    state = rules.initial_state(rng)
+    played: list[Any] = []
+    for _ in range(limit):
+        if rules.is_terminal(state):
+            break
+        if rules.is_chance(state):
+            action = rules.sample_chance(state, rng)
+        else:
+            action = policy.choose(rules, state, rng)
+        after = rules.apply(state, action)
+        if wanted(state, action, after):
+            return tuple(played), state, action, after
+        played.append(action)
+        state = after
+    raise ValueError(f"no step the figure wants within {limit} steps of seed {seed}")

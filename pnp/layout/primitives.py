@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
+from pnp.model.icons import Icon
+
 Align = Literal["left", "center", "right", "justify"]
 VAlign = Literal["top", "middle", "bottom"]
 ALIGNS: tuple[str, ...] = get_args(Align)
@@ -70,6 +72,10 @@ class TextShape:
     valign: VAlign
     leading: float  # line height as a multiple of the size
     origin: str = ""  # template:line of the box, for the "text does not fit" warning
+    icons: tuple[Icon, ...] = ()
+    """The icons the text places inline ([[name]]), resolved when it was laid out."""
+    upside_down: bool = False
+    """Turned 180° about the box's centre: a card's bottom index reads from the other end."""
 
 
 @dataclass(frozen=True)
@@ -86,7 +92,25 @@ class ImageShape:
     picture was replaced under the same name is another face, and renders again."""
 
 
-Shape = RectShape | LineShape | CircleShape | PolygonShape | TextShape | ImageShape
+@dataclass(frozen=True)
+class IconShape:
+    """A named icon drawn in a box (kept square, centred), in one colour."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    icon: Icon
+    color: str
+    tile: float = 0.0
+    """When more than 0, the icon repeats over the box as a pattern, one per `tile` points
+    across and `tile_h` down (the box is the pattern's clip)."""
+    tile_h: float = 0.0
+    stagger: bool = False
+    """Every other row of tiles shifted half a tile across (a brick or lattice bond)."""
+
+
+Shape = IconShape | RectShape | LineShape | CircleShape | PolygonShape | TextShape | ImageShape
 
 
 @dataclass(frozen=True)

@@ -82,6 +82,16 @@ def laid_out_for_text(game: LoadedGame, product: Product, templates_root: Path) 
     return layout_product(game, product, templates_root, 0.0)
 
 
+def laid_out_any(game: LoadedGame, product: Product, templates_root: Path) -> LaidOutProduct:
+    """`product` as this process last laid it out for `game`, at whatever bleed (the kit's):
+    a picture that draws its faces trimmed needs no layout of its own; else one with no
+    bleed."""
+    for (_, product_id, root, _), (laid_game, laid) in reversed(_RECENT.items()):
+        if laid_game is game and product_id == product.id and root == templates_root:
+            return laid
+    return layout_product(game, product, templates_root, 0.0)
+
+
 def _layout_product(
     game: LoadedGame, product: Product, templates_root: Path, bleed: float
 ) -> LaidOutProduct:

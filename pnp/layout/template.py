@@ -18,6 +18,7 @@ is relative to the face's width (x, w, cx, r) or height (y, h). A value that is 
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import math
 import re
@@ -43,6 +44,7 @@ from pnp.content.expressions import (
     undeclared_names,
     with_fallback,
 )
+from pnp.content.icons import icon_map, icons_in, unknown_icon
 from pnp.content.prose import located_error
 from pnp.content.sandbox import (
     ContentEnvironment,
@@ -58,6 +60,7 @@ from pnp.layout.primitives import (
     VALIGNS,
     CircleShape,
     Face,
+    IconShape,
     ImageShape,
     LineShape,
     PolygonShape,
@@ -66,6 +69,7 @@ from pnp.layout.primitives import (
     Style,
     TextShape,
 )
+from pnp.model.icons import Icon
 from pnp.units import parse_length
 
 # Templates and the content they show are untrusted: both render in the content sandbox.
@@ -106,8 +110,11 @@ BOX_KEYS: dict[str, set[str]] = {
         "align",
         "valign",
         "leading",
+        "rotate",
     },
     "image": {"x", "y", "w", "h", "src"},
+    "icon": {"x", "y", "w", "h", "name", "color", "tile", "tile_h", "stagger"},
+    "sprite": {"x", "y", "w", "h", "name"},
 }
 _HORIZONTAL = {"x", "w", "x1", "x2", "cx", "r"}
 
@@ -1026,6 +1033,26 @@ class _Painter:
                     x, top - y - h, w, h, source, origin=plan.where, digest=asset_digest(source)
                 )
             ]
+        if kind == "sprite":
+            x, y, w, h = length("x"), length("y"), length("w"), length("h")
+            return _sprite_squares(self.scope, str(self.value("name")), x, top - y - h, w, h, plan)
+        if kind == "icon":
+            x, y, w, h = length("x"), length("y"), length("w"), length("h")
+            name = str(self.value("name"))
+            known = _icons_of(self.scope)
+            icon = known.get(name)
+            if icon is None:
+                raise TemplateError(f"{plan.where}: {plan.label}: {unknown_icon(name, known)}")
+            colour = self.colour("color", "#000000") or "#000000"
+            tile = length("tile", 0) if "tile" in plan.props else 0.0
+            tile_h = length("tile_h", tile) if "tile_h" in plan.props else tile
+            if tile and (w / tile) * (h / tile_h) > MAX_TILES:
+                raise TemplateError(
+                    f"{plan.where}: {plan.label}: tile: at most {MAX_TILES:,} tiles, "
+                    f"got {(w / tile) * (h / tile_h):,.0f}"
+                )
+            stagger = _truthy(self.value("stagger", False))
+            return [IconShape(x, top - y - h, w, h, icon, colour, tile, tile_h, stagger)]
         raise TemplateError(f"{plan.where}: unknown box type {kind!r}")  # pragma: no cover
 
     def _points(self, plan: _BoxPlan, top: float) -> tuple[tuple[float, float], ...]:
@@ -1072,13 +1099,23 @@ class _Painter:
                 f"size ({size:g}pt), got {min_size:g}pt"
             )
         x, y, w, h = length("x"), length("y"), length("w"), length("h")
+        text = text.strip("\n")
+        icons: tuple[Icon, ...] = ()
+        if "[[" in text:
+            known = _icons_of(self.scope)
+            icons, missing = icons_in(text, known)
+            if missing:
+                raise TemplateError(
+                    f"{where}: {plan.label}: {unknown_icon(missing[0], known)}"
+                    + _shown_item(self.scope)
+                )
         return [
             TextShape(
                 x=x,
                 y=top - y - h,
                 width=w,
                 height=h,
-                text=text.strip("\n"),
+                text=text,
                 font=str(value("font", "regular")),
                 size=size,
                 min_size=min_size,
@@ -1087,8 +1124,76 @@ class _Painter:
                 valign=_choice(value("valign", "top"), VALIGNS, where, "valign"),  # type: ignore[arg-type]
                 leading=_real(value("leading", 1.3), f"{where}: leading"),
                 origin=where,
+                icons=icons,
+                upside_down=_choice(str(value("rotate", 0)), ("0", "180"), where, "rotate")
+                == "180",
             )
         ]
+
+
+MAX_TILES = 10_000
+"""Most tiles an icon box may repeat as a pattern."""
+
+_ICON_MAPS: dict[int, tuple[object, dict[str, Icon]]] = {}
+
+
+def _icons_of(scope: Mapping[str, Any]) -> dict[str, Icon]:
+    """The icons of the game a face shows (its own and the shared set), by name."""
+    game = scope.get("game")
+    kept = _ICON_MAPS.get(id(game))
+    if kept is None or kept[0] is not game:
+        if len(_ICON_MAPS) > 64:
+            _ICON_MAPS.clear()
+        kept = _ICON_MAPS[id(game)] = (game, icon_map(game))
+    return kept[1]
+
+
+def _sprite_squares(
+    scope: Mapping[str, Any], name: str, x: float, y: float, w: float, h: float, plan: Any
+) -> list[Shape]:
+    """A sprite as squares, as large as fits the box and centred in it: one rectangle per run
+    of a colour along a row, so a 16-pixel row of three colours is three shapes."""
+    sprites = {s.name: s for s in getattr(scope.get("game"), "sprites", ())}
+    sprite = sprites.get(name)
+    if sprite is None:
+        near = difflib.get_close_matches(name, sorted(sprites), n=1)
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        raise TemplateError(f"{plan.where}: {plan.label}: no sprite {name!r}{hint}")
+    rows = sprite.pixels
+    columns = max((len(row) for row in rows), default=0)
+    if not rows or not columns:
+        return []
+    side = min(w / columns, h / len(rows))
+    left = x + (w - side * columns) / 2
+    top = y + (h + side * len(rows)) / 2
+    shapes: list[Shape] = []
+    for r, row in enumerate(rows):
+        c = 0
+        while c < len(row):
+            ch = row[c]
+            end = c
+            while end < len(row) and row[end] == ch:
+                end += 1
+            colour = sprite.colours.get(ch)
+            if ch != "." and colour is not None:
+                # A hair wider than its run, so no seam of paper shows between squares.
+                shapes.append(
+                    RectShape(
+                        left + c * side,
+                        top - (r + 1) * side,
+                        (end - c) * side + 0.05,
+                        side + 0.05,
+                        Style(fill=colour),
+                    )
+                )
+            c = end
+    return shapes
+
+
+def _shown_item(scope: Mapping[str, Any]) -> str:
+    item = scope.get("item")
+    name = getattr(item, "id", None)
+    return f" (on item {name!r})" if name else ""
 
 
 _HEX_COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")

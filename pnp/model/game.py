@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pnp.model.common import Balance, Decision, GameInfo, Physical, Product, doc
+from pnp.model.icons import Icon, Sprite
 from pnp.model.rulebook import Rulebook
 
 
@@ -24,4 +25,13 @@ class GameContent:
     physical: Physical = field(
         default=Physical(),
         metadata=doc("what players bring, and which component shows each piece of public state"),
+    )
+    sprites: tuple[Sprite, ...] = field(
+        default=(), metadata=doc("the game's pixel art, drawn by sprite boxes")
+    )
+    icons: tuple[Icon, ...] = field(
+        default=(),
+        metadata=doc(
+            "the game's own vector icons, placed in any text as [[name]]; with the shared set"
+        ),
     )

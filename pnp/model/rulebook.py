@@ -55,6 +55,10 @@ class Block:
     source: Generated | None = field(default=None, metadata=doc("what a generated block holds"))
     product: str = field(default="", metadata=doc("figure: the product id to draw from"))
     item: str = field(default="", metadata=doc("figure: the item id in that product"))
+    position: str = field(
+        default="",
+        metadata=doc("figure: a position the game's engine reaches, drawn as the kit lies"),
+    )
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
@@ -71,6 +75,7 @@ class Section:
 class GlossaryEntry:
     term: str = field(metadata=doc("the term as cards and rules write it"))
     meaning: str = field(metadata=doc("what it means, in the project's words (jinja)"))
+    icon: str = field(default="", metadata=doc("the icon that stands for the term on the faces"))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from weakref import WeakKeyDictionary
 
 from reportlab.lib.colors import HexColor
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
@@ -18,6 +19,7 @@ from pnp.errors import TemplateError
 from pnp.layout.primitives import (
     CircleShape,
     Face,
+    IconShape,
     ImageShape,
     LineShape,
     PolygonShape,
@@ -27,6 +29,7 @@ from pnp.layout.primitives import (
     TextShape,
 )
 from pnp.render.fonts import FontSet
+from pnp.render.icons import draw_icon_box, draw_icon_tiles
 from pnp.render.text import draw_fitted, draw_line_if_fits, fit_paragraph
 
 
@@ -98,7 +101,24 @@ def draw_shapes(
 ) -> None:
     for shape in shapes:
         if isinstance(shape, TextShape):
-            _draw_text(canvas, shape, fonts, report)
+            if shape.upside_down:
+                _draw_upside_down(canvas, shape, fonts, report)
+            else:
+                _draw_text(canvas, shape, fonts, report)
+        elif isinstance(shape, IconShape):
+            if shape.tile:
+                draw_icon_tiles(
+                    canvas,
+                    shape.icon,
+                    (shape.x, shape.y, shape.width, shape.height),
+                    (shape.tile, shape.tile_h or shape.tile),
+                    shape.color,
+                    shape.stagger,
+                )
+            else:
+                draw_icon_box(
+                    canvas, shape.icon, shape.x, shape.y, shape.width, shape.height, shape.color
+                )
         elif isinstance(shape, RectShape):
             stroke, fill = _apply_style(canvas, shape.style)
             if shape.radius:
@@ -218,6 +238,14 @@ def _draw_text(canvas: Canvas, shape: TextShape, fonts: FontSet, report: DrawRep
         report.overflows.add(f"{shape.origin}: text does not fit its box: {shape.text[:24]!r}")
 
 
+def _draw_upside_down(canvas: Canvas, shape: TextShape, fonts: FontSet, report: DrawReport) -> None:
+    """A text turned half a turn about its box's centre (the box stays where it is)."""
+    cx, cy = shape.x + shape.width / 2, shape.y + shape.height / 2
+    canvas._code.append(f"q -1 0 0 -1 {fp_str(2 * cx, 2 * cy)} cm")
+    _draw_text(canvas, shape, fonts, report)
+    canvas._code.append("Q")
+
+
 def _set_text(canvas: Canvas, shape: TextShape, font: str) -> bool:
     """Draw the text in its box, shrunk if it must be; True if it overflows even so."""
     if draw_line_if_fits(
@@ -245,6 +273,7 @@ def _set_text(canvas: Canvas, shape: TextShape, font: str) -> bool:
         leading_ratio=shape.leading,
         align=shape.align,
         color=shape.color,
+        icons=shape.icons,
     )
     draw_fitted(
         canvas,

@@ -9,11 +9,15 @@ Chinese rules both ways, Latin words kept whole) and justifies by letter spacing
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 import re
 import unicodedata
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any, Literal
 from xml.sax.saxutils import escape
 
@@ -27,7 +31,9 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.textobject import rtlSupport
 from reportlab.rl_config import _FUZZ
 
+from pnp.model.icons import INLINE_ICON, Icon
 from pnp.render.deferred import link_pattern_deferred
+from pnp.render.icons import ICON_CALLBACK, INLINE_ADVANCE, prepare_canvas
 
 with link_pattern_deferred():
     from reportlab.platypus import paragraph as rl_paragraph
@@ -124,7 +130,7 @@ def _make_line(
     size = line.fontSize or style.fontSize
     line.ascent = (style.leading - size) / 2 + _EM_ASCENT * size
     line.descent = line.ascent - style.leading
-    line.pnp_glyphs = sum(1 for u in kept if u)
+    line.pnp_glyphs = _glyphs_to_space(kept)
     return line
 
 
@@ -327,6 +333,13 @@ class WrappedOnce(Paragraph):
     paragraph of several fragments faster (`_reportlab_cjk_split`); `CJKParagraph` breaks
     them with Chinese rules."""
 
+    def __init__(
+        self, text: str, style: ParagraphStyle, *args: Any, icons: IconMap | None = None, **kw: Any
+    ) -> None:
+        super().__init__(text, style, *args, **kw)
+        if text and ("[[" in text or ICON_CALLBACK in text):
+            _size_inline_icons(self.frags, _INLINE_ICONS.get() if icons is None else icons)
+
     # reportlab's method name, overridden to break each width once.
     def breakLinesCJK(self, maxWidths: Any) -> Any:
         if hasattr(self, "blPara") and getattr(self, "_splitpara", False):
@@ -420,10 +433,70 @@ _BOLD = re.compile(r"\*\*(.+?)\*\*", re.DOTALL)
 
 
 def to_markup(text: str) -> str:
-    """Plain text to reportlab paragraph markup: escapes, **bold**, newlines."""
+    """Plain text to reportlab paragraph markup: escapes, **bold**, newlines, [[icons]]."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     markup = _BOLD.sub(r"<b>\1</b>", escape(text))
-    return markup.replace("\n", "<br/>")
+    return _icon_markup(markup.replace("\n", "<br/>"))
+
+
+# ------------------------------------------------------------------- inline icons
+
+IconMap = Mapping[str, Icon]
+_NO_ICONS: IconMap = MappingProxyType({})
+_INLINE_ICONS: contextvars.ContextVar[IconMap] = contextvars.ContextVar(
+    "pnp_inline_icons", default=_NO_ICONS
+)
+
+
+@contextlib.contextmanager
+def inline_icons(icons: IconMap) -> Iterator[None]:
+    """Paragraphs made within the block find the icons their [[name]]s place in `icons`
+    (a face's text carries its own; a rulebook's prose is made within this)."""
+    token = _INLINE_ICONS.set(icons)
+    try:
+        yield
+    finally:
+        _INLINE_ICONS.reset(token)
+
+
+def _icon_markup(markup: str) -> str:
+    """``[[name]]`` as a zero-width drawing call the paragraph sizes (`_size_inline_icons`)."""
+    if "[[" not in markup:
+        return markup
+    return INLINE_ICON.sub(rf'<onDraw name="{ICON_CALLBACK}" label="\1"/>', markup)
+
+
+def _size_inline_icons(frags: list[Any], icons: IconMap) -> None:
+    """Give each inline icon of a paragraph its advance at its text's size, and what its
+    drawing needs (the icon, the size, the text's colour): the line breaker then measures
+    it as a glyph of the line, and it is drawn in the colour of the words around it."""
+    for frag in frags:
+        defn = getattr(frag, "cbDefn", None)
+        if defn is None or getattr(defn, "name", None) != ICON_CALLBACK:
+            continue
+        if not isinstance(defn.label, str):
+            continue  # sized already: a part of a paragraph split across frames
+        size = float(frag.fontSize)
+        colour = "#" + frag.textColor.hexval()[2:] if frag.textColor is not None else "#000000"
+        defn.width = size * INLINE_ADVANCE
+        defn.label = (icons.get(defn.label), size, colour)
+
+
+def _glyphs_to_space(units: list[Any]) -> int:
+    """The glyphs justification spreads a line's slack over: none on a line with an inline
+    icon, which is placed where reportlab's tally of the line says (letter spacing
+    would run the words before it into it)."""
+    glyphs = 0
+    for unit in units:
+        if unit:
+            glyphs += 1
+        elif getattr(getattr(unit._frag, "cbDefn", None), "name", None) == ICON_CALLBACK:
+            return 0
+    return glyphs
+
+
+def _has_icons(text: str) -> bool:
+    return "[[" in text and INLINE_ICON.search(text) is not None
 
 
 @lru_cache(maxsize=1024)
@@ -487,6 +560,7 @@ def fit_paragraph(
     leading_ratio: float = 1.3,
     align: Align = "left",
     color: str = "#000000",
+    icons: tuple[Icon, ...] = (),
 ) -> FittedText:
     """Shrink `text` in 0.5 pt steps from `size` to `min_size` until it fits the box.
 
@@ -501,6 +575,7 @@ def fit_paragraph(
     if width <= 0 or height < 0:
         raise ValueError(f"box must have a positive width, got {width} x {height}")
     markup = to_markup(text)
+    by_name = {icon.name: icon for icon in icons}
     # Every line is at most `width` wide, so the text needs at least this many lines;
     # sizes whose lower bound already overflows are skipped without wrapping (95% for
     # the bold runs and dropped spaces this estimate ignores).
@@ -514,7 +589,7 @@ def fit_paragraph(
         if not is_last and math.ceil(unit_width * candidate / width) * leading > height + _FUZZ:
             continue
         style = paragraph_style(font, candidate, leading, align, color)
-        para = CJKParagraph(markup, style)
+        para = CJKParagraph(markup, style, icons=by_name)
         _, wrapped = para.wrap(width, height)
         fits = wrapped <= height + _FUZZ and _widest_line(para) <= width + _FUZZ
         fitted = FittedText(para, candidate, leading, width, wrapped, overflow=not fits)
@@ -535,6 +610,7 @@ def draw_fitted(
 ) -> None:
     """Draw a fitted paragraph in the box whose top-left corner is (x, y_top)."""
     para = fitted.paragraph
+    prepare_canvas(canvas)
     wrapped = fitted.height
     if abs(width - fitted.width) > _FUZZ:
         _, wrapped = para.wrap(width, height)
@@ -567,6 +643,7 @@ def text_fits(
     min_size: float,
     leading_ratio: float,
     align: Align,
+    icons: tuple[Icon, ...] = (),
 ) -> bool:
     """Whether a box's text fits as it is drawn: one line at full size when it is plain and
     fits so, else wrapped and shrunk down to ``min_size`` (what the validator asks before any
@@ -576,6 +653,7 @@ def text_fits(
     if (
         align != "justify"
         and _PLAIN_LINE.match(text)
+        and not _has_icons(text)
         and stringWidth(text, font, size) <= width + _FUZZ
         and size * leading_ratio <= height + _FUZZ
     ):
@@ -589,6 +667,7 @@ def text_fits(
         min_size=min(min_size, size),
         leading_ratio=leading_ratio,
         align=align,
+        icons=icons,
     )
     return not fitted.overflow
 
@@ -613,7 +692,7 @@ def draw_line_if_fits(
     Most card text is a short label; setting it without a paragraph is several times faster
     and lands exactly where the one-line paragraph would (same leading split, same ascent).
     """
-    if align == "justify" or not _PLAIN_LINE.match(text):
+    if align == "justify" or not _PLAIN_LINE.match(text) or _has_icons(text):
         return False
     text_width = stringWidth(text, font, size)
     leading = size * leading_ratio

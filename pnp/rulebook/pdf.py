@@ -22,6 +22,7 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
+from pnp.content.icons import icon_map
 from pnp.content.loader import LoadedGame
 from pnp.layout.primitives import Face, TextShape
 from pnp.layout.products import collection, laid_out_for_text, layout_front, printed_count
@@ -31,7 +32,16 @@ from pnp.model.rulebook import Block, BlockKind, Generated, GlossaryEntry, Ruleb
 from pnp.output import atomic_output
 from pnp.render.draw import DrawReport, draw_face
 from pnp.render.fonts import FontSet, prepare_cjk_fonts
-from pnp.render.text import CJKParagraph, to_markup
+from pnp.render.icons import prepare_canvas
+from pnp.render.text import CJKParagraph, inline_icons, to_markup
+from pnp.rulebook.scenes import (
+    CoverArt,
+    KitFaces,
+    SceneFigure,
+    cover_faces,
+    positions_of,
+    scene_areas,
+)
 from pnp.rulebook.text import context_for, lines_of, render, walk_sections
 from pnp.units import PAPER_SIZES_MM, mm
 
@@ -205,6 +215,7 @@ class RulebookDocument(BaseDocTemplate):
             self._frame.dry = False
 
     def _decorate(self, canvas: Any, document: Any) -> None:
+        prepare_canvas(canvas)  # prose and glossary place icons inline
         if document.page == 1 or self._frame.dry:
             return
         canvas.saveState()
@@ -271,7 +282,7 @@ def glossary_entries(rulebook: Rulebook, model: Any) -> tuple[GlossaryEntry, ...
     if rulebook.glossary:
         return rulebook.glossary
     return tuple(
-        GlossaryEntry(entry.name, entry.text, entry.where)
+        GlossaryEntry(entry.name, entry.text, icon=getattr(entry, "icon", ""), where=entry.where)
         for entry in getattr(model, "glossary", ())
         if hasattr(entry, "name") and hasattr(entry, "text")
     )
@@ -297,7 +308,36 @@ class StoryBuilder:
         # and a second story with a larger font subset says the same things.
         self.rendered: dict[str, str] = {} if rendered is None else rendered
         self.mentions: dict[str, tuple[str, str] | None] = {}
-        self.figures: list[FaceFigure] = []
+        self.figures: list[FaceFigure | SceneFigure | CoverArt] = []
+        self._kit_faces: KitFaces | None = None
+
+    def position_figure(self, block: Block) -> list[Flowable]:
+        """A position the engine reaches, drawn as the kit lies (pnp.rulebook.scenes)."""
+        pictured = positions_of(self.game)[block.position]
+        if self._kit_faces is None:
+            self._kit_faces = KitFaces(self.game, self.templates_root)
+        drawing = SceneFigure(
+            scene_areas(self.game, pictured),
+            pictured.captions,
+            self._kit_faces,
+            self.fonts,
+            self.width,
+            mm(125),
+        )
+        self.figures.append(drawing)
+        figure = Table(
+            [[drawing], [para(self.text(block.title, block), self.styles.small)]],
+            colWidths=[self.width],
+        )
+        figure.setStyle(
+            TableStyle(
+                [
+                    ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+                    ("FONTNAME", (0, 0), (-1, -1), self.fonts.regular),
+                ]
+            )
+        )
+        return [KeepTogether([figure, Spacer(1, mm(3))])]
 
     def _figure(self, face: Face) -> FaceFigure:
         figure = FaceFigure(face, self.fonts)
@@ -316,12 +356,26 @@ class StoryBuilder:
     def story(self, rulebook: Rulebook) -> list[Flowable]:
         info = self.game.model.info
         styles = self.styles
+        if self._kit_faces is None:
+            self._kit_faces = KitFaces(self.game, self.templates_root)
+        mark = icon_map(self.game.model).get("mark")
+        art = CoverArt(
+            cover_faces(self.game, self._kit_faces),
+            mark,
+            "#8c2a2a",
+            self.fonts,
+            self.width,
+            self.game.folder,
+        )
+        self.figures.append(art)
         story: list[Flowable] = [
-            Spacer(1, mm(45)),
+            Spacer(1, mm(22)),
             para(self.text(rulebook.title, rulebook), styles.title),
             Spacer(1, mm(4)),
             para(self.text(rulebook.subtitle, rulebook), styles.subtitle),
-            Spacer(1, mm(30)),
+            Spacer(1, mm(10)),
+            art,
+            Spacer(1, mm(8)),
             para(f"{info.players} 人 · 约 {info.minutes} 分钟", styles.subtitle),
             PageBreak(),
             Heading("目录", styles.h1, "contents", 0),
@@ -402,6 +456,8 @@ class StoryBuilder:
         return []
 
     def figure(self, block: Block) -> list[Flowable]:
+        if block.position:
+            return self.position_figure(block)
         product = next(p for p in self.game.model.products if p.id == block.product)
         item = next(i for i in collection(self.game.model, product) if i.id == block.item)
         face = layout_front(self.game, product, self.templates_root, 0.0, item)
@@ -446,9 +502,16 @@ class StoryBuilder:
         if source is Generated.GLOSSARY:
             entries = glossary_entries(rulebook, model)
             rows = [["术语", "含义"]]
-            for entry in entries:
+            by_term = {icon.term: icon.name for icon in getattr(model, "icons", ()) if icon.term}
+            marks = [
+                f"[[{entry.icon or by_term[entry.term]}]] "
+                if entry.icon or entry.term in by_term
+                else ""
+                for entry in entries
+            ]
+            for entry, mark in zip(entries, marks, strict=True):
                 target = self._section_mentioning(entry.term, rulebook)
-                term = f"**{entry.term}**"
+                term = f"{mark}**{entry.term}**"
                 rows.append(
                     [term + (f" →{target[1]}" if target else ""), self.text(entry.meaning, entry)]
                 )
@@ -458,6 +521,7 @@ class StoryBuilder:
                 target = self._section_mentioning(entry.term, rulebook)
                 if target:
                     table._cellvalues[row][0] = CJKParagraph(
+                        f"{to_markup(marks[row - 1])}"
                         f'<a href="#{target[0]}" color="#8c2a2a"><b>{to_markup(entry.term)}'
                         f"</b></a> → {to_markup(target[1])}",
                         styles.small,
@@ -540,7 +604,9 @@ def all_text(story: list[Flowable]) -> str:
     chars: set[str] = set()
 
     def visit(flowable: Any) -> None:
-        if isinstance(flowable, Paragraph):
+        if isinstance(flowable, SceneFigure | CoverArt):
+            chars.update(flowable.text_drawn())
+        elif isinstance(flowable, Paragraph):
             chars.update(flowable.text)
             chars.update(getattr(flowable, "bulletText", "") or "")
         elif isinstance(flowable, Table):
@@ -561,6 +627,13 @@ def render_reading_edition(game: LoadedGame, path: Path, templates_root: Path) -
     """Write the A5 reading edition; returns its page count."""
     rulebook: Rulebook = game.model.rulebook
     base_fonts = prepare_cjk_fonts()
+    with inline_icons(icon_map(game.model)):
+        return _render_reading_edition(game, rulebook, base_fonts, path, templates_root)
+
+
+def _render_reading_edition(
+    game: LoadedGame, rulebook: Rulebook, base_fonts: FontSet, path: Path, templates_root: Path
+) -> int:
     builder = StoryBuilder(game, templates_root, base_fonts)
     story = builder.story(rulebook)
     fonts = prepare_cjk_fonts(all_text(story) + "目录— 0123456789")

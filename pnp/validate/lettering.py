@@ -87,6 +87,7 @@ def _fits(shape: TextShape, fonts: object) -> bool:
         min_size=shape.min_size,
         leading_ratio=shape.leading,
         align=shape.align,
+        icons=shape.icons,
     )
 
 

@@ -8,9 +8,11 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from pnp.content.icons import icon_map, icons_in, unknown_icon
 from pnp.content.loader import LoadedGame
 from pnp.errors import Location, TemplateError
 from pnp.model.rulebook import BlockKind
+from pnp.registry import find_game
 from pnp.rulebook.text import context_for, prose_of, render, walk_sections
 from pnp.validate.checks import Findings, suggest
 
@@ -39,6 +41,7 @@ def check_rulebook(findings: Findings, terms: list[tuple[str, Location]]) -> Non
     context = context_for(game)
     fields = list(numeric_fields(game.model))
     rendered: list[str] = []
+    icons = icon_map(game.model)
     for prose in prose_of(rulebook):
         if not prose.source:
             continue
@@ -48,6 +51,8 @@ def check_rulebook(findings: Findings, terms: list[tuple[str, Location]]) -> Non
             message = str(error).split(": ", 2)[-1]
             findings.error(prose.where, f"rulebook {prose.field}: {message}")
             continue
+        for name in icons_in(rendered[-1], icons)[1]:
+            findings.error(prose.where, f"rulebook {prose.field}: {unknown_icon(name, icons)}")
         if prose.in_example:
             continue  # an example's numbers illustrate; they are not rules
         for match in _LITERAL.finditer(_JINJA.sub(" ", prose.source)):
@@ -58,6 +63,11 @@ def check_rulebook(findings: Findings, terms: list[tuple[str, Location]]) -> Non
                 prose.where,
                 f"rulebook {prose.field}: literal number {number} in "
                 f"the rules; take it from content{hint}",
+            )
+    for entry in rulebook.glossary:
+        if entry.icon and entry.icon not in icons:
+            findings.error(
+                entry.where, f"glossary {entry.term!r}: icon: {unknown_icon(entry.icon, icons)}"
             )
     check_figures(findings, rulebook)
     text = "\n".join(rendered)
@@ -76,6 +86,9 @@ def check_figures(findings: Findings, rulebook: Any) -> None:
         for block in section.blocks:
             if block.kind is not BlockKind.FIGURE:
                 continue
+            if block.position:
+                _check_position(findings, block)
+                continue
             product = products.get(block.product)
             if product is None:
                 findings.error(
@@ -92,3 +105,23 @@ def check_figures(findings: Findings, rulebook: Any) -> None:
                     f"rulebook figure: product {block.product!r} has no item {block.item!r}"
                     f"{suggest(block.item, ids)}",
                 )
+
+
+def _check_position(findings: Findings, block: Any) -> None:
+    """A figure's position is one the game's engine names, and its view can draw."""
+    plugin = find_game(findings.game.slug)
+    if plugin is None or plugin.rulebook_positions is None or plugin.view is None:
+        findings.error(
+            block.where,
+            f"rulebook figure: position {block.position!r}: this game's engine draws no positions",
+        )
+        return
+    from pnp.rulebook.scenes import positions_of  # the drawing stack, only for figures
+
+    positions = positions_of(findings.game)
+    if block.position not in positions:
+        findings.error(
+            block.where,
+            f"rulebook figure: no position {block.position!r}"
+            f"{suggest(block.position, list(positions))}; positions: {', '.join(positions)}",
+        )

@@ -15,6 +15,7 @@ from pathlib import Path
 from queue import SimpleQueue
 from typing import TYPE_CHECKING, Any
 
+from pnp.content.icons import icon_problems, sprite_problems
 from pnp.content.loader import LoadedGame, load_game
 from pnp.cores import default_workers, may_fork
 from pnp.engines.batch import few_full_collections, run_seeds
@@ -56,6 +57,8 @@ def check_static(game: LoadedGame, templates_root: Path) -> Findings:
 
 def _check_static(game: LoadedGame, templates_root: Path) -> Findings:
     findings = Findings(game)
+    for problem in icon_problems(game.model) + sprite_problems(game.model):
+        findings.error(problem.location, problem.message)
     check_common(findings, templates_root)
     check_portable_yaml(findings)
     plugin = find_game(game.slug)

@@ -295,3 +295,26 @@ def test_a_rendered_page_matches_pdfiums_own_white_page_and_rendering(tmp_path: 
         assert ours.getcolors() == [(180 * 120, (255, 255, 255))]  # the blank page
     finally:
         document.close()
+
+
+def test_the_png_export_draws_the_icons_as_the_kit_does(exported: Path) -> None:
+    """The reference cards' back shows the game's mark (a stopwatch icon) in its medallion:
+    its ring and hand dark, the face between them the medallion's paper."""
+    import io
+    import zipfile
+
+    from PIL import Image
+
+    with zipfile.ZipFile(exported / "png" / "default" / "deadline-99-reference-cards.zip") as z:
+        back = Image.open(io.BytesIO(z.read("001-back.png"))).convert("L")
+
+    def at(u: float, v: float) -> int:
+        """The pixel at (u, v) of the mark's 24-unit box (14 mm at 24.5, 31 mm; 3 mm bleed)."""
+        x_mm, y_mm = 24.5 + u * 14 / 24 + 3, 31 + v * 14 / 24 + 3
+        value = back.getpixel((round(x_mm * back.width / 69), round(y_mm * back.height / 94)))
+        assert isinstance(value, int)
+        return value
+
+    assert at(12, 11) < 100  # the hand
+    assert at(3.6, 13.5) < 100  # the ring
+    assert at(8, 13.5) > 200  # paper between them

@@ -166,3 +166,33 @@ def test_every_font_of_both_editions_is_embedded(book: RulebookFiles) -> None:
             descriptor = font.get("/FontDescriptor")  # type: ignore[attr-defined]
             assert descriptor is not None, f"{path.name}: {name} is not embedded"
             assert "/FontFile2" in descriptor.get_object(), f"{path.name}: {name}"
+
+
+def test_glossary_rows_carry_their_icons(book: RulebookFiles, deadline_99: LoadedGame) -> None:
+    """A term an icon stands for (the icon's `term`, or the row's own `icon`) is printed with
+    that icon before it, drawn as a path on the term's line; a term without one has none."""
+    by_term = {icon.term: icon for icon in deadline_99.model.icons if icon.term}
+    assert "出局" in by_term  # the shared skull
+    with pdfplumber.open(str(book.reading)) as pdf:
+        page = next(
+            p
+            for p in pdf.pages
+            if "术语" in (p.extract_text() or "") and "含义" in (p.extract_text() or "")
+        )
+        words = page.extract_words()
+        out = next(w for w in words if w["text"].startswith("出局") and w["x0"] < page.width / 3)
+        beside = [
+            c
+            for c in page.curves
+            if c["x1"] <= out["x0"] + 0.5
+            and out["x0"] - c["x0"] < 20
+            and abs(c["bottom"] - out["bottom"]) < 4
+        ]
+        assert beside, "no icon before the term"  # the skull: its outline, eyes and nose
+        bare = next(e.term for e in deadline_99.model.rulebook.glossary if e.term not in by_term)
+        plain = next(w for w in words if w["text"].startswith(bare) and w["x0"] < page.width / 3)
+        assert not [
+            c
+            for c in page.curves
+            if abs(c["bottom"] - plain["bottom"]) < 4 and c["x1"] <= plain["x0"] + 0.5
+        ]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pnp.games.arena_tales import checks, view
 from pnp.games.arena_tales.claims import claims
-from pnp.games.arena_tales.examples import example_tables, rulebook_examples
+from pnp.games.arena_tales.examples import example_tables, rulebook_examples, rulebook_positions
 from pnp.games.arena_tales.model import ArenaTales
 from pnp.games.arena_tales.physical import public_state
 from pnp.games.arena_tales.play import (
@@ -35,6 +35,7 @@ GAME = Game(
     default_games=checks.DEFAULT_GAMES,
     rulebook_terms=checks.rulebook_terms,
     rulebook_examples=rulebook_examples,
+    rulebook_positions=rulebook_positions,
     play_tables=play_tables,
     seat_factors=seat_factors,
     coverage_items=coverage_items,

@@ -8,9 +8,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from pnp.engines import hexgrid
+from pnp.engines.view import Pictured, played_until
 from pnp.games.arena_tales.model import ArenaTales, CardType, EffectKind, RangeKind
+from pnp.games.arena_tales.policies import SensiblePolicy
 from pnp.games.arena_tales.rules import ArenaTalesRules
-from pnp.games.arena_tales.state import Absorb, Play
+from pnp.games.arena_tales.state import Absorb, Move, Play
 
 
 def example_tables(model: ArenaTales) -> list[tuple[str, ArenaTalesRules]]:
@@ -122,3 +124,48 @@ def rulebook_examples(model: ArenaTales) -> dict[str, dict[str, Any]]:
             "far_damage": nearest[1] if nearest else 0,
         }
     }
+
+
+def rulebook_positions(model: ArenaTales) -> dict[str, Pictured]:
+    """Positions the rulebook draws, each the first such step of a seeded duel the sensible
+    policy plays: the arena at setup; a step with a turn (facing); a card hitting an enemy
+    from where its owner stands and faces (range); an enemy pushed a hex (knock-back)."""
+    duel = min(s.players for s in model.arena.setups)
+    rules = ArenaTalesRules(model, duel)
+    policy = SensiblePolicy()
+    start = rules.initial_state(random.Random(0))
+    found: dict[str, Pictured] = {"setup": Pictured(rules, (start,))}
+
+    def turned(before: Any, action: Any, after: Any) -> bool:
+        seat = before.active
+        return isinstance(action, Move) and after.seats[seat].facing != before.seats[seat].facing
+
+    def hit(before: Any, action: Any, after: Any) -> bool:
+        return isinstance(action, Play) and any(
+            b.pending < a.pending for b, a in zip(before.seats, after.seats, strict=True)
+        )
+
+    def pushed(before: Any, action: Any, after: Any) -> bool:
+        return not isinstance(action, Move) and any(
+            k != before.active and b.pos != a.pos
+            for k, (b, a) in enumerate(zip(before.seats, after.seats, strict=True))
+        )
+
+    wanted = {
+        "facing": (turned, ("移动之前", "走一格并转向")),
+        "range": (hit, ("出牌之前", "射程内的敌人受到伤害")),
+        "knock-back": (pushed, ("敌人被击中", "被击退一格，远离出牌者")),
+    }
+    for name, (test, captions) in wanted.items():
+        for seed in range(30):
+            try:
+                played, before, action, after = played_until(
+                    rules, policy, test, seed=seed, limit=1_500
+                )
+            except ValueError:
+                continue
+            found[name] = Pictured(
+                rules, (before, after), played=played, between=(action,), captions=captions
+            )
+            break
+    return found

@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from pnp.games.deadline_99 import checks, play, view
-from pnp.games.deadline_99.examples import example_tables, rulebook_examples
+from pnp.games.deadline_99.examples import example_tables, rulebook_examples, rulebook_positions
 from pnp.games.deadline_99.model import Deadline99
 from pnp.games.deadline_99.policies import PassivePolicy, SafePolicy
 from pnp.games.deadline_99.rules import Deadline99Rules
@@ -28,6 +28,7 @@ GAME = Game(
     default_games=checks.DEFAULT_GAMES,
     rulebook_terms=checks.rulebook_terms,
     rulebook_examples=rulebook_examples,
+    rulebook_positions=rulebook_positions,
     play_tables=play.play_tables,
     seat_factors=play.seat_factors,
     game_factors=play.game_factors,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
+from pnp.engines.view import Pictured, player_name
 from pnp.games.deadline_99.model import Deadline99, EffectKind
 from pnp.games.deadline_99.rules import Deadline99Rules, Deadline99State, Mode, Play
 
@@ -83,4 +84,37 @@ def rulebook_examples(model: Deadline99) -> dict[str, dict[str, Example]]:
             "after": after_floor.count,
             "out": after_floor.out[0],
         },
+    }
+
+
+def rulebook_positions(model: Deadline99) -> dict[str, Pictured]:
+    """Positions the rulebook draws through the table's view: the table as dealt at the
+    smallest player count, and the count passing the cap (seat 0 holds the largest adder at
+    the count where it busts, plays it and is out; the count stays)."""
+    rules = Deadline99Rules(model, model.info.players.min)
+    start = rules.initial_state(random.Random(0))
+    cap = model.settings.count_cap
+    big = max(
+        (r for r in model.ranks if r.effect.kind is EffectKind.ADD), key=lambda r: r.effect.amount
+    )
+    token = f"{big.id}{model.suits[0].id[:1]}"
+    hands = list(start.hands)
+    others = tuple(c for c in start.hands[0] if rules.tokens[c] != token)[:2]
+    hands[0] = tuple(sorted((rules._by_token[token], *others)))
+    before = dataclasses.replace(start, hands=tuple(hands), count=cap - big.effect.amount + 1)
+    action = Play(token, 0)
+    after = rules.apply(before, action)
+    hands_and_count = tuple(f"{player_name(seat)}'s" for seat in range(rules.players))
+    return {
+        "setup": Pictured(rules, (start,), areas=(*hands_and_count, "Draw pile", "Count")),
+        "bust": Pictured(
+            rules,
+            (before, after),
+            between=(action,),
+            areas=(player_name(0), "Draw pile", "Count"),
+            captions=(
+                f"计数 {before.count}，打出 {big.label}",
+                f"超过 {cap}：出局，计数仍为 {after.count}",
+            ),
+        ),
     }

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pnp.games.dragon_hoard import checks, view
 from pnp.games.dragon_hoard.claims import claims
-from pnp.games.dragon_hoard.examples import example_tables, rulebook_examples
+from pnp.games.dragon_hoard.examples import example_tables, rulebook_examples, rulebook_positions
 from pnp.games.dragon_hoard.model import DragonHoard
 from pnp.games.dragon_hoard.physical import public_state
 from pnp.games.dragon_hoard.play import (
@@ -44,6 +44,7 @@ GAME = Game(
     default_games=checks.DEFAULT_GAMES,
     rulebook_terms=checks.rulebook_terms,
     rulebook_examples=rulebook_examples,
+    rulebook_positions=rulebook_positions,
     play_tables=play_tables,
     seat_factors=seat_factors,
     coverage_items=coverage_items,

@@ -6,6 +6,8 @@ import random
 from typing import Any
 
 from pnp.engines.piles import without as _remove
+from pnp.engines.view import Pictured, played_until
+from pnp.games.dragon_hoard.actions import UseTreasure
 from pnp.games.dragon_hoard.model import (
     AI,
     ActionKind,
@@ -15,6 +17,7 @@ from pnp.games.dragon_hoard.model import (
     SpeedKind,
     resolution_order,
 )
+from pnp.games.dragon_hoard.policies import TreasureHunterPolicy
 from pnp.games.dragon_hoard.rules import DragonHoardRules
 from pnp.games.dragon_hoard.state import Stage, Status, _copy, _set
 
@@ -145,3 +148,46 @@ def rulebook_examples(model: DragonHoard) -> dict[str, dict[str, Any]]:
             "fewer": place(fewest, fewer_cards) if fewest is not None else None,
         }
     }
+
+
+def rulebook_positions(model: DragonHoard) -> dict[str, Pictured]:
+    """Positions the rulebook draws, each the first such step of a seeded game the treasure
+    hunter policy plays at the smallest table: the lair at setup; the dragon moving; a pawn
+    ending its move on a teleport gate and coming out at the other gate of its type."""
+    rules = DragonHoardRules(model, min(model.info.players))
+    policy = TreasureHunterPolicy()
+    start = rules.initial_state(random.Random(0))
+    gates = {tuple(gate.cell) for gate in model.lair.gates}
+
+    def dragon_moved(before: Any, action: Any, after: Any) -> bool:
+        return bool(after.dragon != before.dragon)
+
+    def teleported(before: Any, action: Any, after: Any) -> bool:
+        # A move that ends on a gate, not a treasure's teleport to a gate of one's choice.
+        return not isinstance(action, UseTreasure) and any(
+            b is not None
+            and a is not None
+            and b != a
+            and tuple(a) in gates
+            and max(abs(a[0] - b[0]), abs(a[1] - b[1])) > 3
+            for b, a in zip(before.pawns, after.pawns, strict=True)
+        )
+
+    found: dict[str, Pictured] = {"setup": Pictured(rules, (start,))}
+    wanted = {
+        "dragon": (dragon_moved, ("巨龙移动之前", "巨龙移动之后")),
+        "portal": (teleported, ("停上传送门之前", "从另一座同型传送门出来")),
+    }
+    for name, (test, captions) in wanted.items():
+        for seed in range(30):
+            try:
+                played, before, action, after = played_until(
+                    rules, policy, test, seed=seed, limit=3_000
+                )
+            except ValueError:
+                continue
+            found[name] = Pictured(
+                rules, (before, after), played=played, between=(action,), captions=captions
+            )
+            break
+    return found

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pnp.games.maquis import checks, play, view
 from pnp.games.maquis.claims import claims
-from pnp.games.maquis.examples import example_tables, rulebook_examples
+from pnp.games.maquis.examples import example_tables, rulebook_examples, rulebook_positions
 from pnp.games.maquis.model import Maquis
 from pnp.games.maquis.physical import public_state
 from pnp.games.maquis.policies import GreedyPolicy, PassivePolicy
@@ -31,6 +31,7 @@ GAME = Game(
     rulebook_terms=checks.rulebook_terms,
     public_state=public_state,
     rulebook_examples=rulebook_examples,
+    rulebook_positions=rulebook_positions,
     play_tables=play.play_tables,
     game_factors=play.game_factors,
     coverage_items=play.coverage_items,

@@ -7,9 +7,11 @@ from dataclasses import replace
 from typing import Any
 
 from pnp.engines.base import Rules
+from pnp.engines.view import Pictured, played_until
 from pnp.games.maquis.model import LocationKind, Maquis
+from pnp.games.maquis.policies import GreedyPolicy
 from pnp.games.maquis.rules import MaquisRules
-from pnp.games.maquis.state import EMPTY, POLICE, SOLDIER, WORKER, MaquisState, PatrolDraw
+from pnp.games.maquis.state import ACTIVE, EMPTY, POLICE, SOLDIER, WORKER, MaquisState, PatrolDraw
 from pnp.games.maquis.state import put as _put
 
 
@@ -103,3 +105,66 @@ def rulebook_examples(model: Maquis) -> dict[str, dict[str, Any]]:
             "low_patrols": patrols(morale_low),
         },
     }
+
+
+def _workers(state: MaquisState) -> int:
+    return state.home + state.cafe + state.board.count(WORKER) + state.board.count(ACTIVE)
+
+
+def rulebook_positions(model: Maquis) -> dict[str, Pictured]:
+    """Positions the rulebook draws, reached by playing the normal level with the greedy
+    policy from a seeded start: the board at setup; the first round (placed, then played out);
+    a patrol card placing its figure; a worker arrested on the way home or by a patrol."""
+    rules = MaquisRules(model, difficulty="normal")
+    policy = GreedyPolicy()
+    start = rules.initial_state(random.Random(0))
+    _, _, _, placed = played_until(rules, policy, lambda b, a, c: b.phase == "place" != c.phase)
+    round_end = played_until(rules, policy, lambda b, a, c: c.rounds > b.rounds)
+    patrol = played_until(
+        rules, policy, lambda b, a, c: isinstance(a, PatrolDraw) and c.board != b.board
+    )
+    arrest = next(
+        (
+            found
+            for seed in range(40)
+            for found in [_arrest(rules, policy, seed)]
+            if found is not None
+        ),
+        None,
+    )
+    positions = {
+        "setup": Pictured(rules, (start,)),
+        "first-round": Pictured(
+            rules,
+            (start, placed, round_end[1]),
+            between=(),
+            captions=("开局", "放置完毕", "第一天结束"),
+        ),
+        "patrol": Pictured(
+            rules,
+            (patrol[1], patrol[3]),
+            played=patrol[0],
+            between=(patrol[2],),
+            captions=("翻开巡逻牌之前", "巡逻就位"),
+        ),
+    }
+    if arrest is not None:
+        positions["arrest"] = Pictured(
+            rules,
+            (arrest[1], arrest[3]),
+            played=arrest[0],
+            between=(arrest[2],),
+            captions=("被捕之前", "工人被捕"),
+        )
+    return positions
+
+
+def _arrest(
+    rules: MaquisRules, policy: Any, seed: int
+) -> tuple[tuple[Any, ...], MaquisState, Any, MaquisState] | None:
+    try:
+        return played_until(
+            rules, policy, lambda b, a, c: _workers(c) < _workers(b), seed=seed, limit=800
+        )
+    except ValueError:
+        return None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pnp.games.mineventure import checks, view
 from pnp.games.mineventure.claims import claims
-from pnp.games.mineventure.examples import example_tables, rulebook_examples
+from pnp.games.mineventure.examples import example_tables, rulebook_examples, rulebook_positions
 from pnp.games.mineventure.model import Mineventure
 from pnp.games.mineventure.physical import observed_state, public_state
 from pnp.games.mineventure.play import (
@@ -34,6 +34,7 @@ GAME = Game(
     default_games=checks.DEFAULT_GAMES,
     rulebook_terms=checks.rulebook_terms,
     rulebook_examples=rulebook_examples,
+    rulebook_positions=rulebook_positions,
     play_tables=play_tables,
     seat_factors=seat_factors,
     coverage_items=coverage_items,

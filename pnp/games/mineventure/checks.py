@@ -156,7 +156,7 @@ def rulebook_terms(model: Mineventure) -> list[tuple[str, Location]]:
             add(cls.label, slot.where)
     for terrain in model.terrains:
         add(terrain.name, terrain.where)
-    for icon in model.icons:
+    for icon in model.corner_icons:
         add(icon.name, icon.where)
     for event in model.story_events:
         add("剧情事件", event.where)
@@ -301,7 +301,7 @@ def _check_tiles(findings: Findings, model: Mineventure) -> None:
             findings.error(
                 terrain.where,
                 f"terrains: {terrain.id!r} has unknown icon {terrain.icon!r}"
-                f"{suggest(terrain.icon, [i.id for i in model.icons])}",
+                f"{suggest(terrain.icon, [i.id for i in model.corner_icons])}",
             )
         if terrain.landing_damage < 0:
             findings.error(terrain.where, f"terrains: {terrain.id!r} has negative landing damage")
@@ -595,7 +595,7 @@ def _check_items(findings: Findings, model: Mineventure) -> None:
             findings.error(
                 item.where,
                 f"items: {item.id!r} has unknown icon {item.icon!r}"
-                f"{suggest(item.icon, [i.id for i in model.icons])}",
+                f"{suggest(item.icon, [i.id for i in model.corner_icons])}",
             )
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pnp.engines.base import Rules
+from pnp.engines.view import Pictured, played_until, player_name
 from pnp.games.mineventure.model import (
     DamageType,
     EffectKind,
@@ -17,8 +18,10 @@ from pnp.games.mineventure.model import (
     Target,
     Trait,
 )
+from pnp.games.mineventure.policies import SensiblePolicy
 from pnp.games.mineventure.rules import MineventureRules
 from pnp.games.mineventure.state import Act, Mode, clone
+from pnp.games.mineventure.view import view
 
 
 def example_tables(model: Mineventure) -> list[tuple[str, Rules[Any, Any]]]:
@@ -324,3 +327,73 @@ def _story_example(model: Mineventure) -> dict[str, Any]:
         "taken": before - t.hp(last),
         "killer_taken": s.max_hp - t.hp(0),
     }
+
+
+def rulebook_positions(model: Mineventure) -> dict[str, Pictured]:
+    """Positions the rulebook draws, each the first such step of a seeded game the sensible
+    policy plays on the 24×24 map: the map at setup (players on their spawn points); a player
+    moving; a fight beginning between two players (or a player and the dragon) and the hit
+    that ends a round of it."""
+    rules = MineventureRules(model, 3, Mode.MAP_24)
+    policy = SensiblePolicy()
+    start = rules.initial_state(random.Random(0))
+
+    def placed(state: Any) -> bool:
+        return all(p.x >= 0 for p in state.players if p.alive)
+
+    def moved(before: Any, action: Any, after: Any) -> bool:
+        return placed(before) and any(
+            b.x >= 0 and (b.x, b.y) != (a.x, a.y)
+            for b, a in zip(before.players, after.players, strict=True)
+        )
+
+    def hurt(before: Any, action: Any, after: Any) -> bool:
+        return before.combat is not None and any(
+            a.hp < b.hp for b, a in zip(before.players, after.players, strict=True)
+        )
+
+    found: dict[str, Pictured] = {}
+    try:
+        _, _, _, ready = played_until(rules, policy, lambda b, a, c: placed(c), limit=400)
+        found["setup"] = Pictured(rules, (ready,))
+    except ValueError:
+        found["setup"] = Pictured(rules, (start,))
+    for seed in range(20):
+        try:
+            played, before, action, after = played_until(
+                rules, policy, moved, seed=seed, limit=2_000
+            )
+        except ValueError:
+            continue
+        found["movement"] = Pictured(
+            rules,
+            (before, after),
+            played=played,
+            between=(action,),
+            captions=("移动之前", "移动之后"),
+        )
+        break
+    board = view(rules).scene(start, None).areas[0].title
+    for seed in range(20):
+        try:
+            played, before, action, after = played_until(
+                rules, policy, hurt, seed=seed, limit=2_000
+            )
+        except ValueError:
+            continue
+        seat = next(
+            k
+            for k, (b, a) in enumerate(zip(before.players, after.players, strict=True))
+            if a.hp < b.hp
+        )
+        was, now = before.players[seat].hp, after.players[seat].hp
+        found["combat"] = Pictured(
+            rules,
+            (before, after),
+            played=played,
+            between=(action,),
+            areas=(board, player_name(seat)),
+            captions=(f"出招之前：生命 {was}", f"受到 {was - now} 点伤害：生命 {now}"),
+        )
+        break
+    return found

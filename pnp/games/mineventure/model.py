@@ -462,7 +462,7 @@ class Mineventure(GameContent):
     buff_slots: tuple[BuffSlot, ...] = field(metadata=doc("the three buff slots"))
     characters: tuple[Character, ...] = field(metadata=doc("character cards and head tokens"))
     dragon: Dragon = field(metadata=doc("the Ender Dragon"))
-    icons: tuple[Icon, ...] = field(metadata=doc("map-corner icons"))
+    corner_icons: tuple[Icon, ...] = field(metadata=doc("map-corner icons"))
     terrains: tuple[Terrain, ...] = field(metadata=doc("kinds of map cell"))
     tiles: tuple[MapTile, ...] = field(metadata=doc("the printed map tiles"))
     assemblies: tuple[Assembly, ...] = field(metadata=doc("the two map layouts"))
@@ -487,7 +487,7 @@ class Mineventure(GameContent):
         return next((deck for deck in self.decks if deck.id == deck_id), None)
 
     def icon(self, icon_id: str) -> Icon | None:
-        return next((icon for icon in self.icons if icon.id == icon_id), None)
+        return next((icon for icon in self.corner_icons if icon.id == icon_id), None)
 
     def weapon_kind(self, kind_id: str) -> WeaponKind | None:
         return next((kind for kind in self.weapon_kinds if kind.id == kind_id), None)

@@ -134,3 +134,34 @@ def test_each_back_lands_behind_its_face_on_long_edge_duplex(kit_a4: Path) -> No
     assert _darkness(back, right, scale) > 0.5
     assert _darkness(back, middle, scale) > 0.5
     assert _darkness(back, left, scale) < 0.05
+
+
+def test_the_identity_back_hides_the_camp_colour_through_thin_paper(kit_a4: Path) -> None:
+    """Held to the light, a thin card shows its face through the back wherever the back is
+    light: the identity back is dark over the whole card (pattern included), not a pale
+    ground around a dark badge."""
+    pdfium = pytest.importorskip("pypdfium2")
+    document = pdfium.PdfDocument(str(pdf_path(kit_a4, "identity-cards")))
+    scale = 2.0
+    back = document[1].render(scale=scale / POINTS_PER_MM).to_pil().convert("L")
+    card = back.crop(tuple(int(v * scale) for v in (139, 20, 196, 90)))
+    light = sum(card.histogram()[161:]) / (card.width * card.height)
+    assert 1 - ImageStat.Stat(card).mean[0] / 255 > 0.7
+    assert light < 0.08  # the frame, the badge's letters and the title only
+
+
+def test_reference_cards_have_a_back_of_their_own(deadline_99: LoadedGame) -> None:
+    backs = {product.id: product.back for product in deadline_99.model.products}
+    assert backs["reference-cards"] != backs["playing-cards"]
+    assert backs["variant-cards"] == backs["playing-cards"]  # shuffled into the deck
+
+
+def test_the_bottom_index_is_turned_half_a_turn(kit_a4: Path) -> None:
+    with pdfplumber.open(str(pdf_path(kit_a4, "playing-cards"))) as pdf:
+        page = pdf.pages[0]
+        spades = [c for c in page.chars if c["text"] == "♠"]
+    upright = [c for c in spades if c["matrix"][0] > 0]
+    turned = [c for c in spades if c["matrix"][0] < 0 and c["matrix"][3] < 0]
+    assert upright and len(turned) == len(upright)
+    # Each card's turned index sits below and to the right of its upright one.
+    assert min(c["top"] for c in turned) > min(c["top"] for c in upright)
