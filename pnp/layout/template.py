@@ -152,13 +152,14 @@ BOX_DOCS: dict[str, str] = {
     "regular_polygon": "a polygon with equal sides around a centre (a hex: sides 6)",
     "text": "text in a box, wrapped and shrunk to fit down to min_size",
     "image": "a PNG or JPEG of the game's content folder, stretched to the box",
+    "icon": "an icon of the game's or the shared set, fitted to the box, or tiled over it",
 }
 KEY_DOCS: dict[str, tuple[str, str]] = {
     "type": ("box type", "what the box draws"),
     "when": ("condition", "draw the box only when this is true ('{{ item.cost > 0 }}')"),
     "repeat": ("integer", f"draw the box n times, numbered 0..n-1 (at most {MAX_REPEAT:,})"),
     "as": ("name", "the name a repetition sees its number under (default 'i')"),
-    "name": ("text", "a label for messages about this box"),
+    "name": ("text", "a label for messages about this box; in an icon box, the icon drawn"),
     "fill": ("colour", "'#rrggbb', '#rgb', a palette name, or 'none'"),
     "stroke": ("colour", "the outline's colour; none: no outline"),
     "stroke_width": (LENGTH, "the outline's width (default 0.5pt)"),
@@ -190,6 +191,10 @@ KEY_DOCS: dict[str, tuple[str, str]] = {
     "valign": ("one of " + ", ".join(VALIGNS), "vertical alignment (default top)"),
     "leading": ("number", "line height as a multiple of the size (default 1.3)"),
     "src": ("path", "the image file, relative to the game's content folder"),
+    "rotate": ("degrees", "0 or 180: 180 prints the text upside down (a card's far-side index)"),
+    "tile": (LENGTH, "repeat the icon as a pattern over the box, one every this much across"),
+    "tile_h": (LENGTH, "the pattern's step down (default: tile)"),
+    "stagger": ("condition", "shift every other row of the pattern by half a step"),
 }
 TEMPLATE_KEYS: dict[str, str] = {
     "extends": "another template of the folder whose palette, vars, macros and boxes come first",
