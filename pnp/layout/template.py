@@ -153,13 +153,17 @@ BOX_DOCS: dict[str, str] = {
     "text": "text in a box, wrapped and shrunk to fit down to min_size",
     "image": "a PNG or JPEG of the game's content folder, stretched to the box",
     "icon": "an icon of the game's or the shared set, fitted to the box, or tiled over it",
+    "sprite": "a pixel picture of the game's sprites, its squares scaled to the box",
 }
 KEY_DOCS: dict[str, tuple[str, str]] = {
     "type": ("box type", "what the box draws"),
     "when": ("condition", "draw the box only when this is true ('{{ item.cost > 0 }}')"),
     "repeat": ("integer", f"draw the box n times, numbered 0..n-1 (at most {MAX_REPEAT:,})"),
     "as": ("name", "the name a repetition sees its number under (default 'i')"),
-    "name": ("text", "a label for messages about this box; in an icon box, the icon drawn"),
+    "name": (
+        "text",
+        "a label for messages about this box; the icon or sprite an icon or sprite box draws",
+    ),
     "fill": ("colour", "'#rrggbb', '#rgb', a palette name, or 'none'"),
     "stroke": ("colour", "the outline's colour; none: no outline"),
     "stroke_width": (LENGTH, "the outline's width (default 0.5pt)"),
