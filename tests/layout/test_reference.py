@@ -63,7 +63,8 @@ def test_the_names_a_face_sees_are_the_documented_ones(
             super().__init__(face, scope, *args)
 
     monkeypatch.setattr(template, "_Painter", Recording)
-    template._FACES.clear()
+    template._FACES.clear()  # faces laid out by earlier tests would not be painted again
+    template._SHAPES.clear()
     product = deadline_99.model.products[0]
     item = getattr(deadline_99.model, product.items)[0]
     with deadline_99.reading():

@@ -99,12 +99,17 @@ def test_base_charset_is_small() -> None:
 
 
 def test_words_pnp_prints_itself_are_drawn_though_nobody_passes_them(
-    cjk_fonts: FontSet,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The cover's and the sheets' own labels never reach prepare_cjk_fonts.
+    # The cover's and the sheets' own labels never reach prepare_cjk_fonts. Fonts of their
+    # own: the session's fonts have grown by whatever earlier tests on this worker drew.
+    monkeypatch.delenv(fonts.ENV_USER_FONT, raising=False)
+    monkeypatch.delenv(fonts.ENV_USER_FONT_BOLD, raising=False)
+    monkeypatch.setenv(fonts.ENV_CACHE_DIR, str(tmp_path / "fonts"))
+    fresh = prepare_cjk_fonts()
     label = "打印说明 · 正面 1/3 · 背面"
-    assert not set(label) <= set(map(chr, cjk_fonts.coverage))
-    assert cjk_fonts.missing(label) == set()
+    assert not set(label) <= set(map(chr, fresh.coverage))
+    assert fresh.missing(label) == set()
 
 
 # ------------------------------------------------------------------ the built fonts
