@@ -377,3 +377,34 @@ def played_until(
         played.append(action)
         state = after
     raise ValueError(f"no step the figure wants within {limit} steps of seed {seed}")
+
+
+def first_played(
+    rules: Rules[Any, Any], policy: Any, wanted: Any, *, seeds: int, limit: int
+) -> tuple[tuple[Any, ...], Any, Any, Any] | None:
+    """``played_until`` in the first of ``seeds`` seeded games that reaches the step; None
+    when none does."""
+    for seed in range(seeds):
+        try:
+            return played_until(rules, policy, wanted, seed=seed, limit=limit)
+        except ValueError:
+            continue
+    return None
+
+
+def first_pictured(
+    rules: Rules[Any, Any],
+    policy: Any,
+    wanted: Any,
+    captions: tuple[str, ...],
+    *,
+    seeds: int,
+    limit: int,
+) -> Pictured | None:
+    """The step ``wanted`` accepts, drawn before and after, from the first seeded game that
+    reaches it; None when none of ``seeds`` games does."""
+    found = first_played(rules, policy, wanted, seeds=seeds, limit=limit)
+    if found is None:
+        return None
+    played, before, action, after = found
+    return Pictured(rules, (before, after), played=played, between=(action,), captions=captions)

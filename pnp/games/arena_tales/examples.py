@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pnp.engines import hexgrid
-from pnp.engines.view import Pictured, played_until
+from pnp.engines.view import Pictured, first_pictured
 from pnp.games.arena_tales.model import ArenaTales, CardType, EffectKind, RangeKind
 from pnp.games.arena_tales.policies import SensiblePolicy
 from pnp.games.arena_tales.rules import ArenaTalesRules
@@ -157,15 +157,7 @@ def rulebook_positions(model: ArenaTales) -> dict[str, Pictured]:
         "knock-back": (pushed, ("敌人被击中", "被击退一格，远离出牌者")),
     }
     for name, (test, captions) in wanted.items():
-        for seed in range(30):
-            try:
-                played, before, action, after = played_until(
-                    rules, policy, test, seed=seed, limit=1_500
-                )
-            except ValueError:
-                continue
-            found[name] = Pictured(
-                rules, (before, after), played=played, between=(action,), captions=captions
-            )
-            break
+        pictured = first_pictured(rules, policy, test, captions, seeds=30, limit=1_500)
+        if pictured is not None:
+            found[name] = pictured
     return found

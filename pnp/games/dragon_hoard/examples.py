@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from pnp.engines.piles import without as _remove
-from pnp.engines.view import Pictured, played_until
+from pnp.engines.view import Pictured, first_pictured
 from pnp.games.dragon_hoard.actions import UseTreasure
 from pnp.games.dragon_hoard.model import (
     AI,
@@ -179,15 +179,7 @@ def rulebook_positions(model: DragonHoard) -> dict[str, Pictured]:
         "portal": (teleported, ("停上传送门之前", "从另一座同型传送门出来")),
     }
     for name, (test, captions) in wanted.items():
-        for seed in range(30):
-            try:
-                played, before, action, after = played_until(
-                    rules, policy, test, seed=seed, limit=3_000
-                )
-            except ValueError:
-                continue
-            found[name] = Pictured(
-                rules, (before, after), played=played, between=(action,), captions=captions
-            )
-            break
+        pictured = first_pictured(rules, policy, test, captions, seeds=30, limit=3_000)
+        if pictured is not None:
+            found[name] = pictured
     return found

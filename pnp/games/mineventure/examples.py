@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pnp.engines.base import Rules
-from pnp.engines.view import Pictured, played_until, player_name
+from pnp.engines.view import Pictured, first_pictured, first_played, played_until, player_name
 from pnp.games.mineventure.model import (
     DamageType,
     EffectKind,
@@ -358,29 +358,13 @@ def rulebook_positions(model: Mineventure) -> dict[str, Pictured]:
         found["setup"] = Pictured(rules, (ready,))
     except ValueError:
         found["setup"] = Pictured(rules, (start,))
-    for seed in range(20):
-        try:
-            played, before, action, after = played_until(
-                rules, policy, moved, seed=seed, limit=2_000
-            )
-        except ValueError:
-            continue
-        found["movement"] = Pictured(
-            rules,
-            (before, after),
-            played=played,
-            between=(action,),
-            captions=("移动之前", "移动之后"),
-        )
-        break
+    movement = first_pictured(rules, policy, moved, ("移动之前", "移动之后"), seeds=20, limit=2_000)
+    if movement is not None:
+        found["movement"] = movement
     board = view(rules).scene(start, None).areas[0].title
-    for seed in range(20):
-        try:
-            played, before, action, after = played_until(
-                rules, policy, hurt, seed=seed, limit=2_000
-            )
-        except ValueError:
-            continue
+    hit = first_played(rules, policy, hurt, seeds=20, limit=2_000)
+    if hit is not None:
+        played, before, action, after = hit
         seat = next(
             k
             for k, (b, a) in enumerate(zip(before.players, after.players, strict=True))
@@ -395,5 +379,4 @@ def rulebook_positions(model: Mineventure) -> dict[str, Pictured]:
             areas=(board, player_name(seat)),
             captions=(f"出招之前：生命 {was}", f"受到 {was - now} 点伤害：生命 {now}"),
         )
-        break
     return found
