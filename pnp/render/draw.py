@@ -30,7 +30,7 @@ from pnp.layout.primitives import (
 )
 from pnp.render.fonts import FontSet
 from pnp.render.icons import draw_icon_box, draw_icon_tiles
-from pnp.render.text import draw_fitted, draw_line_if_fits, fit_paragraph
+from pnp.render.text import draw_fitted, draw_line_if_fits, fit_text_shape
 
 
 @dataclass
@@ -263,18 +263,7 @@ def _set_text(canvas: Canvas, shape: TextShape, font: str) -> bool:
         color=shape.color,
     ):
         return False
-    fitted = fit_paragraph(
-        shape.text,
-        shape.width,
-        shape.height,
-        font=font,
-        size=shape.size,
-        min_size=shape.min_size,
-        leading_ratio=shape.leading,
-        align=shape.align,
-        color=shape.color,
-        icons=shape.icons,
-    )
+    fitted = fit_text_shape(shape, font)
     draw_fitted(
         canvas,
         fitted,

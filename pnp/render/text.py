@@ -599,6 +599,22 @@ def fit_paragraph(
     return fitted
 
 
+def fit_text_shape(shape: Any, font: str) -> FittedText:
+    """A laid-out text box's text shrunk to its box as the sheets print it (its icons too)."""
+    return fit_paragraph(
+        shape.text,
+        shape.width,
+        shape.height,
+        font=font,
+        size=shape.size,
+        min_size=shape.min_size,
+        leading_ratio=shape.leading,
+        align=shape.align,
+        color=shape.color,
+        icons=shape.icons,
+    )
+
+
 def draw_fitted(
     canvas: Canvas,
     fitted: FittedText,

@@ -159,7 +159,7 @@ def _distance(rect: Rect, page_width: float, page_height: float) -> float:
 def _check_faces(findings: Findings, laid_out: LaidOutProduct) -> None:
     """Text a player must read at the size it is printed, and broken the way Chinese is."""
     from pnp.render.fonts import prepare_cjk_fonts
-    from pnp.render.text import NO_LINE_START, fit_paragraph
+    from pnp.render.text import NO_LINE_START, fit_text_shape
 
     shapes: dict[tuple[object, ...], TextShape] = {}
     for front, back, _ in laid_out.runs:
@@ -175,16 +175,7 @@ def _check_faces(findings: Findings, laid_out: LaidOutProduct) -> None:
     product = laid_out.product.id
     for shape in shapes.values():
         font = fonts.bold if shape.font == "bold" else fonts.regular
-        fitted = fit_paragraph(
-            shape.text,
-            shape.width,
-            shape.height,
-            font=font,
-            size=shape.size,
-            min_size=shape.min_size,
-            leading_ratio=shape.leading,
-            align=shape.align,
-        )
+        fitted = fit_text_shape(shape, font)
         where = _origin(shape.origin)
         if fitted.size < MIN_TEXT_PT - _FUZZ and (shape.origin, "size") not in reported:
             reported.add((shape.origin, "size"))
