@@ -153,6 +153,59 @@ def test_only_render_imports_reportlab() -> None:
         assert "import reportlab" not in text and "from reportlab" not in text, path
 
 
+# Names reportlab keeps to itself that pnp uses (see pnp/render/reportlab_adapter.py).
+REPORTLAB_INTERNALS = {
+    "_code",
+    "_doc",
+    "_extgstate",
+    "_strokeAndFill",
+    "_curr_tx_info",
+    "_dynamicFont",
+    "_enforceColorSpace",
+    "_x0",
+    "_x_offset",
+    "_justifyDrawParaLineX",
+    "charWidths",
+    "charToGlyph",
+    "ALL_CANNOT_START",
+    "ALL_CANNOT_END",
+}
+ADAPTER = PACKAGE / "render" / "reportlab_adapter.py"
+
+
+def _reportlab_reach_ins(path: Path) -> list[str]:
+    """Where `path` uses a reportlab internal: an underscore name imported from reportlab, or
+    one of REPORTLAB_INTERNALS read off anything but the module's own `self`."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("reportlab"):
+            found += [f"{node.lineno}: {a.name}" for a in node.names if a.name.startswith("_")]
+        elif (
+            isinstance(node, ast.Attribute)
+            and node.attr in REPORTLAB_INTERNALS
+            and not (isinstance(node.value, ast.Name) and node.value.id == "self")
+        ):
+            found.append(f"{node.lineno}: .{node.attr}")
+    return found
+
+
+def test_only_the_adapter_reaches_into_reportlab() -> None:
+    for path in _sources():
+        if path != ADAPTER:
+            where = _reportlab_reach_ins(path)
+            assert not where, f"{path.relative_to(PACKAGE.parent)}:{where[0]} (use the adapter)"
+
+
+def test_the_reach_in_check_sees_one(tmp_path: Path) -> None:
+    planted = tmp_path / "planted.py"
+    planted.write_text(
+        "from reportlab.rl_config import _FUZZ\ndef f(canvas):\n    canvas._code.append('Q')\n",
+        encoding="utf-8",
+    )
+    assert _reportlab_reach_ins(planted) == ["1: _FUZZ", "3: ._code"]
+    assert _reportlab_reach_ins(ADAPTER)  # the adapter is where they are
+
+
 def _game_imports(game: str) -> dict[str, set[str]]:
     """Each module of a game -> the game's own modules it imports (``__init__`` for the package
     itself), type-only imports included: ``from pnp.games.g import combat`` names combat."""

@@ -14,6 +14,7 @@ from pnp.output import atomic_output
 from pnp.render.draw import DrawReport, colour, draw_face
 from pnp.render.fonts import FontSet
 from pnp.render.pdf import new_canvas
+from pnp.render.reportlab_adapter import emit, operators
 
 CROP_MARK_WIDTH = 0.3  # pt: thin enough to cut on, thick enough to see
 
@@ -90,7 +91,7 @@ class _Placer:
     def crop_marks(self, filled: int, back: bool) -> None:
         """The page's crop marks: for the slots it fills (a full page's are the same
         operators in the same state on every page), mirrored behind the fronts on a back."""
-        code = self.canvas._code
+        code = operators(self.canvas)
         key = (None if filled >= self.grid.per_page else filled, back)
         known = self.marks.get(key)
         if known is None:
@@ -115,11 +116,11 @@ class _Placer:
         key = (back, index, turned)
         opening = self.openings.get(key)
         if opening is not None:
-            canvas._code.extend(opening)
+            emit(canvas, *opening)
             canvas.doForm(name)
-            canvas._code.append("Q")
+            emit(canvas, "Q")
             return
-        start = len(canvas._code)
+        start = len(operators(canvas))
         options = self.options
         if back:
             _open_slot(
@@ -132,7 +133,7 @@ class _Placer:
             )
         else:
             _open_slot(canvas, self.grid.front(index), turned)
-        self.openings[key] = canvas._code[start:]
+        self.openings[key] = operators(canvas)[start:]
         canvas.doForm(name)
         canvas.restoreState()
 

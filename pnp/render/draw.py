@@ -30,6 +30,7 @@ from pnp.layout.primitives import (
 )
 from pnp.render.fonts import FontSet
 from pnp.render.icons import draw_icon_box, draw_icon_tiles
+from pnp.render.reportlab_adapter import emit, graphics_state, operators, paint_path
 from pnp.render.text import draw_fitted, draw_line_if_fits, fit_text_shape
 
 
@@ -122,10 +123,11 @@ def draw_shapes(
         elif isinstance(shape, RectShape):
             stroke, fill = _apply_style(canvas, shape.style)
             if shape.radius:
-                canvas._code.extend(
-                    _traced("round", shape.x, shape.y, shape.width, shape.height, shape.radius)
+                emit(
+                    canvas,
+                    *_traced("round", shape.x, shape.y, shape.width, shape.height, shape.radius),
                 )
-                canvas._strokeAndFill(stroke, fill)
+                paint_path(canvas, stroke, fill)
             else:
                 canvas.rect(shape.x, shape.y, shape.width, shape.height, stroke=stroke, fill=fill)
         elif isinstance(shape, LineShape):
@@ -133,8 +135,8 @@ def draw_shapes(
             canvas.line(shape.x1, shape.y1, shape.x2, shape.y2)
         elif isinstance(shape, CircleShape):
             stroke, fill = _apply_style(canvas, shape.style)
-            canvas._code.extend(_traced("circle", shape.cx, shape.cy, shape.r))
-            canvas._strokeAndFill(stroke, fill)
+            emit(canvas, *_traced("circle", shape.cx, shape.cy, shape.r))
+            paint_path(canvas, stroke, fill)
         elif isinstance(shape, PolygonShape):
             stroke, fill = _apply_style(canvas, shape.style)
             path = canvas.beginPath()
@@ -224,9 +226,9 @@ def _draw_text(canvas: Canvas, shape: TextShape, fonts: FontSet, report: DrawRep
         shape.align,
         shape.valign,
         shape.leading,
-        tuple(canvas._extgstate._d.items()),
+        graphics_state(canvas),
     )
-    code: list[str] = canvas._code
+    code = operators(canvas)
     known = written.get(key)
     if known is None:
         start = len(code)
@@ -241,9 +243,9 @@ def _draw_text(canvas: Canvas, shape: TextShape, fonts: FontSet, report: DrawRep
 def _draw_upside_down(canvas: Canvas, shape: TextShape, fonts: FontSet, report: DrawReport) -> None:
     """A text turned half a turn about its box's centre (the box stays where it is)."""
     cx, cy = shape.x + shape.width / 2, shape.y + shape.height / 2
-    canvas._code.append(f"q -1 0 0 -1 {fp_str(2 * cx, 2 * cy)} cm")
+    emit(canvas, f"q -1 0 0 -1 {fp_str(2 * cx, 2 * cy)} cm")
     _draw_text(canvas, shape, fonts, report)
-    canvas._code.append("Q")
+    emit(canvas, "Q")
 
 
 def _set_text(canvas: Canvas, shape: TextShape, font: str) -> bool:

@@ -827,6 +827,8 @@ class _Family:
             return False
         self.store.ensure(new)
         self.settled.update(new)
+        from pnp.render.reportlab_adapter import teach_glyph
+
         for codepoint in new:
             stored = [self.store.glyphs[style][codepoint] for style in STYLES]
             if any(glyph is None for glyph in stored):
@@ -837,8 +839,7 @@ class _Family:
                 font = self.fonts.get(style)
                 if font is not None and glyph is not None:
                     # Measured now; the glyph itself is embedded after `rebuild`.
-                    font.face.charWidths[codepoint] = glyph[0]
-                    font.face.charToGlyph.setdefault(codepoint, 0)
+                    teach_glyph(font, codepoint, glyph[0])
                     font.stale = True
         return True
 

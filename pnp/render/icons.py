@@ -16,6 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.errors import TemplateError
 from pnp.model.icons import FillRule, Icon, PathError, parse_path
+from pnp.render.reportlab_adapter import emit, text_cursor, text_line_start
 
 ICON_CALLBACK = "pnp-icon"
 """The name paragraphs call (reportlab's ``<onDraw>``) where an inline icon stands."""
@@ -75,9 +76,10 @@ def _fill(colour: str) -> str:
 def draw_icon(canvas: Canvas, icon: Icon, x: float, y: float, side: float, colour: str) -> None:
     """Fill `icon` in the square of `side` points whose bottom-left corner is (x, y)."""
     scale = side / icon.size
-    canvas._code.append(
+    emit(
+        canvas,
         f"q {_fill(colour)} {fp_str(scale, 0, 0, scale, x, y)} cm {_operators(icon)} "
-        f"{'f*' if icon.rule is FillRule.EVENODD else 'f'} Q"
+        f"{'f*' if icon.rule is FillRule.EVENODD else 'f'} Q",
     )
 
 
@@ -102,8 +104,9 @@ def draw_icon_tiles(
     pattern is worked out once per icon, box size, tiling and colour and moved into place
     (a map repeats one texture over dozens of cells of one size)."""
     x, y, width, height = box
-    canvas._code.append(
-        f"q 1 0 0 1 {fp_str(x, y)} cm {_tiles(icon, width, height, tile, colour, stagger)} Q"
+    emit(
+        canvas,
+        f"q 1 0 0 1 {fp_str(x, y)} cm {_tiles(icon, width, height, tile, colour, stagger)} Q",
     )
 
 
@@ -134,9 +137,7 @@ def _tiles(
 
 def _draw_unknown(canvas: Canvas, x: float, y: float, side: float, colour: str) -> None:
     # Validation names the icon; a build that goes on regardless shows a hollow square.
-    canvas._code.append(
-        f"q {_fill(colour).replace('rg', 'RG')} 0.5 w {fp_str(x, y, side, side)} re S Q"
-    )
+    emit(canvas, f"q {_fill(colour).replace('rg', 'RG')} 0.5 w {fp_str(x, y, side, side)} re S Q")
 
 
 def paint_inline_icon(canvas: Canvas, kind: str, label: Any) -> None:
@@ -147,8 +148,7 @@ def paint_inline_icon(canvas: Canvas, kind: str, label: Any) -> None:
     icon of a line is shifted by the icons before it on that line (kept on the text object,
     keyed by the line's baseline).
     """
-    info = canvas._curr_tx_info
-    tx, cur_x, cur_y = info["tx"], info["cur_x"], info["cur_y"]
+    tx, cur_x, cur_y = text_cursor(canvas)
     icon, size, colour = label
     shift_line, shift = getattr(tx, "_pnp_icon_shift", (None, 0.0))
     if shift_line != cur_y:
@@ -164,7 +164,7 @@ def paint_inline_icon(canvas: Canvas, kind: str, label: Any) -> None:
     else:
         draw_icon(canvas, icon, left + inset, bottom, side, colour)
     tx._pnp_icon_shift = (cur_y, shift + advance)
-    tx.setXPos(left + advance - tx._x0)
+    tx.setXPos(left + advance - text_line_start(tx))
 
 
 def prepare_canvas(canvas: Canvas) -> None:

@@ -21,7 +21,6 @@ from types import MappingProxyType
 from typing import Any, Literal
 from xml.sax.saxutils import escape
 
-from reportlab.lib import textsplit
 from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.rl_accel import escapePDF, fp_str, sameFrag
@@ -29,22 +28,28 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import getAscentDescent, getFont, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.textobject import rtlSupport
-from reportlab.rl_config import _FUZZ
 
 from pnp.model.icons import INLINE_ICON, Icon
 from pnp.render.deferred import link_pattern_deferred
 from pnp.render.icons import ICON_CALLBACK, INLINE_ADVANCE, prepare_canvas
+from pnp.render.reportlab_adapter import (
+    LAYOUT_FUZZ,
+    JustifyLine,
+    begin_line_fragments,
+    cannot_start_line,
+    colour_space_enforced,
+    draw_line_fragments,
+    end_line_fragments,
+    extend_line_breaking_rules,
+    fill_is_opaque,
+    install_justify,
+    is_growable_truetype,
+    operators,
+    pdf_document,
+)
 
 with link_pattern_deferred():
-    from reportlab.platypus import paragraph as rl_paragraph
-    from reportlab.platypus.paragraph import (
-        FragLine,
-        Paragraph,
-        ParaLines,
-        _putFragLine,
-        cjkU,
-        setXPos,
-    )
+    from reportlab.platypus.paragraph import FragLine, Paragraph, ParaLines, cjkU
 
 Align = Literal["left", "center", "right", "justify"]
 VAlign = Literal["top", "middle", "bottom"]
@@ -68,22 +73,9 @@ _ALIGNMENTS: dict[str, int] = {
 _SIZE_STEP = 0.5
 
 
-def _extend_reportlab_rules() -> None:
-    """Teach reportlab's own CJK wrappers the Chinese line-start rules.
-
-    `CJKParagraph` applies its own rules; this covers plain reportlab Paragraphs
-    with wordWrap='CJK' elsewhere in the project.  The single-fragment path reads the
-    list from textsplit, the multi-fragment path from paragraph's own import of it.
-    """
-    current = textsplit.ALL_CANNOT_START
-    extended = current + "".join(ch for ch in NO_LINE_START if ch not in current)
-    textsplit.ALL_CANNOT_START = extended
-    rl_paragraph.ALL_CANNOT_START = extended
-    ends = textsplit.ALL_CANNOT_END
-    textsplit.ALL_CANNOT_END = ends + "".join(ch for ch in NO_LINE_END if ch not in ends)
-
-
-_extend_reportlab_rules()
+# `CJKParagraph` applies its own rules; this covers plain reportlab Paragraphs with
+# wordWrap='CJK' elsewhere in the project.
+extend_line_breaking_rules(NO_LINE_START, NO_LINE_END)
 
 
 # ------------------------------------------------------------------- line breaking
@@ -256,7 +248,7 @@ def _split_cjk(frags: list[Any], max_widths: list[float], style: ParagraphStyle)
         w = known[i]
         if w is None:
             w = _width(units[i], max_width)
-        if used + w <= max_width + _FUZZ or i == start:
+        if used + w <= max_width + LAYOUT_FUZZ or i == start:
             used += w
             i += 1
             continue
@@ -295,7 +287,7 @@ def _reportlab_cjk_split(frags: list[Any], max_widths: list[float] | tuple[float
             w = _width(u, max_width)
         used += w
         line_break = breaks[i - 1]
-        if (used > max_width + _FUZZ and used > 0) or line_break:
+        if (used > max_width + LAYOUT_FUZZ and used > 0) or line_break:
             extra = max_width - used
             if not line_break:
                 if ord(u) < 0x3000:
@@ -313,7 +305,7 @@ def _reportlab_cjk_split(frags: list[Any], max_widths: list[float] | tuple[float
                                 i = j
                                 break
                 # A mark that cannot start a line hangs in the margin; anything else moves on.
-                if u not in rl_paragraph.ALL_CANNOT_START and i > line_start + 1:
+                if not cannot_start_line(u) and i > line_start + 1:
                     i -= 1
                     extra += w
             lines.append(_cjk_para_line(units[line_start:i], max_width, used, extra, line_break))
@@ -399,31 +391,29 @@ class CJKParagraph(WrappedOnce):
         return _split_cjk(self.frags, widths, style)
 
 
-_rl_justify_line = rl_paragraph._justifyDrawParaLineX
+def _letter_spaced(reportlab_justify: JustifyLine) -> JustifyLine:
+    def justify_line(tx: Any, offset: float, line: Any, last: int = 0) -> None:
+        """Justify our lines by letter spacing: Chinese has no spaces to stretch."""
+        glyphs = getattr(line, "pnp_glyphs", None)
+        if glyphs is None:
+            reportlab_justify(tx, offset, line, last)
+            return
+        extra = line.extraSpace
+        begin_line_fragments(tx, offset)
+        if glyphs > 1 and not last and not line.lineBreak and extra > 1e-8:
+            # Tc also follows the last glyph, which is harmless: nothing is drawn after it.
+            tx.setCharSpace(extra / (glyphs - 1))
+            draw_line_fragments(tx, offset, line, last)
+            tx.setCharSpace(0)
+        else:
+            draw_line_fragments(tx, offset, line, last)
+        end_line_fragments(tx, offset)
+
+    return justify_line
 
 
-def _justify_line(tx: Any, offset: float, line: Any, last: int = 0) -> None:
-    """Justify our lines by letter spacing: Chinese has no spaces to stretch."""
-    glyphs = getattr(line, "pnp_glyphs", None)
-    if glyphs is None:
-        _rl_justify_line(tx, offset, line, last)
-        return
-    extra = line.extraSpace
-    tx._x_offset = offset
-    setXPos(tx, offset)
-    if glyphs > 1 and not last and not line.lineBreak and extra > 1e-8:
-        # Tc also follows the last glyph, which is harmless: nothing is drawn after it.
-        tx.setCharSpace(extra / (glyphs - 1))
-        _putFragLine(offset, tx, line, last, "justify")
-        tx.setCharSpace(0)
-    else:
-        _putFragLine(offset, tx, line, last, "justify")
-    setXPos(tx, -offset)
-
-
-# drawPara looks the function up in the module at draw time; lines not made by
-# `_split_cjk` (no pnp_glyphs) still go to reportlab's own version.
-rl_paragraph._justifyDrawParaLineX = _justify_line
+# Lines not made by `_split_cjk` (no pnp_glyphs) still go to reportlab's own version.
+install_justify(_letter_spaced)
 
 
 # ------------------------------------------------------------------------- fitting
@@ -586,12 +576,15 @@ def fit_paragraph(
     for candidate in sizes:
         leading = round(candidate * leading_ratio, 4)
         is_last = candidate == sizes[-1]
-        if not is_last and math.ceil(unit_width * candidate / width) * leading > height + _FUZZ:
+        if (
+            not is_last
+            and math.ceil(unit_width * candidate / width) * leading > height + LAYOUT_FUZZ
+        ):
             continue
         style = paragraph_style(font, candidate, leading, align, color)
         para = CJKParagraph(markup, style, icons=by_name)
         _, wrapped = para.wrap(width, height)
-        fits = wrapped <= height + _FUZZ and _widest_line(para) <= width + _FUZZ
+        fits = wrapped <= height + LAYOUT_FUZZ and _widest_line(para) <= width + LAYOUT_FUZZ
         fitted = FittedText(para, candidate, leading, width, wrapped, overflow=not fits)
         if fits:
             break
@@ -628,7 +621,7 @@ def draw_fitted(
     para = fitted.paragraph
     prepare_canvas(canvas)
     wrapped = fitted.height
-    if abs(width - fitted.width) > _FUZZ:
+    if abs(width - fitted.width) > LAYOUT_FUZZ:
         _, wrapped = para.wrap(width, height)
     if valign == "top":
         y = y_top - wrapped
@@ -670,8 +663,8 @@ def text_fits(
         align != "justify"
         and _PLAIN_LINE.match(text)
         and not _has_icons(text)
-        and stringWidth(text, font, size) <= width + _FUZZ
-        and size * leading_ratio <= height + _FUZZ
+        and stringWidth(text, font, size) <= width + LAYOUT_FUZZ
+        and size * leading_ratio <= height + LAYOUT_FUZZ
     ):
         return True
     fitted = fit_paragraph(
@@ -712,7 +705,7 @@ def draw_line_if_fits(
         return False
     text_width = stringWidth(text, font, size)
     leading = size * leading_ratio
-    if text_width > width + _FUZZ or leading > height + _FUZZ:
+    if text_width > width + LAYOUT_FUZZ or leading > height + LAYOUT_FUZZ:
         return False
     if valign == "top":
         top = y_top
@@ -776,10 +769,10 @@ def _set_line(
     tests/render/test_text.py compares the two on every kind of text.
     """
     face = getFont(font)
-    state = canvas._extgstate._d  # reportlab writes no "gs" while the fill stays opaque
-    if not (face._dynamicFont and canvas.bottomup and state.get("ca", 1) == 1):
+    # reportlab writes no "gs" while the fill stays opaque
+    if not (is_growable_truetype(face) and canvas.bottomup and fill_is_opaque(canvas)):
         return False
-    if rtlSupport or getattr(canvas, "_enforceColorSpace", None) is not None:
+    if rtlSupport or colour_space_enforced(canvas):
         return False  # with rlbidi installed, reportlab may reorder the text
     fill = _FILL_OPERATORS.get(color)
     if fill is None:
@@ -787,7 +780,7 @@ def _set_line(
         if rgb.alpha != 1:
             return False
         fill = _FILL_OPERATORS[color] = f"{fp_str(rgb.red, rgb.green, rgb.blue)} rg"
-    document = canvas._doc
+    document = pdf_document(canvas)
     document.ensureMinPdfVersion("transparency")  # setFillColor's opacity asks for PDF 1.4
     shown: list[str] = []
     current = -1
@@ -797,7 +790,7 @@ def _set_line(
             shown.append(f"{face.getSubsetInternalName(subset, document)} {sized}")
             current = subset
         shown.append(f"({escapePDF(chunk)}) Tj")
-    code = canvas._code
+    code = operators(canvas)
     code.append("q")
     code.append(fill)
     code.append(f"BT 1 0 0 1 {fp_str(x, baseline)} Tm {' '.join(shown)} T* ET")

@@ -11,7 +11,6 @@ from reportlab.platypus import (
     BaseDocTemplate,
     CondPageBreak,
     Flowable,
-    Frame,
     KeepTogether,
     PageBreak,
     PageTemplate,
@@ -33,6 +32,7 @@ from pnp.output import atomic_output
 from pnp.render.draw import DrawReport, draw_face
 from pnp.render.fonts import FontSet, prepare_cjk_fonts
 from pnp.render.icons import prepare_canvas
+from pnp.render.reportlab_adapter import LayoutOnlyFrame
 from pnp.render.text import CJKParagraph, inline_icons, to_markup
 from pnp.rulebook.scenes import (
     CoverArt,
@@ -136,28 +136,6 @@ class FaceFigure(Flowable):
         canvas.rect(0, 0, self.face.width, self.face.height)
 
 
-def _skip_drawing(*args: Any, **kwargs: Any) -> None:
-    return None
-
-
-class _Frame(Frame):
-    """A frame that, on a pass whose drawing is thrown away, lays flowables out (wrap, split,
-    page breaks: everything that decides what lands on which page) without drawing them."""
-
-    dry = False
-
-    def _add(self, flowable: Flowable, canv: Any, trySplit: int = 0) -> int:
-        if not self.dry:
-            return int(super()._add(flowable, canv, trySplit))
-        flowable.drawOn = _skip_drawing
-        try:
-            return int(super()._add(flowable, canv, trySplit))
-        finally:
-            del flowable.drawOn
-
-    add = _add
-
-
 class RulebookDocument(BaseDocTemplate):
     """The A5 reading edition. Its contents list needs every heading's page, so reportlab
     lays the book out until the pages it lists stop changing. Seeded with the headings
@@ -182,7 +160,7 @@ class RulebookDocument(BaseDocTemplate):
         self.fonts, self.footer = fonts, footer
         self._passes = 0
         self._seeded = False
-        frame = _Frame(
+        frame = LayoutOnlyFrame(
             MARGIN_X,
             MARGIN_BOTTOM,
             A5[0] - 2 * MARGIN_X,
