@@ -5,31 +5,37 @@
     python3 tasks.py test  [pytest options...]      # lint, type-check, validate, run the tests
     python3 tasks.py bench [options...]             # benchmark figures (benchmarks/bench.py)
     python3 tasks.py fuzz  [--cases N --seed S]     # content fuzzing (benchmarks/fuzz.py)
-    python3 tasks.py lock                           # rewrite constraints.txt from .venv
+    python3 tasks.py lock                           # rewrite requirements/*.txt from .venv
 
 Each creates .venv/ on first use and installs pnp into it (the font included: it comes from
-PyPI as a package dependency) at the exact versions of constraints.txt, so every machine runs
-what CI ran. `build` installs pnp alone; the other tasks add the test tooling (the `test`
-extra: pytest, ruff, mypy, playwright, ...). It reinstalls only when pyproject.toml or
-constraints.txt changes. After changing a dependency in pyproject.toml, `lock` writes the
-versions .venv then holds.
+PyPI as a package dependency) at the exact versions and file hashes of requirements/run.txt
+(and requirements/test.txt for the test tooling), so every machine runs what CI ran and pip
+refuses a file whose bytes differ from the ones locked. `build` installs pnp alone; the other
+tasks add the test tooling (the `test` extra: pytest, ruff, mypy, playwright, ...). It
+reinstalls only when pyproject.toml or a lock file changes. After changing a dependency in
+pyproject.toml, install it into .venv and run `lock`: it writes the versions .venv then holds,
+with the hashes of every file the package index has for each (every platform's wheel).
 Standard library only, so it runs on a machine that has nothing but Python 3.11 and pip.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
 import sys
+import urllib.request
 import venv
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 STAMP = VENV / ".pnp-installed"
-CONSTRAINTS = ROOT / "constraints.txt"
+LOCKS = ROOT / "requirements"
+RUN_LOCK = LOCKS / "run.txt"  # pnp's dependencies and its build backend
+TEST_LOCK = LOCKS / "test.txt"  # what the test extra adds
 # The distribution was called "pnp" before it took a name that is free on PyPI.
 OLD_DISTRIBUTION = "pnp"
 
@@ -41,8 +47,9 @@ def _bin(name: str) -> Path:
 
 def _requirements_hash() -> str:
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes())
-    if CONSTRAINTS.is_file():
-        digest.update(b"\0" + CONSTRAINTS.read_bytes())
+    for lock_file in (RUN_LOCK, TEST_LOCK):
+        if lock_file.is_file():
+            digest.update(b"\0" + lock_file.read_bytes())
     return digest.hexdigest()
 
 
@@ -68,9 +75,24 @@ def ensure_environment(*, test: bool) -> None:
         subprocess.run(_pip("uninstall", "--yes", "--quiet", OLD_DISTRIBUTION), check=True)
     # Metadata the old name left in the work tree announces every game a second time.
     shutil.rmtree(ROOT / f"{OLD_DISTRIBUTION}.egg-info", ignore_errors=True)
-    pinned = ["--constraint", str(CONSTRAINTS)] if CONSTRAINTS.is_file() else []
-    target = f"{ROOT}[test]" if test else str(ROOT)
-    subprocess.run(_pip("install", "--quiet", *pinned, "-e", target), check=True)
+    locks = [RUN_LOCK, TEST_LOCK] if test else [RUN_LOCK]
+    if all(lock_file.is_file() for lock_file in locks):
+        # Hash-checking mode covers every requirement of a run, so pnp itself (an editable
+        # install, which has no hash) goes in a second step, with the locked build backend.
+        requirements = [arg for lock_file in locks for arg in ("-r", str(lock_file))]
+        subprocess.run(
+            _pip("install", "--quiet", "--require-hashes", "--no-deps", *requirements),
+            check=True,
+        )
+        subprocess.run(
+            _pip("install", "--quiet", "--no-deps", "--no-build-isolation", "-e", str(ROOT)),
+            check=True,
+        )
+        # A dependency added to pyproject.toml but not to the lock shows here, by name.
+        subprocess.run(_pip("check"), check=True, stdout=subprocess.DEVNULL)
+    else:  # a copy without the lock files: the newest versions pyproject.toml allows
+        target = f"{ROOT}[test]" if test else str(ROOT)
+        subprocess.run(_pip("install", "--quiet", "-e", target), check=True)
     STAMP.write_text(f"{wanted} test" if test else wanted)
     compile_sources()
 
@@ -89,32 +111,96 @@ def compile_sources() -> None:
     )
 
 
-# Run by .venv's Python: pnp's dependency closure (with the test extra) as `name==version`.
+# Run by .venv's Python: pnp's dependency closure as {"run": {name: version}, "test": {...}},
+# "test" holding only what the test extra adds; the build backend counts as a run dependency
+# (pnp is installed from its source tree without build isolation).
 _LOCK_SCRIPT = r"""
-import importlib.metadata as md, sys, tomllib
+import importlib.metadata as md, json, sys, tomllib
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-project = tomllib.load(open(sys.argv[1], "rb"))["project"]
-todo = [(Requirement(r), "") for r in project["dependencies"]]
-todo += [(Requirement(r), "") for r in project["optional-dependencies"]["test"]]
-pins, seen = {}, set()
-while todo:
-    requirement, extra = todo.pop()
-    if requirement.marker and not requirement.marker.evaluate({"extra": extra}):
-        continue
-    key = (canonicalize_name(requirement.name), frozenset(requirement.extras))
-    if key in seen:
-        continue
-    seen.add(key)
-    dist = md.distribution(requirement.name)
-    if not requirement.specifier.contains(dist.version, prereleases=True):
-        sys.exit(f"lock: .venv has {dist.metadata['Name']} {dist.version}, not {requirement}")
-    pins[key[0]] = dist.version
-    for extra_name in ("", *requirement.extras):
-        todo += [(Requirement(r), extra_name) for r in dist.requires or []]
-print("\n".join(f"{name}=={version}" for name, version in sorted(pins.items())))
+project = tomllib.load(open(sys.argv[1], "rb"))
+
+
+def closure(requirements):
+    todo = [(Requirement(r), "") for r in requirements]
+    pins, seen = {}, set()
+    while todo:
+        requirement, extra = todo.pop()
+        if requirement.marker and not requirement.marker.evaluate({"extra": extra}):
+            continue
+        key = (canonicalize_name(requirement.name), frozenset(requirement.extras))
+        if key in seen:
+            continue
+        seen.add(key)
+        dist = md.distribution(requirement.name)
+        if not requirement.specifier.contains(dist.version, prereleases=True):
+            sys.exit(f"lock: .venv has {dist.metadata['Name']} {dist.version}, not {requirement}")
+        pins[key[0]] = dist.version
+        for extra_name in ("", *requirement.extras):
+            todo += [(Requirement(r), extra_name) for r in dist.requires or []]
+    return pins
+
+
+run = closure(project["project"]["dependencies"] + project["build-system"]["requires"])
+everything = closure(
+    project["project"]["dependencies"] + project["project"]["optional-dependencies"]["test"]
+)
+test = {name: version for name, version in everything.items() if name not in run}
+print(json.dumps({"run": run, "test": test}, sort_keys=True))
 """
+
+
+def _index_url() -> str:
+    return os.environ.get("PIP_INDEX_URL", "https://pypi.org/simple").rstrip("/")
+
+
+def _file_version(filename: str) -> str | None:
+    """The version in a distribution file's name (wheel or sdist), or None."""
+    if filename.endswith(".whl"):
+        parts = filename.split("-")
+        return parts[1] if len(parts) >= 5 else None
+    for suffix in (".tar.gz", ".zip", ".tar.bz2"):
+        if filename.endswith(suffix):
+            return filename[: -len(suffix)].rsplit("-", 1)[-1]
+    return None
+
+
+def _normal(version: str) -> str:
+    return version.lower().replace("_", "-")
+
+
+def file_hashes(name: str, version: str) -> list[str]:
+    """The sha256 of every file the index holds for `name` `version` (PEP 691 JSON)."""
+    request = urllib.request.Request(
+        f"{_index_url()}/{name}/", headers={"Accept": "application/vnd.pypi.simple.v1+json"}
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        listing = json.load(response)
+    hashes = sorted(
+        {
+            entry["hashes"]["sha256"]
+            for entry in listing.get("files", [])
+            if "sha256" in entry.get("hashes", {})
+            and _normal(_file_version(entry["filename"]) or "") == _normal(version)
+        }
+    )
+    if not hashes:
+        raise LookupError(f"the index at {_index_url()} has no file of {name} {version}")
+    return hashes
+
+
+def _lock_text(title: str, pins: dict[str, str], hashes: dict[str, list[str]]) -> str:
+    lines = [
+        f"# {title}",
+        "# Written by `python3 tasks.py lock` from .venv; tasks.py installs it with",
+        "# pip install --require-hashes --no-deps: a file whose bytes differ is refused.",
+    ]
+    for name, version in sorted(pins.items()):
+        lines.append(f"{name}=={version} \\")
+        lines += [f"    --hash=sha256:{digest} \\" for digest in hashes[name][:-1]]
+        lines.append(f"    --hash=sha256:{hashes[name][-1]}")
+    return "\n".join(lines) + "\n"
 
 
 def lock() -> int:
@@ -126,13 +212,23 @@ def lock() -> int:
     if result.returncode:
         print(result.stderr.strip() or "tasks: lock failed", file=sys.stderr)
         return result.returncode
-    header = (
-        "# Exact versions of pnp's dependencies (with the test extra), as CI installs them.\n"
-        "# tasks.py passes this file to pip (--constraint); `python3 tasks.py lock` rewrites\n"
-        "# it from .venv after a dependency in pyproject.toml changes.\n"
-    )
-    CONSTRAINTS.write_text(header + result.stdout)
-    print(f"tasks: wrote {CONSTRAINTS.name} ({len(result.stdout.splitlines())} packages)")
+    pins: dict[str, dict[str, str]] = json.loads(result.stdout)
+    hashes: dict[str, list[str]] = {}
+    try:
+        for name, version in sorted({**pins["run"], **pins["test"]}.items()):
+            hashes[name] = file_hashes(name, version)
+    except (OSError, LookupError, ValueError) as exc:
+        print(f"tasks: lock: {exc}", file=sys.stderr)
+        return 1
+    LOCKS.mkdir(exist_ok=True)
+    for path, title, chosen in (
+        (RUN_LOCK, "pnp's dependencies and build backend, exact versions and file hashes.", "run"),
+        (TEST_LOCK, "What pnp's test extra adds to requirements/run.txt.", "test"),
+    ):
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text(_lock_text(title, pins[chosen], hashes))
+        temporary.replace(path)
+        print(f"tasks: wrote {path.relative_to(ROOT)} ({len(pins[chosen])} packages)")
     return 0
 
 

@@ -31,8 +31,8 @@ def _installs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[list[str]
     return calls
 
 
-def _target(command: list[str]) -> str:
-    return command[command.index("-e") + 1]
+def _locks(command: list[str]) -> list[str]:
+    return [Path(command[k + 1]).name for k, arg in enumerate(command) if arg == "-r"]
 
 
 def test_build_installs_pnp_alone_and_test_adds_the_extra_once(
@@ -42,11 +42,80 @@ def test_build_installs_pnp_alone_and_test_adds_the_extra_once(
     root = str(tasks.ROOT)
     tasks.ensure_environment(test=False)
     installs = [c for c in calls if "install" in c]
-    assert _target(installs[-1]) == root
+    hashed, editable = installs[-2:]
+    assert "--require-hashes" in hashed and "--no-deps" in hashed
+    assert _locks(hashed) == ["run.txt"]
+    assert editable[editable.index("-e") + 1] == root and "--no-deps" in editable
     tasks.ensure_environment(test=False)  # nothing changed: nothing installed
     assert [c for c in calls if "install" in c] == installs
     tasks.ensure_environment(test=True)
     installs = [c for c in calls if "install" in c]
-    assert _target(installs[-1]) == f"{root}[test]"
+    assert _locks(installs[-2]) == ["run.txt", "test.txt"]
     tasks.ensure_environment(test=False)  # the extra's venv serves a build as it is
     assert [c for c in calls if "install" in c] == installs
+
+
+def _locked(path: Path) -> dict[str, tuple[str, list[str]]]:
+    """name -> (version, hashes) of a lock file."""
+    entries: dict[str, tuple[str, list[str]]] = {}
+    current = ""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip().rstrip("\\").strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("--hash=sha256:"):
+            entries[current][1].append(line.removeprefix("--hash=sha256:"))
+        else:
+            current, version = line.split("==")
+            entries[current] = (version, [])
+    return entries
+
+
+def test_every_dependency_is_locked_with_a_version_it_allows_and_hashes() -> None:
+    import tomllib
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    project = tomllib.loads((tasks.ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    run, test = _locked(tasks.RUN_LOCK), _locked(tasks.TEST_LOCK)
+    assert not set(run) & set(test), "a package is locked twice"
+    wanted = [
+        (project["project"]["dependencies"] + project["build-system"]["requires"], run),
+        (project["project"]["optional-dependencies"]["test"], {**run, **test}),
+    ]
+    for requirements, locked in wanted:
+        for text in requirements:
+            requirement = Requirement(text)
+            name = canonicalize_name(requirement.name)
+            assert name in locked, f"{name} is not in the lock: run `python3 tasks.py lock`"
+            assert requirement.specifier.contains(locked[name][0], prereleases=True), text
+    for name, (_version, hashes) in {**run, **test}.items():
+        assert hashes and all(len(h) == 64 and int(h, 16) >= 0 for h in hashes), name
+
+
+def test_lock_files_read_back_as_written() -> None:
+    text = tasks._lock_text(
+        "t", {"b": "2.0", "a": "1.0"}, {"a": ["1" * 64], "b": ["2" * 64, "3" * 64]}
+    )
+    assert text.splitlines()[3:] == [
+        "a==1.0 \\",
+        f"    --hash=sha256:{'1' * 64}",
+        "b==2.0 \\",
+        f"    --hash=sha256:{'2' * 64} \\",
+        f"    --hash=sha256:{'3' * 64}",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("filename", "version"),
+    [
+        ("reportlab-4.5.1-py3-none-any.whl", "4.5.1"),
+        ("rl_accel-0.9.1-cp37-abi3-manylinux_2_17_x86_64.whl", "0.9.1"),
+        ("reportlab-4.5.1.tar.gz", "4.5.1"),
+        ("typing_extensions-4.12.2.zip", "4.12.2"),
+        ("README.txt", None),
+    ],
+)
+def test_a_files_version_is_read_off_its_name(filename: str, version: str | None) -> None:
+    assert tasks._file_version(filename) == version
