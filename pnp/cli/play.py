@@ -90,7 +90,7 @@ def play(
             record = read_record(replay)
             if record.game != game:
                 fail(f"{replay}: a record of {record.game!r}, not of {game!r}")
-            table = _table(tables, record.table, None, where=f"{replay}: table")
+            table = choose_table(tables, record.table, None, where=f"{replay}: table")
             if len(record.seats) != table.rules.num_players:
                 fail(
                     f"{replay}: seats: {len(record.seats)} named for a table of "
@@ -104,7 +104,7 @@ def play(
             }
             ai_rules = None
         else:
-            table = _table(tables, table_name, players, where="--table")
+            table = choose_table(tables, table_name, players, where="--table")
             chosen = parse_seats(seats, table.rules.num_players, policy_names(found))
             policies = {
                 seat: make_policy(found, name)
@@ -115,7 +115,9 @@ def play(
             table_obj = Session(found, table, chosen, seed, policies=policies)
             accesses = _links(chosen.humans(), _is_loopback(host))
             # The AI thinks on rules of its own: no engine memo is shared across threads.
-            ai_rules = _table(game_tables(found, loaded.model), table.name, None, where="").rules
+            ai_rules = choose_table(
+                game_tables(found, loaded.model), table.name, None, where=""
+            ).rules
         faces = FaceStore(loaded, obj.templates_root)
     except ContentError as error:
         report_content_error(error)
@@ -154,8 +156,11 @@ def play(
         )
 
 
-def _table(tables: list[Table], name: str | None, players: int | None, *, where: str) -> Table:
-    """The table named ``name``, else the first for ``players``, else the first of all."""
+def choose_table(
+    tables: list[Table], name: str | None, players: int | None, *, where: str
+) -> Table:
+    """The table named ``name``, else the standard table (the post's own rules) among those for
+    ``players`` (every table when not given), else the first of them."""
     names = ", ".join(repr(t.name) for t in tables)
     if name is not None:
         for table in tables:
@@ -167,11 +172,9 @@ def _table(tables: list[Table], name: str | None, players: int | None, *, where:
                     )
                 return table
         raise PnpError(f"{where}: no table {name!r} (tables: {names})")
-    if players is None:
-        return tables[0]
-    for table in tables:
-        if table.rules.num_players == players:
-            return table
+    seated = [t for t in tables if players is None or t.rules.num_players == players]
+    if seated:
+        return next((t for t in seated if t.standard), seated[0])
     counts = sorted({t.rules.num_players for t in tables})
     raise PnpError(
         f"--players: {players} is not a player count of this game (it plays with "

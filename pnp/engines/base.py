@@ -270,3 +270,7 @@ class Table:
     max_turns: int | None = field(
         default=None, metadata={"doc": "turns (as the rules count them) after which it is capped"}
     )
+    standard: bool = field(
+        default=False,
+        metadata={"doc": "the table a player sits at when none is named: the post's own rules"},
+    )

@@ -14,7 +14,11 @@ import pytest
 from click.testing import CliRunner
 
 from pnp.cli import main
+from pnp.cli.play import choose_table
 from pnp.paths import REPOSITORY
+from pnp.registry import game_for
+from pnp.validate.play import game_tables
+from tests.play.conftest import loaded
 
 
 def _run(*args: str) -> tuple[int, str]:
@@ -102,3 +106,12 @@ def test_a_table_serves_its_page_on_the_printed_link() -> None:
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def test_a_table_not_named_is_the_posts_own_rules() -> None:
+    maquis = game_tables(game_for("maquis"), loaded("maquis").model)
+    assert maquis[0].name == "very-easy"  # levels are listed easiest first
+    assert choose_table(maquis, None, None, where="--table").name == "normal"
+    assert choose_table(maquis, "hard", None, where="--table").name == "hard"
+    d99 = game_tables(game_for("deadline-99"), loaded("deadline-99").model)
+    assert choose_table(d99, None, 4, where="--table").rules.num_players == 4

@@ -28,7 +28,7 @@ from pnp.games.maquis.checks import used_effects
 from pnp.games.maquis.model import EffectKind, LocationKind, Maquis
 from pnp.games.maquis.options import Option
 from pnp.games.maquis.policies import GreedyPolicy
-from pnp.games.maquis.rules import MaquisRules
+from pnp.games.maquis.rules import STANDARD_LEVEL, MaquisRules
 from pnp.games.maquis.simulation import ROUND_CAP
 from pnp.games.maquis.state import (
     ACTIVE,
@@ -56,6 +56,7 @@ def play_tables(model: Maquis) -> list[Table]:
             MaquisRules(model, difficulty=level.id),
             ROUND_CAP * STEPS_PER_ROUND,
             max_turns=ROUND_CAP,
+            standard=level.id == STANDARD_LEVEL,
         )
         for level in model.difficulties
     ]

@@ -102,6 +102,9 @@ Step = Callable[[MaquisState, Any], MaquisState]
 START_DAY = 0
 """The day marker's place at the start: beside day 1, before the track (the post's setup)."""
 
+STANDARD_LEVEL = "normal"
+"""The difficulty level of the post's base rules (the rulebook's setup is told at it)."""
+
 
 class MaquisRules(WorkerOptions, WayHome):
     """The rules of Maquis at one difficulty level: ``Rules[MaquisState, MaquisAction]``."""
@@ -109,7 +112,9 @@ class MaquisRules(WorkerOptions, WayHome):
     slug = SLUG
     num_players = 1
 
-    def __init__(self, model: Maquis, players: int | None = 1, difficulty: str = "normal") -> None:
+    def __init__(
+        self, model: Maquis, players: int | None = 1, difficulty: str = STANDARD_LEVEL
+    ) -> None:
         if players not in (None, 1):
             raise ValueError(f"maquis is a solo game, not for {players} players")
         if difficulty not in model.difficulty:
