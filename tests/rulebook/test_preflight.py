@@ -36,3 +36,20 @@ def test_the_check_finds_a_font_a_page_does_not_define(tmp_path: Path) -> None:
     # Same length, so the cross-reference table stays right: only the name is broken.
     path.write_bytes(path.read_bytes().replace(b"/F1 10 Tf", b"/F9 10 Tf"))
     assert undefined_resources(path) == ["page 1: /Font /F9"]
+
+
+def test_the_check_walks_into_forms_and_skips_what_strings_say(tmp_path: Path) -> None:
+    from reportlab.pdfgen.canvas import Canvas
+
+    path = tmp_path / "form.pdf"
+    canvas = Canvas(str(path), invariant=1, pageCompression=0)
+    canvas.beginForm("card")
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(10, 10, "/F7 10 Tf and /X9 Do are only words here")
+    canvas.endForm()
+    for _ in range(3):
+        canvas.doForm("card")
+    canvas.save()
+    assert undefined_resources(path) == []
+    path.write_bytes(path.read_bytes().replace(b"/F1 10 Tf", b"/F9 10 Tf"))
+    assert undefined_resources(path) == ["page 1 /FormXob.card: /Font /F9"]
