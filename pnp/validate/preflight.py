@@ -24,6 +24,7 @@ from pnp.layout.sheets import (
     Rect,
     plan_card_grid,
     plan_sheet,
+    shared_label,
     tile_label,
 )
 from pnp.layout.sizes import item_size
@@ -66,12 +67,37 @@ def check_sheets(
     margin: float = PRINTER_MARGIN,
     bleed: float = mm(3.0),
 ) -> None:
-    """The laid-out products as the build imposes them on A4 and on Letter."""
+    """The laid-out products as the build imposes them on A4 and on Letter: token products
+    on the sheets they share, every shelf's grid checked as a card grid is."""
+    from pnp.kit import token_groups
+
+    products = list(products)
+    packed: dict[str, set[str]] = {}
+    for paper in PAPERS:
+        page = mm(PAPER_SIZES_MM[paper][0]), mm(PAPER_SIZES_MM[paper][1])
+        for group in token_groups(products, duplex=True, bleed=bleed, page=page):
+            first = group.members[0].product
+            for member in group.members:
+                packed.setdefault(member.product.id, set()).add(paper)
+            for shelves in group.pages:
+                for shelf in shelves:
+                    held = group.members[shelf.product].product
+                    _check_grid(findings, held.id, held.where, paper, shelf.grid, margin)
+            label = shared_label(page[0], group.pages[0][0].grid.margin)
+            if not _inside(label, page[0], page[1], margin):
+                findings.error(
+                    first.where,
+                    f"the shared sheet {group.id!r} on {paper}: its footer is "
+                    f"{_distance(label, page[0], page[1]):.1f} mm from the paper's edge, inside "
+                    f"the {margin / mm(1):g} mm most printers cannot print",
+                )
     for laid_out in products:
         product = laid_out.product
         for paper in PAPERS:
             page = mm(PAPER_SIZES_MM[paper][0]), mm(PAPER_SIZES_MM[paper][1])
             width, height = item_size(product)
+            if paper in packed.get(product.id, ()):
+                continue  # checked on the sheet it shares, above
             if product.kind is ProductKind.CARDS:
                 slot_w, slot_h = (height, width) if width > height else (width, height)
                 try:
