@@ -255,23 +255,93 @@ def check_player_words(findings: Findings, texts: Iterable[PlayerText], ids: set
                 )
 
 
+SPELLING_VARIANTS: tuple[tuple[str, str], ...] = (
+    ("卡", "牌"),
+    ("标记物", "标记"),
+    ("指示物", "标记物"),
+    ("指示物", "token"),
+    ("回合", "轮"),
+    ("盾牌", "盾"),
+    ("生命", "血量"),
+    ("阵营", "队伍"),
+    ("展示区", "展示栏"),
+    ("棋子", "棋"),
+)
+"""Words a Chinese rulebook writes two ways for one thing: a term ending in either word of a
+pair, written with the other instead, is the same term spelt a second way."""
+
+
+def spelling_variants(term: str) -> list[str]:
+    """The other spellings of `term` a player might meet: the last word swapped for its
+    variant (巡逻卡 -> 巡逻牌, 资源标记物 -> 资源标记)."""
+    found: list[str] = []
+    for first, second in SPELLING_VARIANTS:
+        for old, new in ((first, second), (second, first)):
+            if term.endswith(old) and len(term) > len(old):
+                other = term[: -len(old)] + new
+                if other != term and other not in found:
+                    found.append(other)
+    return found
+
+
 def check_spellings(
     findings: Findings, terms: Iterable[tuple[str, Location]], texts: list[PlayerText]
 ) -> None:
-    """A glossary term and its other spelling (卡/牌 swapped) both in the player documents."""
-    swaps = (("卡", "牌"), ("牌", "卡"))
+    """A term (of the glossary, or one the cards carry) and another spelling of it both in
+    the player documents. A variant that is itself a term is a different thing, not a
+    second spelling."""
+    terms = list(terms)
+    known = {term for term, _ in terms}
+    reported: set[tuple[str, str]] = set()
     for term, where in terms:
-        for old, new in swaps:
-            if not term.endswith(old) or len(term) < 2:
+        for other in spelling_variants(term):
+            if other in known or (term, other) in reported:
                 continue
-            other = term[: -len(old)] + new
-            hit = next((t for t in texts if other in t.text), None)
+            hit = next((t for t in texts if _spelt(other, term, t.text)), None)
             if hit is not None:
+                reported.add((term, other))
                 findings.error(
                     where,
                     f"the term {term!r} is also spelt {other!r} ({hit.what}, {hit.where}): "
                     "one term, one spelling",
                 )
+
+
+def _spelt(other: str, term: str, text: str) -> bool:
+    """`other` written in `text` on its own, not as part of `term` (资源标记 inside
+    资源标记物 is the term itself)."""
+    start = text.find(other)
+    while start >= 0:
+        if not text.startswith(term, start) and not _inside_term(text, start, other, term):
+            return True
+        start = text.find(other, start + 1)
+    return False
+
+
+def _inside_term(text: str, start: int, other: str, term: str) -> bool:
+    # `other` may sit inside `term` at an offset (标记 inside 资源标记物 ... ends earlier).
+    offset = term.find(other)
+    return offset >= 0 and text.startswith(term, start - offset)
+
+
+QUOTES_OF_CHINESE = ("「", "」")
+OTHER_QUOTES = re.compile(r"[“”]")
+
+
+def check_quotes(findings: Findings, texts: Iterable[PlayerText]) -> None:
+    """One style of quotation marks in a language's player documents: Chinese text quotes
+    with 「…」 (『…』 inside), so a “…” beside them is the other style."""
+    for text in texts:
+        match = OTHER_QUOTES.search(text.text)
+        if match and _CJK.search(text.text):
+            findings.error(
+                text.where,
+                f"{text.what}: {match.group(0)!r} in a Chinese player document, which quotes "
+                f"with {QUOTES_OF_CHINESE[0]}…{QUOTES_OF_CHINESE[1]}: one quotation style",
+            )
+
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def _origin(origin: str) -> Location:
@@ -311,7 +381,12 @@ def player_texts(game: object) -> list[PlayerText]:
             texts.append(PlayerText(decision.where, f"ruling {decision.id!r} {name}", value))
     rulebook = getattr(model, "rulebook", None)
     if rulebook is not None:
+        from pnp.rulebook.pdf import glossary_entries
+
         rulebook_context = context_for(game)  # type: ignore[arg-type]
+        for entry in glossary_entries(rulebook, model):
+            value = render(entry.meaning, rulebook_context, entry.where, "meaning")
+            texts.append(PlayerText(entry.where, f"glossary {entry.term!r}", value))
         for prose in prose_of(rulebook):
             if prose.source:
                 value = render(prose.source, rulebook_context, prose.where, prose.field)
@@ -330,3 +405,4 @@ def check_documents(findings: Findings, terms: Iterable[tuple[str, Location]]) -
     ids = {decision.id for decision in getattr(game.model, "decisions", ())}
     check_player_words(findings, texts, ids)
     check_spellings(findings, terms, texts)
+    check_quotes(findings, texts)
