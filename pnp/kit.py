@@ -15,7 +15,14 @@ from pnp.content.loader import LoadedGame
 from pnp.content.prose import render_prose
 from pnp.errors import ContentError, Problem
 from pnp.layout.products import LaidOutProduct, layout_product, text_of
-from pnp.layout.sheets import Shelf, plan_card_grid, plan_shared_sheets, plan_sheet, scale_note
+from pnp.layout.sheets import (
+    PRINTER_MARGIN,
+    Shelf,
+    plan_card_grid,
+    plan_shared_sheets,
+    plan_sheet,
+    scale_note,
+)
 from pnp.layout.sizes import item_size
 from pnp.model.common import Product, ProductKind
 from pnp.model.kit import Token
@@ -112,6 +119,7 @@ def build_kit(
     report = KitReport(game=game.slug, fonts=fonts)
     draw_report = DrawReport()
     page_w, page_h = paper_size(options.paper)
+    margin = mm(options.printer_margin_mm)
     sheet_options = CardSheetOptions(
         crop_marks=options.crop_marks,
         duplex=options.duplex,
@@ -120,7 +128,9 @@ def build_kit(
         back_offset_y=mm(options.back_offset_mm[1]),
     )
     recorded = _recorded_products(out_dir, previous or {})
-    shared = token_groups(laid_out, duplex=options.duplex, bleed=bleed, page=(page_w, page_h))
+    shared = token_groups(
+        laid_out, duplex=options.duplex, bleed=bleed, page=(page_w, page_h), margin=margin
+    )
     packed = {member.product.id for group in shared for member in group.members}
     for item in laid_out:
         product = item.product
@@ -138,7 +148,12 @@ def build_kit(
             slot_w, slot_h = (height, width) if width > height else (width, height)
             try:
                 grid = plan_card_grid(
-                    slot_w, slot_h, bleed=bleed, page_width=page_w, page_height=page_h
+                    slot_w,
+                    slot_h,
+                    bleed=bleed,
+                    page_width=page_w,
+                    page_height=page_h,
+                    margin=margin,
                 )
             except ValueError as error:
                 raise ContentError(
@@ -148,7 +163,11 @@ def build_kit(
         else:
             width, height = item_size(product)
             probe = plan_sheet(
-                width, height, _sheet_paper(width, height, page_w, page_h), scalable=_aid(product)
+                width,
+                height,
+                _sheet_paper(width, height, page_w, page_h),
+                scalable=_aid(product),
+                margin=margin,
             )
             if probe.scale < 1:
                 note = " ".join(part for part in (note, f"（{scale_note(probe.scale)}）") if part)
@@ -172,7 +191,13 @@ def build_kit(
             width, height = item_size(product)
             size = _sheet_paper(width, height, page_w, page_h)
             plans = [
-                (front, copies, plan_sheet(front.width, front.height, size, scalable=_aid(product)))
+                (
+                    front,
+                    copies,
+                    plan_sheet(
+                        front.width, front.height, size, scalable=_aid(product), margin=margin
+                    ),
+                )
                 for front, _, copies in item.runs
             ]
             pages = render_sheets(
@@ -319,6 +344,7 @@ def token_groups(
     duplex: bool,
     bleed: float,
     page: tuple[float, float],
+    margin: float = PRINTER_MARGIN,
 ) -> list[TokenGroup]:
     """The kit's token, marker and pawn products that share sheets: the two-sided ones on
     shared duplex sheets, the one-sided ones on shared one-sided sheets (a one-sided piece on
@@ -344,7 +370,9 @@ def token_groups(
             slot_w, slot_h = (height, width) if width > height else (width, height)
             slots.append((slot_w, slot_h, sum(copies for _, _, copies in member.runs)))
         try:
-            pages = plan_shared_sheets(slots, bleed=bleed, page_width=page[0], page_height=page[1])
+            pages = plan_shared_sheets(
+                slots, bleed=bleed, page_width=page[0], page_height=page[1], margin=margin
+            )
         except ValueError:  # a piece too large for the paper: its own file says so
             continue
         groups.append(TokenGroup(group_id, title, tuple(members), tuple(pages)))

@@ -462,7 +462,12 @@ SMALLEST_SCALE = 0.8
 
 
 def plan_sheet(
-    width: float, height: float, page_size: tuple[float, float], *, scalable: bool = False
+    width: float,
+    height: float,
+    page_size: tuple[float, float],
+    *,
+    scalable: bool = False,
+    margin: float = PRINTER_MARGIN,
 ) -> TilePlan:
     """The pages of one sheet of ``width`` x ``height`` points at true size: the paper turned
     whichever way needs fewer pages (the given way on a tie).
@@ -471,22 +476,22 @@ def plan_sheet(
     tiled is shrunk to fit one page instead, leaving a strip for the footer that states the
     scale, when that keeps it at SMALLEST_SCALE or larger."""
     page_width, page_height = page_size
-    given = plan_tiles(width, height, page_width=page_width, page_height=page_height)
-    turned = plan_tiles(width, height, page_width=page_height, page_height=page_width)
+    given = plan_tiles(width, height, page_width=page_width, page_height=page_height, margin=margin)
+    turned = plan_tiles(
+        width, height, page_width=page_height, page_height=page_width, margin=margin
+    )
     plan = turned if len(turned.tiles) < len(given.tiles) else given
     if plan.is_single_page or not scalable:
         return plan
-    usable_w = page_width - 2 * PRINTER_MARGIN
-    usable_h = page_height - 2 * PRINTER_MARGIN - LABEL_HEIGHT - MARK_GAP
+    usable_w = page_width - 2 * margin
+    usable_h = page_height - 2 * margin - LABEL_HEIGHT - MARK_GAP
     scale = min(usable_w / width, usable_h / height)
     if scale < SMALLEST_SCALE:
         return plan
     x = (page_width - width * scale) / 2
-    y = PRINTER_MARGIN + LABEL_HEIGHT + MARK_GAP + (usable_h - height * scale) / 2
+    y = margin + LABEL_HEIGHT + MARK_GAP + (usable_h - height * scale) / 2
     tile = Tile(0, 0, x, y, Rect(x, y, width * scale, height * scale))
-    return TilePlan(
-        page_width, page_height, width, height, 1, 1, 0.0, (tile,), PRINTER_MARGIN, scale
-    )
+    return TilePlan(page_width, page_height, width, height, 1, 1, 0.0, (tile,), margin, scale)
 
 
 def tile_label(plan: TilePlan) -> Rect:

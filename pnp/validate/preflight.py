@@ -75,7 +75,7 @@ def check_sheets(
     packed: dict[str, set[str]] = {}
     for paper in PAPERS:
         page = mm(PAPER_SIZES_MM[paper][0]), mm(PAPER_SIZES_MM[paper][1])
-        for group in token_groups(products, duplex=True, bleed=bleed, page=page):
+        for group in token_groups(products, duplex=True, bleed=bleed, page=page, margin=margin):
             first = group.members[0].product
             for member in group.members:
                 packed.setdefault(member.product.id, set()).add(paper)
@@ -102,15 +102,27 @@ def check_sheets(
                 slot_w, slot_h = (height, width) if width > height else (width, height)
                 try:
                     grid = plan_card_grid(
-                        slot_w, slot_h, bleed=bleed, page_width=page[0], page_height=page[1]
+                        slot_w,
+                        slot_h,
+                        bleed=bleed,
+                        page_width=page[0],
+                        page_height=page[1],
+                        margin=margin,
                     )
-                except ValueError:
-                    continue  # check_common reports a card that does not fit
+                except ValueError as error:
+                    # check_common reports a card too large for the usual margin.
+                    if abs(margin - PRINTER_MARGIN) > _FUZZ:
+                        findings.error(
+                            product.where,
+                            f"product {product.id!r} on {paper}: {error} within a "
+                            f"{margin / mm(1):g} mm printer margin",
+                        )
+                    continue
                 _check_grid(findings, product.id, product.where, paper, grid, margin)
             else:
                 size = (max(page), min(page)) if width > height else page
                 for front, _, _ in laid_out.runs[:1]:
-                    plan = plan_sheet(front.width, front.height, size)
+                    plan = plan_sheet(front.width, front.height, size, margin=margin)
                     if plan.is_single_page:
                         continue
                     label = tile_label(plan)
