@@ -308,7 +308,7 @@ def add_cover(
     report.files.extend(extra_files)
     path = out_dir / f"{game.slug}-00-read-me-first.pdf"
     entries = [CoverEntry(f.path.name, f.title, f.pages, f.note) for f in report.files]
-    render_cover(
+    problems = render_cover(
         path,
         game.model,
         entries,
@@ -319,6 +319,7 @@ def add_cover(
         calibration=calibration.name,
         flip_long=options.flip is Flip.LONG_EDGE,
     )
+    report.warnings.extend(problems)
     report.files.insert(0, BuiltFile(path, "read-me-first", "打印说明", 1, ""))
     report.rendered.insert(0, path.name)
 

@@ -27,6 +27,8 @@ class RulebookFiles:
     booklet: Path
     pages: int
     sheets: int
+    problems: tuple[str, ...] = ()
+    """What the typesetting checks found in the reading edition (pnp.render.typeset)."""
 
 
 def build_rulebook(
@@ -43,12 +45,16 @@ def build_rulebook(
     remove_leftovers(out_dir, f"{game.slug}-rulebook")
     reading = out_dir / f"{game.slug}-rulebook.pdf"
     booklet = out_dir / f"{game.slug}-rulebook-booklet.pdf"
+    from pnp.render.typeset import SetBlock, typeset_problems
+
+    typeset: list[SetBlock] = []
     with game.reading():
-        pages = render_reading_edition(game, reading, templates_root)
+        pages = render_reading_edition(game, reading, templates_root, typeset)
     from pnp.kit import paper_size
 
     sides = impose_booklet(reading, booklet, paper_size(paper))
-    return RulebookFiles(reading, booklet, pages, sides // 2)
+    problems = tuple(typeset_problems(reading.name, typeset))
+    return RulebookFiles(reading, booklet, pages, sides // 2, problems)
 
 
 def booklet_note(paper: str) -> str:
@@ -122,6 +128,7 @@ def build_game(
             ),
         ]
         report.rendered.extend(file.path.name for file in extras)
+        report.warnings.extend(book.problems)
     if only is not None:
         report.files.extend(extras)
         _record(out_dir, game, previous, report, inputs=None)

@@ -12,7 +12,7 @@ no glossary term spelt two ways.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pnp.errors import Location
@@ -198,6 +198,7 @@ def _check_faces(findings: Findings, laid_out: LaidOutProduct) -> None:
     """Text a player must read at the size it is printed, and broken the way Chinese is."""
     from pnp.render.fonts import prepare_cjk_fonts
     from pnp.render.text import NO_LINE_START, fit_text_shape
+    from pnp.render.typeset import lines_of
 
     shapes: dict[tuple[object, ...], TextShape] = {}
     for front, back, _ in laid_out.runs:
@@ -223,22 +224,13 @@ def _check_faces(findings: Findings, laid_out: LaidOutProduct) -> None:
                 f"the {MIN_TEXT_PT:g}pt a player can read (widen the box or shorten the text)",
             )
         # The first line starts the text: a text that is only a mark ('？' on a back) is no break.
-        for line in list(_lines(fitted.paragraph))[1:]:
+        for line in list(lines_of(fitted.paragraph))[1:]:
             if line[:1] in NO_LINE_START and (shape.origin, "start") not in reported:
                 reported.add((shape.origin, "start"))
                 findings.error(
                     where,
                     f"product {product!r}: a line of {_quote(shape.text)} starts with {line[:1]!r}",
                 )
-
-
-def _lines(paragraph: object) -> Iterator[str]:
-    for line in getattr(getattr(paragraph, "blPara", None), "lines", []):
-        words = getattr(line, "words", None)
-        if isinstance(words, list):
-            yield "".join(getattr(w, "text", "") for w in words).lstrip()
-        elif isinstance(line, tuple) and len(line) > 1:
-            yield " ".join(line[1]).lstrip()
 
 
 def check_player_words(findings: Findings, texts: Iterable[PlayerText], ids: set[str]) -> None:
