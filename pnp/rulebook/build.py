@@ -19,6 +19,7 @@ from pnp.output import (
     sha256_of,
     write_manifest,
 )
+from pnp.units import mm
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,11 @@ class RulebookFiles:
 
 
 def build_rulebook(
-    game: LoadedGame, out_dir: Path, templates_root: Path, paper: str = "a4"
+    game: LoadedGame,
+    out_dir: Path,
+    templates_root: Path,
+    paper: str = "a4",
+    printer_margin_mm: float = 5.0,
 ) -> RulebookFiles:
     from pnp.rulebook.impose import impose_booklet
     from pnp.rulebook.pdf import render_reading_edition
@@ -52,7 +57,7 @@ def build_rulebook(
         pages = render_reading_edition(game, reading, templates_root, typeset)
     from pnp.kit import paper_size
 
-    sides = impose_booklet(reading, booklet, paper_size(paper))
+    sides = impose_booklet(reading, booklet, paper_size(paper), mm(printer_margin_mm))
     problems = tuple(typeset_problems(reading.name, typeset))
     return RulebookFiles(reading, booklet, pages, sides // 2, problems)
 
@@ -61,7 +66,7 @@ def booklet_note(paper: str) -> str:
     """How to print the booklet on the kit's paper, the scale said where pages shrink."""
     from pnp.kit import paper_size
     from pnp.rulebook.impose import booklet_scale
-    from pnp.units import PAPER_SIZES_MM, mm
+    from pnp.units import PAPER_SIZES_MM
 
     label = "Letter" if paper == "letter" else paper.upper()
     scale = booklet_scale(
@@ -110,7 +115,9 @@ def build_game(
         )
     extras: list[BuiltFile] = []
     if has_rulebook and (only is None or RULEBOOK in only):
-        book = build_rulebook(game, out_dir, templates_root, options.paper)
+        book = build_rulebook(
+            game, out_dir, templates_root, options.paper, options.printer_margin_mm
+        )
         extras = [
             BuiltFile(
                 book.reading,
