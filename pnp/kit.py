@@ -376,6 +376,8 @@ def token_groups(
             )
         except ValueError:  # a piece too large for the paper: its own file says so
             continue
+        if not pages:  # nothing to print (every count zero): each product's file says so
+            continue
         groups.append(TokenGroup(group_id, title, tuple(members), tuple(pages)))
     return groups
 

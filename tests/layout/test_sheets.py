@@ -302,3 +302,9 @@ def test_products_run_on_to_the_next_shared_sheet_when_one_is_full() -> None:
     assert len(pages) == 2
     assert sum(s.count for page in pages for s in page) == 100
     assert {s.product for s in pages[1]} >= {1}
+
+
+def test_products_with_nothing_to_print_plan_no_shared_sheet() -> None:
+    width, height = PAPERS["a4"]
+    empty = [(mm(20), mm(20), 0), (mm(14), mm(14), 0)]
+    assert plan_shared_sheets(empty, bleed=BLEED, page_width=width, page_height=height) == []
