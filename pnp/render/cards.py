@@ -311,9 +311,14 @@ def render_shared_sheets(
                 canvas.saveState()
                 canvas.setFont(fonts.regular, LABEL_SIZE)
                 canvas.setFillColor(colour("#777777"))
+                # The footer's strip is kept free on the front; a short-edge back mirrors
+                # the shelves top to bottom, so its free strip is at the top.
+                low = place.y
+                if back and options.flip is Flip.SHORT_EDGE:
+                    low = page_height - place.y - place.height
                 canvas.drawCentredString(
                     place.x + place.width / 2,
-                    place.y + LABEL_DESCENT,
+                    low + LABEL_DESCENT,
                     f"{title} · {order if back else '从上到下'}：{held} · {side} "
                     f"{number}/{len(pages)}",
                 )
