@@ -64,3 +64,24 @@ def test_a_typeset_heading_pushed_to_the_foot_is_found_and_kept_with_its_text_pa
         "nothing it heads under it"
     ]
     assert _typeset(keep_with_next=1) == []
+
+
+def _cell_problems(word_wrap: str) -> list[str]:
+    from reportlab.platypus import Table
+
+    fonts = prepare_cjk_fonts("双面打印长边翻转。两面相同")
+    small = ParagraphStyle(
+        "small", fontName=fonts.regular, fontSize=8.5, leading=12, wordWrap=word_wrap
+    )
+    # Eight characters fill the cell's line exactly: the full stop comes next.
+    note = CJKParagraph("双面打印长边翻转。两面相同", small)
+    document = _RecordingDocument(io.BytesIO(), pagesize=A5, invariant=1)
+    document.build([Table([[note]], colWidths=[8 * 8.5 + 12 + 1])])
+    return typeset_problems("read-me.pdf", document.blocks)
+
+
+def test_a_table_cell_set_without_chinese_line_breaking_is_found() -> None:
+    assert _cell_problems(word_wrap="") == [
+        "read-me.pdf page 1: a line starts with '。' ('。两面相同')"
+    ]
+    assert _cell_problems(word_wrap="CJK") == []
