@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 import tempfile
 from collections.abc import Collection, Mapping, Sequence
@@ -14,9 +15,17 @@ from pnp.content.loader import LoadedGame
 from pnp.content.prose import render_prose
 from pnp.errors import ContentError, Problem
 from pnp.layout.products import LaidOutProduct, layout_product, text_of
-from pnp.layout.sheets import plan_card_grid, plan_sheet, scale_note
+from pnp.layout.sheets import (
+    PRINTER_MARGIN,
+    Shelf,
+    plan_card_grid,
+    plan_shared_sheets,
+    plan_sheet,
+    scale_note,
+)
 from pnp.layout.sizes import item_size
 from pnp.model.common import Product, ProductKind
+from pnp.model.kit import Token
 from pnp.options import BuildOptions
 from pnp.output import atomic_output, code_fingerprint, sha256_of
 from pnp.units import PAPER_SIZES_MM, mm
@@ -90,7 +99,13 @@ def build_kit(
     `previous` is the last build's record (``pnp.output.read_manifest``): a product whose
     digest it holds, with its file unchanged since, is not rendered again."""
     # Imported here so `pnp list` and `pnp validate` never pay for reportlab and fonts.
-    from pnp.render.cards import CardRun, CardSheetOptions, render_card_sheets
+    from pnp.render.cards import (
+        CardRun,
+        CardSheetOptions,
+        SharedProduct,
+        render_card_sheets,
+        render_shared_sheets,
+    )
     from pnp.render.draw import DrawReport
     from pnp.render.fonts import prepare_cjk_fonts
     from pnp.render.sheets import render_sheets
@@ -104,6 +119,7 @@ def build_kit(
     report = KitReport(game=game.slug, fonts=fonts)
     draw_report = DrawReport()
     page_w, page_h = paper_size(options.paper)
+    margin = mm(options.printer_margin_mm)
     sheet_options = CardSheetOptions(
         crop_marks=options.crop_marks,
         duplex=options.duplex,
@@ -112,9 +128,13 @@ def build_kit(
         back_offset_y=mm(options.back_offset_mm[1]),
     )
     recorded = _recorded_products(out_dir, previous or {})
+    shared = token_groups(
+        laid_out, duplex=options.duplex, bleed=bleed, page=(page_w, page_h), margin=margin
+    )
+    packed = {member.product.id for group in shared for member in group.members}
     for item in laid_out:
         product = item.product
-        if only is not None and product.id not in only:
+        if product.id in packed or (only is not None and product.id not in only):
             continue
         path = out_dir / f"{game.slug}-{product.id}.pdf"
         title = f"{game.model.info.title} · {product.title}"
@@ -128,7 +148,12 @@ def build_kit(
             slot_w, slot_h = (height, width) if width > height else (width, height)
             try:
                 grid = plan_card_grid(
-                    slot_w, slot_h, bleed=bleed, page_width=page_w, page_height=page_h
+                    slot_w,
+                    slot_h,
+                    bleed=bleed,
+                    page_width=page_w,
+                    page_height=page_h,
+                    margin=margin,
                 )
             except ValueError as error:
                 raise ContentError(
@@ -138,7 +163,11 @@ def build_kit(
         else:
             width, height = item_size(product)
             probe = plan_sheet(
-                width, height, _sheet_paper(width, height, page_w, page_h), scalable=_aid(product)
+                width,
+                height,
+                _sheet_paper(width, height, page_w, page_h),
+                scalable=_aid(product),
+                margin=margin,
             )
             if probe.scale < 1:
                 note = " ".join(part for part in (note, f"（{scale_note(probe.scale)}）") if part)
@@ -162,7 +191,13 @@ def build_kit(
             width, height = item_size(product)
             size = _sheet_paper(width, height, page_w, page_h)
             plans = [
-                (front, copies, plan_sheet(front.width, front.height, size, scalable=_aid(product)))
+                (
+                    front,
+                    copies,
+                    plan_sheet(
+                        front.width, front.height, size, scalable=_aid(product), margin=margin
+                    ),
+                )
                 for front, _, copies in item.runs
             ]
             pages = render_sheets(
@@ -175,6 +210,54 @@ def build_kit(
                 content_root=game.folder,
             )
         report.files.append(BuiltFile(path, product.id, product.title, pages, note))
+        report.rendered.append(path.name)
+    for group in shared:
+        if only is not None and not any(m.product.id in only for m in group.members):
+            continue
+        path = out_dir / f"{game.slug}-{group.id}.pdf"
+        title = f"{game.model.info.title} · {group.title}"
+        note = _shared_note(
+            [
+                (
+                    member.product.title,
+                    render_prose(member.product.note, {"game": game.model}, member.product.where),
+                )
+                for member in group.members
+            ]
+        )
+        edges = dict.fromkeys(
+            _edges_note(shelf.grid, options) for page in group.pages for shelf in page
+        )
+        note = " ".join([note, *edges])
+        digest = hashlib.sha256(
+            "\0".join(
+                [repr(group.pages)]
+                + [product_digest(m.product, m, options, fonts) for m in group.members]
+            ).encode("utf-8")
+        ).hexdigest()
+        report.digests[path.name] = digest
+        kept = recorded.get(path.name)
+        if kept is not None and kept[0] == digest:
+            report.files.append(BuiltFile(path, group.id, group.title, kept[1], note))
+            report.unchanged.append(path.name)
+            continue
+        pages = render_shared_sheets(
+            path,
+            [
+                SharedProduct(
+                    m.product.title,
+                    [CardRun(front, back, copies) for front, back, copies in m.runs],
+                )
+                for m in group.members
+            ],
+            group.pages,
+            title=title,
+            fonts=fonts,
+            options=sheet_options,
+            report=draw_report,
+            content_root=game.folder,
+        )
+        report.files.append(BuiltFile(path, group.id, group.title, pages, note))
         report.rendered.append(path.name)
     report.warnings.extend(sorted(draw_report.overflows))
     for origin, chars in sorted(draw_report.missing_glyphs.items()):
@@ -225,7 +308,7 @@ def add_cover(
     report.files.extend(extra_files)
     path = out_dir / f"{game.slug}-00-read-me-first.pdf"
     entries = [CoverEntry(f.path.name, f.title, f.pages, f.note) for f in report.files]
-    render_cover(
+    problems = render_cover(
         path,
         game.model,
         entries,
@@ -236,8 +319,91 @@ def add_cover(
         calibration=calibration.name,
         flip_long=options.flip is Flip.LONG_EDGE,
     )
+    report.warnings.extend(problems)
     report.files.insert(0, BuiltFile(path, "read-me-first", "打印说明", 1, ""))
     report.rendered.insert(0, path.name)
+
+
+TOKEN_SIDE = mm(30)
+"""A card product whose pieces are no larger than this on either side is punched out of a
+token sheet, like a product of Token items: tokens of one kit share their sheets."""
+
+
+@dataclass(frozen=True)
+class TokenGroup:
+    """Token products of one print mode packed onto shared sheets, written as one file."""
+
+    id: str
+    title: str
+    members: tuple[LaidOutProduct, ...]
+    pages: tuple[tuple[Shelf, ...], ...]
+
+
+def token_groups(
+    laid_out: Sequence[LaidOutProduct],
+    *,
+    duplex: bool,
+    bleed: float,
+    page: tuple[float, float],
+    margin: float = PRINTER_MARGIN,
+) -> list[TokenGroup]:
+    """The kit's token, marker and pawn products that share sheets: the two-sided ones on
+    shared duplex sheets, the one-sided ones on shared one-sided sheets (a one-sided piece on
+    a duplex sheet would waste its back, and the reverse would print no back at all). A
+    print mode with one such product keeps that product's own file."""
+    by_mode: dict[bool, list[LaidOutProduct]] = {True: [], False: []}
+    for item in laid_out:
+        product = item.product
+        if product.kind is not ProductKind.CARDS or not _token_like(item):
+            continue
+        by_mode[duplex and bool(product.back)].append(item)
+    modes = [(two_sided, members) for two_sided, members in by_mode.items() if len(members) > 1]
+    names = {item.product.id for item in laid_out}
+    groups: list[TokenGroup] = []
+    for two_sided, members in modes:
+        group_id = "tokens" if len(modes) == 1 or two_sided else "tokens-single-sided"
+        title = "指示物" if len(modes) == 1 or two_sided else "单面指示物"
+        if group_id in names:  # a product of that name keeps its file: nothing is packed
+            continue
+        slots = []
+        for member in members:
+            width, height = item_size(member.product)
+            slot_w, slot_h = (height, width) if width > height else (width, height)
+            slots.append((slot_w, slot_h, sum(copies for _, _, copies in member.runs)))
+        try:
+            pages = plan_shared_sheets(
+                slots, bleed=bleed, page_width=page[0], page_height=page[1], margin=margin
+            )
+        except ValueError:  # a piece too large for the paper: its own file says so
+            continue
+        if not pages:  # nothing to print (every count zero): each product's file says so
+            continue
+        groups.append(TokenGroup(group_id, title, tuple(members), tuple(pages)))
+    return groups
+
+
+_PRINT_MODE = re.compile(r"^((?:双面|单面)打印(?:（[^）]*）)?)[，。；]\s*")
+
+
+def _shared_note(notes: Sequence[tuple[str, str]]) -> str:
+    """The read-me's note on a shared sheet: each product's note under its title, the way to
+    print them said once when they all say it alike."""
+    modes = {match[1] if (match := _PRINT_MODE.match(text)) else "" for _, text in notes}
+    if len(modes) == 1 and "" not in modes:
+        parts = [f"{modes.pop()}。"]
+        for title, text in notes:
+            rest = _PRINT_MODE.sub("", text, count=1)
+            if rest:
+                parts.append(f"{title}：{rest}")
+        return " ".join(parts)
+    return " ".join(f"{title}：{text}" for title, text in notes if text)
+
+
+def _token_like(item: LaidOutProduct) -> bool:
+    width, height = item_size(item.product)
+    if max(width, height) <= TOKEN_SIDE + 1e-6:
+        return True
+    return bool(item.items) and all(isinstance(piece, Token) for piece in item.items)
 
 
 def _sheet_paper(width: float, height: float, page_w: float, page_h: float) -> tuple[float, float]:

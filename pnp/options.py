@@ -17,3 +17,6 @@ class BuildOptions:
     duplex: bool = True
     flip: Flip = Flip.LONG_EDGE
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
+    printer_margin_mm: float = 5.0
+    """The outer strip of the paper the printer cannot reach: crop marks, footers and trims
+    stay inside it (only bleed may run into it)."""

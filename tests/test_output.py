@@ -315,10 +315,12 @@ def test_a_file_saved_while_a_build_runs_is_built_by_the_next_build(
     text = variants.read_text(encoding="utf-8")
     checked = app.Context.checked
 
-    def saved_meanwhile(self: app.Context, slug: str, sources: object = None) -> object:
+    def saved_meanwhile(
+        self: app.Context, slug: str, sources: object = None, **options: float
+    ) -> object:
         # The files were read; the designer saves an edit as the build goes on.
         variants.write_text(text.replace("name: 天使", "name: 大天使"), encoding="utf-8")
-        return checked(self, slug, sources)  # type: ignore[arg-type]
+        return checked(self, slug, sources, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(app.Context, "checked", saved_meanwhile)
     build(content_copy, out)

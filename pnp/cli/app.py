@@ -94,12 +94,16 @@ class Context:
             self.content_root, slug, templates_root=self.templates_root, sources=sources
         )
 
-    def checked(self, slug: str, sources: Snapshot | None = None) -> LoadedGame:
-        """The game's content after the static checks: ContentError when they find errors."""
+    def checked(
+        self, slug: str, sources: Snapshot | None = None, *, printer_margin_mm: float = 5.0
+    ) -> LoadedGame:
+        """The game's content after the static checks (its sheets laid out within the
+        printer's dead margin): ContentError when they find errors."""
+        from pnp.units import mm
         from pnp.validate.runner import require_clean
 
         game = self.load(slug, sources)
-        require_clean(game, self.templates_root)
+        require_clean(game, self.templates_root, margin=mm(printer_margin_mm))
         return game
 
 

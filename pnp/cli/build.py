@@ -63,6 +63,15 @@ if TYPE_CHECKING:
     help="Shift every back by X,Y mm to correct a printer's duplex drift.",
 )
 @click.option(
+    "--printer-margin",
+    "printer_margin_mm",
+    type=click.FloatRange(0, 20),
+    default=5.0,
+    show_default=True,
+    help="The outer strip in mm the printer cannot print: crop marks, footers and trims stay "
+    "out of it.",
+)
+@click.option(
     "--exports",
     is_flag=True,
     help="Also write every export (png, tts, gallery) into output/<game>/export/.",
@@ -100,6 +109,7 @@ def build(
     duplex: bool,
     flip: str,
     back_offset: str,
+    printer_margin_mm: float,
     exports: bool,
     only: tuple[str, ...],
     force: bool,
@@ -125,6 +135,7 @@ def build(
         duplex=duplex,
         flip=Flip(flip),
         back_offset_mm=(offset_x, offset_y),
+        printer_margin_mm=printer_margin_mm,
     )
     slugs = obj.slugs(games)
     root = out or default_output_root()
@@ -252,7 +263,7 @@ def build_one(
             return
         from pnp.rulebook.build import build_game
 
-        game = obj.checked(slug, sources)
+        game = obj.checked(slug, sources, printer_margin_mm=options.printer_margin_mm)
         if force:
             (out_dir / MANIFEST).unlink(missing_ok=True)
         report = build_game(game, out_dir, obj.templates_root, options, only=only or None)

@@ -58,6 +58,15 @@ def github_annotation(problem: Problem) -> str:
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--static-only", is_flag=True, help="Skip the simulated checks.")
 @click.option(
+    "--printer-margin",
+    "printer_margin_mm",
+    type=click.FloatRange(0, 20),
+    default=5.0,
+    show_default=True,
+    help="The outer strip in mm the printer cannot print: the preflight checks the sheets as "
+    "pnp build --printer-margin lays them out.",
+)
+@click.option(
     "--balance",
     is_flag=True,
     help="Also play the balance run: every promise of balance: judged on up to its games a "
@@ -93,6 +102,7 @@ def validate(
     simulated_games: int | None,
     seed: int,
     static_only: bool,
+    printer_margin_mm: float,
     balance: bool,
     policy: str | None,
     workers: int | None,
@@ -116,6 +126,7 @@ def validate(
             workers=workers,
             use_ray=ray_address is not None,
             ray_address=None if ray_address in (None, "local") else ray_address,
+            printer_margin_mm=printer_margin_mm,
         )
     except PnpError as error:
         fail(f"error: {error}")

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from pnp.units import mm
 
@@ -89,6 +90,9 @@ class CardGrid:
     """Paper left white inside every trim, where cards butt and so share a cut line."""
     margin: float = PRINTER_MARGIN
     """The outer strip of the page the printer cannot reach: nothing but bleed goes there."""
+    band: tuple[float, float] | None = None
+    """(bottom, top) of the strip of page this grid's vertical crop marks stay within, when it
+    shares the page with other grids (a shelf of a shared token sheet); else the margins."""
 
     @property
     def per_page(self) -> int:
@@ -174,7 +178,7 @@ class CardGrid:
         left, right = self.cut_lines_x()[0], self.cut_lines_x()[-1]
         bottom, top = self.cut_lines_y()[0], self.cut_lines_y()[-1]
         low_x, high_x = self.margin, self.page_width - self.margin
-        low_y, high_y = self.margin, self.page_height - self.margin
+        low_y, high_y = self.band or (self.margin, self.page_height - self.margin)
         marks: list[Mark] = []
         # Over a neutral border nothing is painted past the trim, so a mark may run up to it.
         gap = 0.0 if self.neutral_border else MARK_GAP
@@ -272,6 +276,102 @@ def plan_card_grid(
     )
 
 
+SHELF_MARK = mm(3)  # a crop mark between two shelves of a shared sheet: short, still easy to see
+SHELF_CLEARANCE = mm(0.5)  # between one shelf's bleed and the next shelf's crop marks
+
+
+@dataclass(frozen=True)
+class Shelf:
+    """Whole rows of one product's pieces on a sheet shared with other products."""
+
+    product: int
+    """Which of the packed products (its index in the list given to plan_shared_sheets)."""
+    first: int
+    """Index, among that product's pieces in print order, of the first on this shelf."""
+    count: int
+    grid: CardGrid
+    """The shelf's rows laid out on the page, crop marks bounded to the shelf's band."""
+
+
+def plan_shared_sheets(
+    pieces: Sequence[tuple[float, float, int]],
+    *,
+    bleed: float,
+    page_width: float,
+    page_height: float,
+    margin: float = PRINTER_MARGIN,
+) -> list[tuple[Shelf, ...]]:
+    """Pages holding every piece of several products, `pieces` being (slot width, slot
+    height, how many) of each: each product fills whole rows of its own grid (the grid
+    plan_card_grid gives it alone on the page), stacked top to bottom under one another and
+    run onto the next page when the page is full. Tokens of one kit so share paper instead of
+    taking a mostly blank page each.
+
+    Shelves are apart by a strip that holds both shelves' bleed and crop marks; a footer
+    strip stays free at the foot of every page."""
+    pages: list[tuple[Shelf, ...]] = []
+    shelves: list[Shelf] = []
+    floor = margin + LABEL_HEIGHT + MARK_GAP  # the footer's strip lies below
+    top_room = page_height - margin
+    cursor: float | None = None  # top of the room left on the current page
+    for product, (width, height, count) in enumerate(pieces):
+        alone = plan_card_grid(
+            width,
+            height,
+            bleed=bleed,
+            page_width=page_width,
+            page_height=page_height,
+            margin=margin,
+        )
+        outer = 0.0 if alone.neutral_border else bleed
+        gap = 0.0 if alone.neutral_border else MARK_GAP
+        # Above and below a shelf: its bleed, or a crop mark long enough to cut on.
+        reach = max(outer + SHELF_CLEARANCE, gap + SHELF_MARK)
+        step = height + alone.gutter_y
+        first = 0
+        while first < count:
+            if cursor is None:
+                cursor = top_room
+            rows_fit = int((cursor - reach - (floor + reach) + alone.gutter_y + 1e-6) // step)
+            if rows_fit < 1:
+                if not shelves:
+                    raise ValueError("a piece does not fit on a shared sheet")
+                pages.append(_banded(shelves, floor, top_room))
+                shelves, cursor = [], None
+                continue
+            rows = min(rows_fit, -(-(count - first) // alone.columns), alone.rows)
+            top = cursor - reach
+            bottom = top - (rows * height + (rows - 1) * alone.gutter_y)
+            grid = replace(alone, rows=rows, origin_y=bottom)
+            taken = min(count - first, rows * alone.columns)
+            shelves.append(Shelf(product, first, taken, grid))
+            first += taken
+            cursor = bottom - reach
+    if shelves:
+        pages.append(_banded(shelves, floor, top_room))
+    return pages
+
+
+def _banded(shelves: list[Shelf], floor: float, ceiling: float) -> tuple[Shelf, ...]:
+    """The page's shelves, each grid's crop marks kept to its half of the strips around it."""
+    banded: list[Shelf] = []
+    for index, shelf in enumerate(shelves):
+        grid = shelf.grid
+        bottom, top = grid.origin_y, grid.cut_lines_y()[-1]
+        high = ceiling if index == 0 else (shelves[index - 1].grid.origin_y + top) / 2
+        if index == len(shelves) - 1:
+            low = floor
+        else:
+            low = (bottom + shelves[index + 1].grid.cut_lines_y()[-1]) / 2
+        banded.append(replace(shelf, grid=replace(grid, band=(low, high))))
+    return tuple(banded)
+
+
+def shared_label(page_width: float, margin: float = PRINTER_MARGIN) -> Rect:
+    """Where a shared sheet's footer (what it holds, top to bottom, and its page) goes."""
+    return Rect(margin, margin, page_width - 2 * margin, LABEL_HEIGHT)
+
+
 @dataclass(frozen=True)
 class Tile:
     """One page of a sheet too large for the paper: which part of the sheet it shows."""
@@ -362,7 +462,12 @@ SMALLEST_SCALE = 0.8
 
 
 def plan_sheet(
-    width: float, height: float, page_size: tuple[float, float], *, scalable: bool = False
+    width: float,
+    height: float,
+    page_size: tuple[float, float],
+    *,
+    scalable: bool = False,
+    margin: float = PRINTER_MARGIN,
 ) -> TilePlan:
     """The pages of one sheet of ``width`` x ``height`` points at true size: the paper turned
     whichever way needs fewer pages (the given way on a tie).
@@ -371,22 +476,22 @@ def plan_sheet(
     tiled is shrunk to fit one page instead, leaving a strip for the footer that states the
     scale, when that keeps it at SMALLEST_SCALE or larger."""
     page_width, page_height = page_size
-    given = plan_tiles(width, height, page_width=page_width, page_height=page_height)
-    turned = plan_tiles(width, height, page_width=page_height, page_height=page_width)
+    given = plan_tiles(width, height, page_width=page_width, page_height=page_height, margin=margin)
+    turned = plan_tiles(
+        width, height, page_width=page_height, page_height=page_width, margin=margin
+    )
     plan = turned if len(turned.tiles) < len(given.tiles) else given
     if plan.is_single_page or not scalable:
         return plan
-    usable_w = page_width - 2 * PRINTER_MARGIN
-    usable_h = page_height - 2 * PRINTER_MARGIN - LABEL_HEIGHT - MARK_GAP
+    usable_w = page_width - 2 * margin
+    usable_h = page_height - 2 * margin - LABEL_HEIGHT - MARK_GAP
     scale = min(usable_w / width, usable_h / height)
     if scale < SMALLEST_SCALE:
         return plan
     x = (page_width - width * scale) / 2
-    y = PRINTER_MARGIN + LABEL_HEIGHT + MARK_GAP + (usable_h - height * scale) / 2
+    y = margin + LABEL_HEIGHT + MARK_GAP + (usable_h - height * scale) / 2
     tile = Tile(0, 0, x, y, Rect(x, y, width * scale, height * scale))
-    return TilePlan(
-        page_width, page_height, width, height, 1, 1, 0.0, (tile,), PRINTER_MARGIN, scale
-    )
+    return TilePlan(page_width, page_height, width, height, 1, 1, 0.0, (tile,), margin, scale)
 
 
 def tile_label(plan: TilePlan) -> Rect:

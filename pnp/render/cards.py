@@ -9,7 +9,15 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.layout.primitives import Face
-from pnp.layout.sheets import LABEL_DESCENT, LABEL_SIZE, CardGrid, Flip, Slot
+from pnp.layout.sheets import (
+    LABEL_DESCENT,
+    LABEL_SIZE,
+    CardGrid,
+    Flip,
+    Shelf,
+    Slot,
+    shared_label,
+)
 from pnp.output import atomic_output
 from pnp.render.draw import DrawReport, colour, draw_face
 from pnp.render.fonts import FontSet
@@ -245,3 +253,77 @@ def render_card_sheets(
             canvas.showPage()
         canvas.save()
     return pages * (2 if has_backs else 1)
+
+
+@dataclass(frozen=True)
+class SharedProduct:
+    """One product on a shared sheet: its title (the footer names it) and its pieces."""
+
+    title: str
+    runs: Sequence[CardRun]
+
+
+def render_shared_sheets(
+    path: Path,
+    products: Sequence[SharedProduct],
+    pages: Sequence[tuple[Shelf, ...]],
+    *,
+    title: str,
+    fonts: FontSet,
+    options: CardSheetOptions,
+    report: DrawReport,
+    content_root: Path | None = None,
+) -> int:
+    """Write the pieces of several products on shared pages (``plan_shared_sheets``), each
+    page's backs behind its fronts; returns the page count."""
+    pieces = [
+        [(run.front, run.back) for run in product.runs for _ in range(run.copies)]
+        for product in products
+    ]
+    has_backs = options.duplex and any(
+        back is not None for product in pieces for _, back in product
+    )
+    page_width, page_height = pages[0][0].grid.page_width, pages[0][0].grid.page_height
+    place = shared_label(page_width, pages[0][0].grid.margin)
+    # A short-edge flip turns the back upside down: its shelves read bottom to top.
+    order = "从下到上" if options.flip is Flip.SHORT_EDGE else "从上到下"
+    with atomic_output(path) as temporary:
+        canvas = new_canvas(temporary, (page_width, page_height), title=title, font=fonts.regular)
+        forms = _Forms(canvas, fonts, report, content_root)
+        placers: dict[CardGrid, _Placer] = {}
+        for number, shelves in enumerate(pages, start=1):
+            # A player cuts a shelf's pieces apart and needs to know which product they are:
+            # the footer names the shelves top to bottom.
+            held = "、".join(dict.fromkeys(products[shelf.product].title for shelf in shelves))
+            for side in ("正面", "背面") if has_backs else ("正面",):
+                back = side == "背面"
+                for shelf in shelves:
+                    placer = placers.setdefault(
+                        shelf.grid, _Placer(canvas, forms, shelf.grid, options)
+                    )
+                    chunk = pieces[shelf.product][shelf.first : shelf.first + shelf.count]
+                    for index, (front, back_face) in enumerate(chunk):
+                        if not back:
+                            placer.front(front, index)
+                        elif back_face is not None:
+                            placer.back(back_face, index)
+                    if options.crop_marks:
+                        placer.crop_marks(len(chunk), back=back)
+                canvas.saveState()
+                canvas.setFont(fonts.regular, LABEL_SIZE)
+                canvas.setFillColor(colour("#777777"))
+                # The footer's strip is kept free on the front; a short-edge back mirrors
+                # the shelves top to bottom, so its free strip is at the top.
+                low = place.y
+                if back and options.flip is Flip.SHORT_EDGE:
+                    low = page_height - place.y - place.height
+                canvas.drawCentredString(
+                    place.x + place.width / 2,
+                    low + LABEL_DESCENT,
+                    f"{title} · {order if back else '从上到下'}：{held} · {side} "
+                    f"{number}/{len(pages)}",
+                )
+                canvas.restoreState()
+                canvas.showPage()
+        canvas.save()
+    return len(pages) * (2 if has_backs else 1)

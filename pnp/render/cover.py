@@ -19,6 +19,7 @@ from pnp.output import atomic_output
 from pnp.render.draw import colour
 from pnp.render.fonts import FontSet
 from pnp.render.text import CJKParagraph as Paragraph
+from pnp.render.typeset import NOT_A_BLOCK, SetBlock, set_block, typeset_problems
 from pnp.units import mm
 
 
@@ -114,25 +115,38 @@ def render_cover(
     fonts: FontSet,
     calibration: str = "",
     flip_long: bool = True,
-) -> None:
-    """Write the read-me-first page(s). A last page holding a line or two is a waste of paper
-    and looks unfinished: the read-me is then set a little tighter, when that saves the page."""
+) -> list[str]:
+    """Write the read-me-first page(s); returns what the typesetting checks found in them.
+    A read-me of several pages is set a little tighter when that saves a page: its last page
+    is otherwise part-empty paper (MineVenture's four pages become three)."""
     loose = _cover_pdf(
         model, entries, paper, paper_name, bleed_mm, fonts, calibration, flip_long, compact=False
     )
-    chosen = loose[0]
-    if loose[1] > 1 and loose[2] < NEAR_EMPTY:
+    chosen = loose
+    if loose[1] > 1:
         tight = _cover_pdf(
             model, entries, paper, paper_name, bleed_mm, fonts, calibration, flip_long, compact=True
         )
         if tight[1] < loose[1]:
-            chosen = tight[0]
+            chosen = tight
     with atomic_output(path) as temporary:
-        temporary.write_bytes(chosen)
+        temporary.write_bytes(chosen[0])
+    return typeset_problems(path.name, chosen[3])
 
 
-NEAR_EMPTY = 0.25
-"""A last page filled less than this is near-empty."""
+class _RecordingDocument(SimpleDocTemplate):
+    """A document that notes where each block lands, for the typesetting checks."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.blocks: list[SetBlock] = []
+
+    def afterFlowable(self, flowable: Flowable) -> None:
+        if isinstance(flowable, (*NOT_A_BLOCK, _End)):
+            return
+        style = getattr(flowable, "style", None)
+        heading = getattr(style, "name", "") == "heading"
+        self.blocks.append(set_block(flowable, self.page, heading))
 
 
 class _End(Flowable):
@@ -160,8 +174,9 @@ def _cover_pdf(
     flip_long: bool,
     *,
     compact: bool,
-) -> tuple[bytes, int, float]:
-    """The read-me's bytes, its page count and how full its last page is (0 to 1)."""
+) -> tuple[bytes, int, float, list[SetBlock]]:
+    """The read-me's bytes, its page count, how full its last page is (0 to 1) and where
+    each of its blocks landed."""
     info = model.info
     body = ParagraphStyle(
         "body",
@@ -237,7 +252,7 @@ def _cover_pdf(
     story.append(end)
     buffer = io.BytesIO()
     top, bottom = mm(15), mm(15)
-    document = SimpleDocTemplate(
+    document = _RecordingDocument(
         buffer,
         pagesize=paper,
         leftMargin=mm(15),
@@ -253,4 +268,4 @@ def _cover_pdf(
     document.build(story)
     frame = paper[1] - top - bottom
     fill = (paper[1] - top - end.y) / frame
-    return buffer.getvalue(), document.page, fill
+    return buffer.getvalue(), document.page, fill, document.blocks

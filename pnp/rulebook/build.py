@@ -19,6 +19,7 @@ from pnp.output import (
     sha256_of,
     write_manifest,
 )
+from pnp.units import mm
 
 
 @dataclass(frozen=True)
@@ -27,10 +28,16 @@ class RulebookFiles:
     booklet: Path
     pages: int
     sheets: int
+    problems: tuple[str, ...] = ()
+    """What the typesetting checks found in the reading edition (pnp.render.typeset)."""
 
 
 def build_rulebook(
-    game: LoadedGame, out_dir: Path, templates_root: Path, paper: str = "a4"
+    game: LoadedGame,
+    out_dir: Path,
+    templates_root: Path,
+    paper: str = "a4",
+    printer_margin_mm: float = 5.0,
 ) -> RulebookFiles:
     from pnp.rulebook.impose import impose_booklet
     from pnp.rulebook.pdf import render_reading_edition
@@ -43,19 +50,23 @@ def build_rulebook(
     remove_leftovers(out_dir, f"{game.slug}-rulebook")
     reading = out_dir / f"{game.slug}-rulebook.pdf"
     booklet = out_dir / f"{game.slug}-rulebook-booklet.pdf"
+    from pnp.render.typeset import SetBlock, typeset_problems
+
+    typeset: list[SetBlock] = []
     with game.reading():
-        pages = render_reading_edition(game, reading, templates_root)
+        pages = render_reading_edition(game, reading, templates_root, typeset)
     from pnp.kit import paper_size
 
-    sides = impose_booklet(reading, booklet, paper_size(paper))
-    return RulebookFiles(reading, booklet, pages, sides // 2)
+    sides = impose_booklet(reading, booklet, paper_size(paper), mm(printer_margin_mm))
+    problems = tuple(typeset_problems(reading.name, typeset))
+    return RulebookFiles(reading, booklet, pages, sides // 2, problems)
 
 
 def booklet_note(paper: str) -> str:
     """How to print the booklet on the kit's paper, the scale said where pages shrink."""
     from pnp.kit import paper_size
     from pnp.rulebook.impose import booklet_scale
-    from pnp.units import PAPER_SIZES_MM, mm
+    from pnp.units import PAPER_SIZES_MM
 
     label = "Letter" if paper == "letter" else paper.upper()
     scale = booklet_scale(
@@ -104,7 +115,9 @@ def build_game(
         )
     extras: list[BuiltFile] = []
     if has_rulebook and (only is None or RULEBOOK in only):
-        book = build_rulebook(game, out_dir, templates_root, options.paper)
+        book = build_rulebook(
+            game, out_dir, templates_root, options.paper, options.printer_margin_mm
+        )
         extras = [
             BuiltFile(
                 book.reading,
@@ -122,6 +135,7 @@ def build_game(
             ),
         ]
         report.rendered.extend(file.path.name for file in extras)
+        report.warnings.extend(book.problems)
     if only is not None:
         report.files.extend(extras)
         _record(out_dir, game, previous, report, inputs=None)

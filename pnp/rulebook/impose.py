@@ -87,7 +87,10 @@ def _page_form(writer: PdfWriter, page: PageObject) -> IndirectObject:
 
 
 def impose_booklet(
-    source: Path, target: Path, paper: tuple[float, float] = (mm(210), mm(297))
+    source: Path,
+    target: Path,
+    paper: tuple[float, float] = (mm(210), mm(297)),
+    margin: float = PRINTER_MARGIN,
 ) -> int:
     """Write `target`: `source`'s pages imposed on `paper` turned landscape, for duplex
     printing with a short-edge flip. The pages meet at the fold, centred top to bottom."""
@@ -99,7 +102,7 @@ def impose_booklet(
     lift = (sheet_h - page_h * scale) / 2
     writer = PdfWriter()
     forms = [_page_form(writer, page) for page in reader.pages]
-    marks = fold_marks(sheet_w, sheet_h)
+    marks = fold_marks(sheet_w, sheet_h, margin)
     order = booklet_order(len(reader.pages))
     for left, right in order:
         side = PageObject.create_blank_page(writer, width=sheet_w, height=sheet_h)

@@ -34,6 +34,7 @@ from pnp.render.fonts import FontSet, prepare_cjk_fonts
 from pnp.render.icons import prepare_canvas
 from pnp.render.reportlab_adapter import LayoutOnlyFrame
 from pnp.render.text import CJKParagraph, inline_icons, to_markup
+from pnp.render.typeset import NOT_A_BLOCK, SetBlock, set_block
 from pnp.rulebook.scenes import (
     CoverArt,
     KitFaces,
@@ -158,6 +159,8 @@ class RulebookDocument(BaseDocTemplate):
             initialFontName=fonts.regular,
         )
         self.fonts, self.footer = fonts, footer
+        self.blocks: list[SetBlock] = []
+        """Where each block of the pass last built landed, for the typesetting checks."""
         self._passes = 0
         self._seeded = False
         frame = LayoutOnlyFrame(
@@ -186,6 +189,7 @@ class RulebookDocument(BaseDocTemplate):
 
     def build(self, flowables: list[Flowable], *args: Any, **kwargs: Any) -> None:
         self._passes += 1
+        self.blocks = []
         self._frame.dry = self._seeded and self._passes == 1
         try:
             super().build(flowables, *args, **kwargs)
@@ -204,6 +208,8 @@ class RulebookDocument(BaseDocTemplate):
         canvas.restoreState()
 
     def afterFlowable(self, flowable: Flowable) -> None:
+        if not isinstance(flowable, NOT_A_BLOCK):
+            self.blocks.append(set_block(flowable, self.page, isinstance(flowable, Heading)))
         if isinstance(flowable, Heading):
             self.canv.bookmarkPage(flowable.key)
             self.canv.addOutlineEntry(flowable.plain, flowable.key, level=flowable.level)
@@ -601,16 +607,24 @@ def all_text(story: list[Flowable]) -> str:
     return "".join(sorted(chars))
 
 
-def render_reading_edition(game: LoadedGame, path: Path, templates_root: Path) -> int:
-    """Write the A5 reading edition; returns its page count."""
+def render_reading_edition(
+    game: LoadedGame, path: Path, templates_root: Path, typeset: list[SetBlock] | None = None
+) -> int:
+    """Write the A5 reading edition; returns its page count. `typeset`, when given, receives
+    where every block landed (for the typesetting checks)."""
     rulebook: Rulebook = game.model.rulebook
     base_fonts = prepare_cjk_fonts()
     with inline_icons(icon_map(game.model)):
-        return _render_reading_edition(game, rulebook, base_fonts, path, templates_root)
+        return _render_reading_edition(game, rulebook, base_fonts, path, templates_root, typeset)
 
 
 def _render_reading_edition(
-    game: LoadedGame, rulebook: Rulebook, base_fonts: FontSet, path: Path, templates_root: Path
+    game: LoadedGame,
+    rulebook: Rulebook,
+    base_fonts: FontSet,
+    path: Path,
+    templates_root: Path,
+    typeset: list[SetBlock] | None,
 ) -> int:
     builder = StoryBuilder(game, templates_root, base_fonts)
     story = builder.story(rulebook)
@@ -635,4 +649,6 @@ def _render_reading_edition(
         document.seed_contents(story)
         document.multiBuild(story)
         pages: int = document.page
+        if typeset is not None:
+            typeset.extend(document.blocks)
     return pages

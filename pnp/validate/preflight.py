@@ -12,7 +12,7 @@ no glossary term spelt two ways.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pnp.errors import Location
@@ -24,6 +24,7 @@ from pnp.layout.sheets import (
     Rect,
     plan_card_grid,
     plan_sheet,
+    shared_label,
     tile_label,
 )
 from pnp.layout.sizes import item_size
@@ -66,25 +67,62 @@ def check_sheets(
     margin: float = PRINTER_MARGIN,
     bleed: float = mm(3.0),
 ) -> None:
-    """The laid-out products as the build imposes them on A4 and on Letter."""
+    """The laid-out products as the build imposes them on A4 and on Letter: token products
+    on the sheets they share, every shelf's grid checked as a card grid is."""
+    from pnp.kit import token_groups
+
+    products = list(products)
+    packed: dict[str, set[str]] = {}
+    for paper in PAPERS:
+        page = mm(PAPER_SIZES_MM[paper][0]), mm(PAPER_SIZES_MM[paper][1])
+        for group in token_groups(products, duplex=True, bleed=bleed, page=page, margin=margin):
+            first = group.members[0].product
+            for member in group.members:
+                packed.setdefault(member.product.id, set()).add(paper)
+            for shelves in group.pages:
+                for shelf in shelves:
+                    held = group.members[shelf.product].product
+                    _check_grid(findings, held.id, held.where, paper, shelf.grid, margin)
+            label = shared_label(page[0], group.pages[0][0].grid.margin)
+            if not _inside(label, page[0], page[1], margin):
+                findings.error(
+                    first.where,
+                    f"the shared sheet {group.id!r} on {paper}: its footer is "
+                    f"{_distance(label, page[0], page[1]):.1f} mm from the paper's edge, inside "
+                    f"the {margin / mm(1):g} mm most printers cannot print",
+                )
     for laid_out in products:
         product = laid_out.product
         for paper in PAPERS:
             page = mm(PAPER_SIZES_MM[paper][0]), mm(PAPER_SIZES_MM[paper][1])
             width, height = item_size(product)
+            if paper in packed.get(product.id, ()):
+                continue  # checked on the sheet it shares, above
             if product.kind is ProductKind.CARDS:
                 slot_w, slot_h = (height, width) if width > height else (width, height)
                 try:
                     grid = plan_card_grid(
-                        slot_w, slot_h, bleed=bleed, page_width=page[0], page_height=page[1]
+                        slot_w,
+                        slot_h,
+                        bleed=bleed,
+                        page_width=page[0],
+                        page_height=page[1],
+                        margin=margin,
                     )
-                except ValueError:
-                    continue  # check_common reports a card that does not fit
+                except ValueError as error:
+                    # check_common reports a card too large for the usual margin.
+                    if abs(margin - PRINTER_MARGIN) > _FUZZ:
+                        findings.error(
+                            product.where,
+                            f"product {product.id!r} on {paper}: {error} within a "
+                            f"{margin / mm(1):g} mm printer margin",
+                        )
+                    continue
                 _check_grid(findings, product.id, product.where, paper, grid, margin)
             else:
                 size = (max(page), min(page)) if width > height else page
                 for front, _, _ in laid_out.runs[:1]:
-                    plan = plan_sheet(front.width, front.height, size)
+                    plan = plan_sheet(front.width, front.height, size, margin=margin)
                     if plan.is_single_page:
                         continue
                     label = tile_label(plan)
@@ -160,6 +198,7 @@ def _check_faces(findings: Findings, laid_out: LaidOutProduct) -> None:
     """Text a player must read at the size it is printed, and broken the way Chinese is."""
     from pnp.render.fonts import prepare_cjk_fonts
     from pnp.render.text import NO_LINE_START, fit_text_shape
+    from pnp.render.typeset import lines_of
 
     shapes: dict[tuple[object, ...], TextShape] = {}
     for front, back, _ in laid_out.runs:
@@ -185,22 +224,13 @@ def _check_faces(findings: Findings, laid_out: LaidOutProduct) -> None:
                 f"the {MIN_TEXT_PT:g}pt a player can read (widen the box or shorten the text)",
             )
         # The first line starts the text: a text that is only a mark ('？' on a back) is no break.
-        for line in list(_lines(fitted.paragraph))[1:]:
+        for line in list(lines_of(fitted.paragraph))[1:]:
             if line[:1] in NO_LINE_START and (shape.origin, "start") not in reported:
                 reported.add((shape.origin, "start"))
                 findings.error(
                     where,
                     f"product {product!r}: a line of {_quote(shape.text)} starts with {line[:1]!r}",
                 )
-
-
-def _lines(paragraph: object) -> Iterator[str]:
-    for line in getattr(getattr(paragraph, "blPara", None), "lines", []):
-        words = getattr(line, "words", None)
-        if isinstance(words, list):
-            yield "".join(getattr(w, "text", "") for w in words).lstrip()
-        elif isinstance(line, tuple) and len(line) > 1:
-            yield " ".join(line[1]).lstrip()
 
 
 def check_player_words(findings: Findings, texts: Iterable[PlayerText], ids: set[str]) -> None:
@@ -229,23 +259,93 @@ def check_player_words(findings: Findings, texts: Iterable[PlayerText], ids: set
                 )
 
 
+SPELLING_VARIANTS: tuple[tuple[str, str], ...] = (
+    ("卡", "牌"),
+    ("标记物", "标记"),
+    ("指示物", "标记物"),
+    ("指示物", "token"),
+    ("回合", "轮"),
+    ("盾牌", "盾"),
+    ("生命", "血量"),
+    ("阵营", "队伍"),
+    ("展示区", "展示栏"),
+    ("棋子", "棋"),
+)
+"""Words a Chinese rulebook writes two ways for one thing: a term ending in either word of a
+pair, written with the other instead, is the same term spelt a second way."""
+
+
+def spelling_variants(term: str) -> list[str]:
+    """The other spellings of `term` a player might meet: the last word swapped for its
+    variant (巡逻卡 -> 巡逻牌, 资源标记物 -> 资源标记)."""
+    found: list[str] = []
+    for first, second in SPELLING_VARIANTS:
+        for old, new in ((first, second), (second, first)):
+            if term.endswith(old) and len(term) > len(old):
+                other = term[: -len(old)] + new
+                if other != term and other not in found:
+                    found.append(other)
+    return found
+
+
 def check_spellings(
     findings: Findings, terms: Iterable[tuple[str, Location]], texts: list[PlayerText]
 ) -> None:
-    """A glossary term and its other spelling (卡/牌 swapped) both in the player documents."""
-    swaps = (("卡", "牌"), ("牌", "卡"))
+    """A term (of the glossary, or one the cards carry) and another spelling of it both in
+    the player documents. A variant that is itself a term is a different thing, not a
+    second spelling."""
+    terms = list(terms)
+    known = {term for term, _ in terms}
+    reported: set[tuple[str, str]] = set()
     for term, where in terms:
-        for old, new in swaps:
-            if not term.endswith(old) or len(term) < 2:
+        for other in spelling_variants(term):
+            if other in known or (term, other) in reported:
                 continue
-            other = term[: -len(old)] + new
-            hit = next((t for t in texts if other in t.text), None)
+            hit = next((t for t in texts if _spelt(other, term, t.text)), None)
             if hit is not None:
+                reported.add((term, other))
                 findings.error(
                     where,
                     f"the term {term!r} is also spelt {other!r} ({hit.what}, {hit.where}): "
                     "one term, one spelling",
                 )
+
+
+def _spelt(other: str, term: str, text: str) -> bool:
+    """`other` written in `text` on its own, not as part of `term` (资源标记 inside
+    资源标记物 is the term itself)."""
+    start = text.find(other)
+    while start >= 0:
+        if not text.startswith(term, start) and not _inside_term(text, start, other, term):
+            return True
+        start = text.find(other, start + 1)
+    return False
+
+
+def _inside_term(text: str, start: int, other: str, term: str) -> bool:
+    # `other` may sit inside `term` at an offset (标记 inside 资源标记物 ... ends earlier).
+    offset = term.find(other)
+    return offset >= 0 and text.startswith(term, start - offset)
+
+
+QUOTES_OF_CHINESE = ("「", "」")
+OTHER_QUOTES = re.compile(r"[“”]")
+
+
+def check_quotes(findings: Findings, texts: Iterable[PlayerText]) -> None:
+    """One style of quotation marks in a language's player documents: Chinese text quotes
+    with 「…」 (『…』 inside), so a “…” beside them is the other style."""
+    for text in texts:
+        match = OTHER_QUOTES.search(text.text)
+        if match and _CJK.search(text.text):
+            findings.error(
+                text.where,
+                f"{text.what}: {match.group(0)!r} in a Chinese player document, which quotes "
+                f"with {QUOTES_OF_CHINESE[0]}…{QUOTES_OF_CHINESE[1]}: one quotation style",
+            )
+
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def _origin(origin: str) -> Location:
@@ -285,7 +385,12 @@ def player_texts(game: object) -> list[PlayerText]:
             texts.append(PlayerText(decision.where, f"ruling {decision.id!r} {name}", value))
     rulebook = getattr(model, "rulebook", None)
     if rulebook is not None:
+        from pnp.rulebook.pdf import glossary_entries
+
         rulebook_context = context_for(game)  # type: ignore[arg-type]
+        for entry in glossary_entries(rulebook, model):
+            value = render(entry.meaning, rulebook_context, entry.where, "meaning")
+            texts.append(PlayerText(entry.where, f"glossary {entry.term!r}", value))
         for prose in prose_of(rulebook):
             if prose.source:
                 value = render(prose.source, rulebook_context, prose.where, prose.field)
@@ -304,3 +409,4 @@ def check_documents(findings: Findings, terms: Iterable[tuple[str, Location]]) -
     ids = {decision.id for decision in getattr(game.model, "decisions", ())}
     check_player_words(findings, texts, ids)
     check_spellings(findings, terms, texts)
+    check_quotes(findings, texts)

@@ -20,9 +20,11 @@ from pnp.content.loader import LoadedGame, load_game
 from pnp.cores import default_workers, may_fork
 from pnp.engines.batch import few_full_collections, run_seeds
 from pnp.errors import ContentError, Location, Problem
+from pnp.layout.sheets import PRINTER_MARGIN
 from pnp.model.common import Balance
 from pnp.paths import content_size
 from pnp.registry import Game, find_game
+from pnp.units import mm
 from pnp.validate.checks import Findings, check_common
 from pnp.validate.claims import check_claims
 from pnp.validate.fit import check_fit, check_observed
@@ -48,14 +50,17 @@ def _has_errors(findings: Findings) -> bool:
     return any(p.severity == "error" for p in findings.problems)
 
 
-def check_static(game: LoadedGame, templates_root: Path) -> Findings:
+def check_static(
+    game: LoadedGame, templates_root: Path, *, margin: float = PRINTER_MARGIN
+) -> Findings:
     """Every static check of one loaded game: the shared ones, the game's own, and (when
-    those pass, since it quotes the engine's worked examples) the rulebook's."""
+    those pass, since it quotes the engine's worked examples) the rulebook's; the sheets as
+    a build lays them out within a printer's dead `margin`."""
     with game.reading():
-        return _check_static(game, templates_root)
+        return _check_static(game, templates_root, margin)
 
 
-def _check_static(game: LoadedGame, templates_root: Path) -> Findings:
+def _check_static(game: LoadedGame, templates_root: Path, margin: float) -> Findings:
     findings = Findings(game)
     for problem in icon_problems(game.model) + sprite_problems(game.model):
         findings.error(problem.location, problem.message)
@@ -76,7 +81,7 @@ def _check_static(game: LoadedGame, templates_root: Path) -> Findings:
         check_rulebook(findings, terms)
     if not _has_errors(findings):
         # Preflight: what a print shop or a player notices, once the content itself is sound.
-        check_sheets(findings, findings.laid_out)
+        check_sheets(findings, findings.laid_out, margin=margin)
         check_documents(findings, [*terms, *_glossary_terms(game)])
     return findings
 
@@ -98,14 +103,18 @@ def load_checked(content_root: Path, slug: str, templates_root: Path) -> LoadedG
     return game
 
 
-def require_clean(game: LoadedGame, templates_root: Path) -> None:
+def require_clean(
+    game: LoadedGame, templates_root: Path, *, margin: float = PRINTER_MARGIN
+) -> None:
     """Pass a loaded game through :func:`check_static`: ContentError carrying every error
     when it fails (warnings do not stop a command). Content whose snapshot passed before (a
     sealed verdict, see pnp.validate.verdicts) is not checked again."""
-    key = verdict_key(game.digest) if game.sources is not None else None
+    # A sealed verdict is of the default margin's layout: another margin is checked afresh.
+    usual = abs(margin - PRINTER_MARGIN) < 1e-9
+    key = verdict_key(game.digest) if game.sources is not None and usual else None
     if key is not None and passed_before(key):
         return
-    findings = check_static(game, templates_root)
+    findings = check_static(game, templates_root, margin=margin)
     errors = [p for p in findings.problems if p.severity == "error"]
     if errors:
         raise ContentError(sorted(errors, key=lambda p: p.location))
@@ -137,6 +146,7 @@ class _Options:
     workers: int | None
     use_ray: bool
     ray_address: str | None
+    margin: float = PRINTER_MARGIN
 
 
 def validate_games(
@@ -152,6 +162,7 @@ def validate_games(
     workers: int | None = None,
     use_ray: bool = False,
     ray_address: str | None = None,
+    printer_margin_mm: float = PRINTER_MARGIN / mm(1),
 ) -> ValidationResult:
     """Every check of every game in ``slugs``. ``balance`` adds the balance run: the content's
     ``balance:`` promises checked on ``balance.games`` games per table with the policy they
@@ -173,6 +184,7 @@ def validate_games(
         workers,
         use_ray,
         ray_address,
+        mm(printer_margin_mm),
     )
     if balance and balance_policy is not None:
         from pnp.validate.play import make_policy
@@ -236,7 +248,7 @@ def _check_before_play(
     """The static checks and the game's own simulation of a loaded game; the game's plugin
     when its play checks are to follow (simulating, and the content passed the checks)."""
     validation = GameValidation(game.slug, summary=[])
-    findings = check_static(game, options.templates_root)
+    findings = check_static(game, options.templates_root, margin=options.margin)
     plugin = find_game(game.slug)
     if not _has_errors(findings):
         # Validate's own, not the gate's: a build needs content it can draw, and these

@@ -8,10 +8,14 @@ from pnp.layout.sheets import (
     NEUTRAL_BORDER,
     PRINTER_MARGIN,
     Flip,
+    Rect,
+    Shelf,
     plan_card_grid,
+    plan_shared_sheets,
     plan_sheet,
     plan_tiles,
     scale_note,
+    shared_label,
     tile_label,
 )
 from pnp.units import PAPER_SIZES_MM, mm
@@ -215,3 +219,92 @@ def test_a_part_filled_page_marks_only_the_cut_lines_of_its_cards() -> None:
     }
     assert len(grid.crop_marks(filled=grid.per_page)) == len(grid.crop_marks())
     assert len(one) < len(grid.crop_marks(filled=grid.columns + 1)) < len(grid.crop_marks())
+
+
+# MAQUIS's token products: vacant tiles (34 x 56 mm turned upright), figures, markers, resources.
+MAQUIS_TOKENS = [
+    (mm(34), mm(56), 4),
+    (mm(20), mm(20), 15),
+    (mm(14), mm(14), 9),
+    (mm(16), mm(16), 24),
+]
+
+
+def _pieces(shelf: Shelf) -> list[Rect]:
+    return [shelf.grid.front(index).trim for index in range(shelf.count)]
+
+
+def _overlap(a: Rect, b: Rect) -> bool:
+    return (
+        a.x < b.right - 1e-6 and b.x < a.right - 1e-6 and a.y < b.top - 1e-6 and b.y < a.top - 1e-6
+    )
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_token_products_share_fewer_sheets_each_piece_at_its_size(paper: str) -> None:
+    width, height = PAPERS[paper]
+    pages = plan_shared_sheets(MAQUIS_TOKENS, bleed=BLEED, page_width=width, page_height=height)
+    alone = sum(
+        plan_card_grid(w, h, bleed=BLEED, page_width=width, page_height=height).pages_for(n)
+        for w, h, n in MAQUIS_TOKENS
+    )
+    assert len(pages) == 1 < alone  # four sheets became one
+    for product, (w, h, count) in enumerate(MAQUIS_TOKENS):
+        shelves = [shelf for page in pages for shelf in page if shelf.product == product]
+        assert sum(shelf.count for shelf in shelves) == count  # every piece, once
+        for shelf in shelves:
+            assert all((t.width, t.height) == (w, h) for t in _pieces(shelf))
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_shelves_keep_their_bleed_marks_and_footer_apart(paper: str) -> None:
+    width, height = PAPERS[paper]
+    pages = plan_shared_sheets(MAQUIS_TOKENS, bleed=BLEED, page_width=width, page_height=height)
+    footer = shared_label(width)
+    for page in pages:
+        trims = [trim for shelf in page for trim in _pieces(shelf)]
+        painted = [(shelf, shelf.grid.front(i).cell) for shelf in page for i in range(shelf.count)]
+        for shelf, cell in painted:  # one shelf's paint never reaches another's or the footer
+            assert not any(_overlap(cell, other) for s, other in painted if s is not shelf)
+            assert cell.y > footer.top
+        for shelf in page:
+            low, high = shelf.grid.band or (0.0, 0.0)
+            assert low >= PRINTER_MARGIN and high <= height - PRINTER_MARGIN
+            for mark in shelf.grid.crop_marks(shelf.count):
+                assert low - 1e-6 <= min(mark.y1, mark.y2) and max(mark.y1, mark.y2) <= high + 1e-6
+                assert min(mark.x1, mark.x2) >= PRINTER_MARGIN - 1e-6
+                assert max(mark.x1, mark.x2) <= width - PRINTER_MARGIN + 1e-6
+                line = Rect(
+                    min(mark.x1, mark.x2),
+                    min(mark.y1, mark.y2),
+                    abs(mark.x2 - mark.x1) or 1e-3,
+                    abs(mark.y2 - mark.y1) or 1e-3,
+                )
+                assert not any(_overlap(line, trim) for trim in trims)  # never across a piece
+
+
+def test_a_shared_sheet_backs_each_piece_exactly_behind_its_front() -> None:
+    width, height = PAPERS["a4"]
+    pages = plan_shared_sheets(MAQUIS_TOKENS, bleed=BLEED, page_width=width, page_height=height)
+    for shelf in pages[0]:
+        for index in range(shelf.count):
+            front = shelf.grid.front(index).trim
+            long = shelf.grid.back(index, Flip.LONG_EDGE).trim
+            short = shelf.grid.back(index, Flip.SHORT_EDGE).trim
+            assert long.x == pytest.approx(width - front.right, abs=1e-9) and long.y == front.y
+            assert short.y == pytest.approx(height - front.top, abs=1e-9) and short.x == front.x
+
+
+def test_products_run_on_to_the_next_shared_sheet_when_one_is_full() -> None:
+    width, height = PAPERS["a4"]
+    many = [(mm(25), mm(25), 70), (mm(16), mm(16), 30)]
+    pages = plan_shared_sheets(many, bleed=BLEED, page_width=width, page_height=height)
+    assert len(pages) == 2
+    assert sum(s.count for page in pages for s in page) == 100
+    assert {s.product for s in pages[1]} >= {1}
+
+
+def test_products_with_nothing_to_print_plan_no_shared_sheet() -> None:
+    width, height = PAPERS["a4"]
+    empty = [(mm(20), mm(20), 0), (mm(14), mm(14), 0)]
+    assert plan_shared_sheets(empty, bleed=BLEED, page_width=width, page_height=height) == []

@@ -104,3 +104,46 @@ def test_every_page_is_written_as_placing_each_card_anew_writes_it(
 
     monkeypatch.setattr(cards, "_Placer", _PlacerAnew)
     assert _sheets(tmp_path / "anew.pdf", cjk_fonts, grid, options) == remembered
+
+
+@pytest.mark.parametrize("flip", [Flip.LONG_EDGE, Flip.SHORT_EDGE])
+def test_a_shared_sheet_s_footer_lies_clear_of_every_piece_front_and_back(
+    cjk_fonts: FontSet, tmp_path: Path, flip: Flip
+) -> None:
+    import pdfplumber
+
+    from pnp.layout.sheets import plan_shared_sheets
+    from pnp.render.cards import SharedProduct, render_shared_sheets
+
+    page = (mm(215.9), mm(279.4))  # Letter: a short-edge back once put the footer on tiles
+    big, small = _face("tile", mm(34), mm(56)), _face("pawn", mm(20), mm(20))
+    products = [
+        SharedProduct("空屋板块", [CardRun(big, big, 4)]),
+        SharedProduct("人物指示物", [CardRun(small, small, 15)]),
+    ]
+    pages = plan_shared_sheets(
+        [(mm(34), mm(56), 4), (mm(20), mm(20), 15)],
+        bleed=mm(3),
+        page_width=page[0],
+        page_height=page[1],
+    )
+    path = tmp_path / "shared.pdf"
+    options = CardSheetOptions(flip=flip)
+    count = render_shared_sheets(
+        path, products, pages, title="t", fonts=cjk_fonts, options=options, report=DrawReport()
+    )
+    assert count == 2
+    # Where each piece paints (its trim and bleed), front then back, in pdfplumber's
+    # top-down coordinates.
+    sides = [
+        [shelf.grid.front(i).cell for shelf in pages[0] for i in range(shelf.count)],
+        [shelf.grid.back(i, flip).cell for shelf in pages[0] for i in range(shelf.count)],
+    ]
+    with pdfplumber.open(path) as document:
+        for side, cells in zip(document.pages, sides, strict=True):
+            footer = [c for c in side.chars if c["size"] < 7]
+            assert footer
+            top, bottom = min(c["top"] for c in footer), max(c["bottom"] for c in footer)
+            for cell in cells:
+                cell_top, cell_bottom = page[1] - cell.top, page[1] - cell.y
+                assert cell_bottom <= top or cell_top >= bottom

@@ -81,6 +81,19 @@ def test_a_letter_booklet_is_letter_with_its_pages_scaled_to_fit_and_marks_print
                 assert line["bottom"] <= side.height - PRINTER_MARGIN + 0.01
 
 
+def test_a_wider_printer_margin_moves_the_fold_ticks_inside_it(
+    book: RulebookFiles, tmp_path: Path
+) -> None:
+    target = tmp_path / "wide-margin-booklet.pdf"
+    impose_booklet(book.reading, target, paper_size("a4"), mm(8))
+    with pdfplumber.open(target) as pdf:
+        ticks = [line for line in pdf.pages[0].lines if line["x0"] == line["x1"]]
+        height = pdf.pages[0].height
+    assert ticks
+    nearest = min(min(t["top"], height - t["bottom"]) for t in ticks) / POINTS_PER_MM
+    assert nearest == pytest.approx(8.0, abs=0.01)
+
+
 def test_first_sheet_holds_the_last_and_the_first_page(book: RulebookFiles) -> None:
     reading = page_texts(book.reading)
     with pdfplumber.open(book.booklet) as pdf:

@@ -17,6 +17,7 @@ from pnp.validate.preflight import (
     PlayerText,
     _check_grid,
     check_player_words,
+    check_quotes,
     check_spellings,
 )
 from pnp.validate.runner import check_static
@@ -74,6 +75,45 @@ def test_a_term_spelt_two_ways_is_found_at_the_term() -> None:
     assert _messages(findings) == [
         "content/x/rulebook.yaml:3: the term '巡逻卡' is also spelt '巡逻牌' (rulebook "
         "setup.text, content/x/game.yaml:7): one term, one spelling"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("term", "written", "variant"),
+    [
+        ("资源标记物", "拿一个资源标记。", "资源标记"),
+        ("准备回合", "准备轮结束后", "准备轮"),
+        ("星形盾牌", "站在星形盾上", "星形盾"),
+    ],
+)
+def test_a_term_spelt_another_known_way_is_found(term: str, written: str, variant: str) -> None:
+    findings = Findings(load_game(CONTENT, "deadline-99"))
+    texts = [PlayerText(HERE, "rulebook setup.text", written)]
+    check_spellings(findings, [(term, Location("content/x/rulebook.yaml", 3))], texts)
+    assert _messages(findings) == [
+        f"content/x/rulebook.yaml:3: the term {term!r} is also spelt {variant!r} (rulebook "
+        "setup.text, content/x/game.yaml:7): one term, one spelling"
+    ]
+
+
+def test_the_term_itself_and_a_variant_that_is_another_term_pass() -> None:
+    findings = Findings(load_game(CONTENT, "deadline-99"))
+    texts = [PlayerText(HERE, "rulebook", "拿一个资源标记物，翻开一张行动牌。")]
+    terms = [("资源标记物", HERE), ("行动卡", HERE), ("行动牌", HERE)]
+    check_spellings(findings, terms, texts)
+    assert findings.problems == []
+
+
+def test_curly_quotes_beside_corner_brackets_are_found_where_written() -> None:
+    findings = Findings(load_game(CONTENT, "deadline-99"))
+    texts = [
+        PlayerText(HERE, "glossary '弃牌'", "“弃牌 X”：弃 X 张手牌。"),
+        PlayerText(HERE, "glossary '回收'", "「回收 X」：把 X 张牌回收。"),
+    ]
+    check_quotes(findings, texts)
+    assert _messages(findings) == [
+        "content/x/game.yaml:7: glossary '弃牌': '“' in a Chinese player document, which "
+        "quotes with 「…」: one quotation style"
     ]
 
 

@@ -21,9 +21,9 @@ def checks(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[str]:
     ran: list[str] = []
     check_static = runner.check_static
 
-    def counted(game: Any, templates_root: Path) -> Any:
+    def counted(game: Any, templates_root: Path, **options: Any) -> Any:
         ran.append(game.slug)
-        return check_static(game, templates_root)
+        return check_static(game, templates_root, **options)
 
     monkeypatch.setattr(runner, "check_static", counted)
     return ran

@@ -18,8 +18,7 @@ PRODUCTS = [
     "sanity-cards",
     "arena-map",
     "player-boards",
-    "pawns",
-    "markers",
+    "tokens",
     "turn-aid",
     "glossary-aid",
 ]

@@ -19,11 +19,9 @@ PRODUCTS = [
     "ai-cards",
     "action-cards",
     "character-cards",
-    "treasure-tokens",
-    "pawns",
+    "tokens",
     "placement-mat",
-    "dragon-tile",
-    "markers",
+    "tokens-single-sided",
     "timer-card",
     "round-aid",
 ]
@@ -77,8 +75,7 @@ def test_the_kit_holds_every_product_and_a_cover(kit: Path) -> None:
     [
         ("ai-cards", 63.0, 88.0),
         ("action-cards", 44.0, 68.0),
-        ("treasure-tokens", 25.0, 25.0),
-        ("pawns", 25.0, 25.0),
+        ("tokens", 25.0, 25.0),  # treasures and pawns share the duplex token sheet
     ],
 )
 def test_crop_marks_cut_each_component_at_its_true_size(
@@ -114,7 +111,7 @@ def test_every_card_appears_as_often_as_the_deck_holds_it(kit: Path, game: Loade
     for card in game.model.action_cards:
         printed = sum(c.cards.get(card.id, 0) for c in game.model.player_colours)
         assert actions.count(card.name) == printed, card.name
-    tokens = fronts_text(pdf(kit, "treasure-tokens"))
+    tokens = fronts_text(pdf(kit, "tokens"))
     counts = Counter({t.name: tokens.count(t.name) for t in game.model.treasures})
     assert counts == Counter({t.name: t.copies for t in game.model.treasures})
 

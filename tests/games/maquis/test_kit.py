@@ -17,10 +17,7 @@ PRODUCTS = [
     "board",
     "patrol-cards",
     "mission-cards",
-    "vacant-tiles",
-    "figure-tokens",
-    "marker-tokens",
-    "resource-tokens",
+    "tokens",
     "round-summary",
     "difficulty-reference",
 ]
@@ -92,13 +89,13 @@ def test_mission_cards_show_their_boxes(kit: Path, maquis: LoadedGame) -> None:
 
 
 def test_tokens_match_the_counts(kit: Path, maquis: LoadedGame) -> None:
-    fronts = text(kit, "resource-tokens", slice(0, None, 2))
-    for resource in maquis.model.resources:
-        assert fronts.count(resource.name[0]) == resource.count
-    figures = text(kit, "figure-tokens", slice(0, None, 2))
-    assert figures.count("抗") == figures.count("警") == figures.count("兵") == 5
-    with pdfplumber.open(pdf(kit, "resource-tokens")) as document:
+    # Every token product shares the one duplex sheet: a piece is a word of its own there.
+    with pdfplumber.open(pdf(kit, "tokens")) as document:
+        words = [w["text"] for page in document.pages[::2] for w in page.extract_words()]
         lines = document.pages[0].lines
+    for resource in maquis.model.resources:
+        assert words.count(resource.name[0]) == resource.count
+    assert words.count("抗") == words.count("警") == words.count("兵") == 5
     xs = sorted({round(to_mm(ln["x0"]), 2) for ln in lines if ln["x0"] == ln["x1"]})
     assert 16.0 in {round(b - a, 1) for a, b in itertools.pairwise(xs)}
 

@@ -37,7 +37,10 @@ def to_mm(points: float) -> float:
 
 def test_every_product_is_built_with_a_cover(kit: Path, game: LoadedGame) -> None:
     names = sorted(p.name for p in kit.glob("*.pdf"))
-    expected = [f"{GAME}-{p.id}.pdf" for p in game.model.products]
+    # The three token products share one sheet, printed as one file.
+    shared = {"head-tokens", "markers", "buff-tokens"}
+    expected = [f"{GAME}-{p.id}.pdf" for p in game.model.products if p.id not in shared]
+    expected.append(f"{GAME}-tokens.pdf")
     assert names == sorted(
         [*expected, f"{GAME}-00-read-me-first.pdf", f"{GAME}-01-duplex-calibration.pdf"]
     )
@@ -90,13 +93,30 @@ def test_landscape_field_cards_are_cut_at_poker_size(kit: Path) -> None:
     assert 88.0 in heights and heights <= {88.0, 6.0}
 
 
+def _shelf_widths(path: Path) -> list[set[float]]:
+    """The spacing of the vertical crop marks of each shelf of a shared sheet's first page:
+    the marks above or below one shelf span the same height, so they are grouped by it."""
+    with pdfplumber.open(path) as document:
+        lines = document.pages[0].lines
+    shelves: dict[tuple[float, float], set[float]] = {}
+    for line in lines:
+        if line["x0"] == line["x1"]:
+            key = (round(line["top"], 1), round(line["bottom"], 1))
+            shelves.setdefault(key, set()).add(round(to_mm(line["x0"]), 2))
+    return [
+        {round(b - a, 1) for a, b in itertools.pairwise(sorted(xs))}
+        for xs in shelves.values()
+        if len(xs) > 1
+    ]
+
+
 def test_tokens_are_cut_at_their_small_sizes(kit: Path) -> None:
-    widths, _ = _cut_spacing(pdf(kit, "head-tokens"))
-    assert 20.0 in widths and widths <= {20.0, 6.0}
-    widths, _ = _cut_spacing(pdf(kit, "markers"))
-    assert 10.0 in widths and widths <= {10.0, 6.0}  # they fit every track's cells
-    widths, _ = _cut_spacing(pdf(kit, "buff-tokens"))
-    assert 12.0 in widths and widths <= {12.0, 6.0}  # they fit the 13 mm rounds-left cells
+    # Heads (20 mm), markers (10 mm: they fit every track's cells) and buffs (12 mm: they fit
+    # the 13 mm rounds-left cells) share one sheet, each shelf cut at its own size.
+    shelves = _shelf_widths(pdf(kit, "tokens"))
+    assert {size for spacing in shelves for size in spacing} == {20.0, 10.0, 12.0}
+    assert all(len(spacing) == 1 for spacing in shelves)
+    assert len(pypdf.PdfReader(pdf(kit, "tokens")).pages) == 1
 
 
 @pytest.mark.parametrize(
