@@ -23,6 +23,7 @@ from pnp.errors import ContentError, Location, Problem
 from pnp.model.common import Balance
 from pnp.paths import content_size
 from pnp.registry import Game, find_game
+from pnp.tune.numbers import check_tuning
 from pnp.validate.checks import Findings, check_common
 from pnp.validate.claims import check_claims
 from pnp.validate.fit import check_fit, check_observed
@@ -61,6 +62,8 @@ def _check_static(game: LoadedGame, templates_root: Path) -> Findings:
         findings.error(problem.location, problem.message)
     check_common(findings, templates_root)
     check_portable_yaml(findings)
+    for problem in check_tuning(game):
+        findings.error(problem.location, problem.message)
     plugin = find_game(game.slug)
     if not _has_errors(findings):
         # Slots, tracks and state on top of products and sizes the checks above passed.
