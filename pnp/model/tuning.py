@@ -22,7 +22,11 @@ class Tunable:
         )
     )
     field: str = setting(
-        metadata=doc("the key of the number in each item, e.g. cost", nonempty=True)
+        metadata=doc(
+            "the key of the number in each item, e.g. cost; dotted through nested keys and "
+            "list positions, e.g. steps.2.pay.0.weapons",
+            nonempty=True,
+        )
     )
     min: int = setting(metadata=doc("the smallest value the tuner may give it"))
     max: int = setting(metadata=doc("the largest value the tuner may give it"))
@@ -45,7 +49,9 @@ class Fixed:
         metadata=doc("the collection or dotted path to a mapping, as in tunable", nonempty=True)
     )
     fields: tuple[str, ...] = setting(
-        metadata=doc("the keys of the fixed numbers in each item", nonempty=True)
+        metadata=doc(
+            "the keys of the fixed numbers in each item (dotted, as in tunable)", nonempty=True
+        )
     )
     reason: str = setting(
         metadata=doc("why they are fixed, e.g. the post that sets them", nonempty=True)

@@ -30,13 +30,13 @@ from dataclasses import dataclass, field
 
 from pnp.content.loader import LoadedGame, load_game
 from pnp.content.sources import Snapshot
+from pnp.content.tuning import Number, content_tree, edited_files, splice, tunable_numbers
 from pnp.content.yamlsource import MappingNode, ScalarNode, SequenceNode
 from pnp.engines.stats import Rate
 from pnp.errors import ContentError, PnpError
 from pnp.model.common import Balance
 from pnp.model.tuning import Tuning
 from pnp.registry import Game
-from pnp.tune.numbers import Number, content_tree, edited_files, splice, tunable_numbers
 from pnp.validate.play import Figure, Verdict, game_tables, judge_promises, play_in_stages
 
 LADDER_PENALTY = 0.05
@@ -101,11 +101,16 @@ class Budget:
     """Wall-clock seconds the search may spend; the candidates judged so far."""
 
     seconds: float
+    candidates: int | None = None
+    """Most candidates judged (None: as many as the seconds allow)."""
     started: float = field(default_factory=time.monotonic)
     tried: int = 0
 
     @property
     def left(self) -> float:
+        """Seconds left; 0 once the candidates are all judged."""
+        if self.candidates is not None and self.tried >= self.candidates:
+            return 0.0
         return self.seconds - (time.monotonic() - self.started)
 
     @property
@@ -128,8 +133,12 @@ class Judge:
         seed: int,
         tables: Sequence[str] = (),
         workers: int | None = None,
+        warnings: bool = False,
     ) -> None:
         self.loaded = loaded
+        self.warnings = warnings
+        """Whether figures outside their band by the win rate alone (validate's warnings) are
+        brought back too, not only the ones outside beyond doubt."""
         self.game = game
         self.balance = dataclasses.replace(balance, policy=policy)
         self.games = games
@@ -188,7 +197,9 @@ class Judge:
             )
         figures, _ = judge_promises(self.balance, runs, players)
         if self.targets is None:
-            self.targets = frozenset(f.what for f in figures if _beyond_doubt(f) > 0)
+            self.targets = frozenset(
+                f.what for f in figures if _beyond_doubt(f) > 0 or (self.warnings and _off(f) > 0)
+            )
         judged = Judged(dict(values), tuple(figures), self.targets)
         self.seen[key] = judged
         return judged
@@ -234,6 +245,15 @@ def subject_traits(root: MappingNode, label: str) -> frozenset[tuple[str, str]]:
     return frozenset(found)
 
 
+def _subjects(figure: Figure) -> list[str]:
+    """What a figure is about: its label (a character), and the item a factor names
+    (``mission:officer``: the mission officer)."""
+    subjects = [figure.label] if figure.label else []
+    if ":" in figure.factor:
+        subjects.append(figure.factor.split(":", 1)[1])
+    return subjects
+
+
 def _groups(
     numbers: Sequence[Number], entries: Sequence[int], related: frozenset[tuple[str, str]]
 ) -> tuple[list[list[Number]], list[list[Number]]]:
@@ -261,6 +281,7 @@ def search(
     entries: Sequence[int],
     root: MappingNode,
     budget: Budget,
+    progress: Callable[[Budget, Judged], None] | None = None,
 ) -> Proposal:
     """The smallest change of ``numbers`` (``entries[i]``: the tunable entry of number ``i``)
     that ``judge`` finds keeping every promise, within ``budget`` (see the module's steps)."""
@@ -271,32 +292,38 @@ def search(
 
     def tried(values: Mapping[Number, int]) -> Judged:
         budget.tried += 1
-        return judge(values)
+        judged = judge(values)
+        if progress is not None:
+            progress(budget, judged)
+        return judged
 
     # 1. Reach the bands.
     while not best.kept and budget.left > 0:
         related: frozenset[tuple[str, str]] = frozenset()
         for figure in before.figures:
-            if figure.what in before.targets and figure.label:
-                related |= subject_traits(root, figure.label)
+            if figure.what in before.targets:
+                for subject in _subjects(figure):
+                    related |= subject_traits(root, subject)
         found: Judged | None = None
         for tier in _groups(numbers, entries, related):
             for group in tier:
                 for direction in (-1, 1):
-                    steps, last = 1, best
+                    # Every doubling to the bounds, not only while it helps: one step of a
+                    # number far out of line (damage 6 at cost 0) may change nothing at all.
+                    steps, previous = 1, best.values
                     while budget.left > 0:
                         values = _shifted(best.values, group, direction * steps)
-                        if values == last.values:
+                        if values == previous:
                             break
+                        previous = values
                         judged = tried(values)
-                        if judged.distance >= last.distance - SOLVED:
-                            break
-                        last = judged
+                        if judged.distance < best.distance - SOLVED and (
+                            found is None or judged.distance < found.distance
+                        ):
+                            found = judged
                         if judged.kept:
                             break
                         steps *= 2
-                    if last is not best and (found is None or last.distance < found.distance):
-                        found = last
             if found is not None:
                 break
         if found is None:
@@ -383,22 +410,26 @@ def prepare(loaded: LoadedGame) -> tuple[list[Number], list[int], MappingNode]:
 
 def diff_of(loaded: LoadedGame, changes: Mapping[Number, int]) -> tuple[str, dict[str, str]]:
     """The unified diff of a change and each changed file's new text (by display path)."""
-    from pnp.tune.numbers import unified_diff
+    from pnp.content.tuning import unified_diff
 
     files = edited_files(loaded, changes)
     return unified_diff(files), {display: after for display, (_, after) in files.items()}
 
 
 def figure_rows(
-    before: Sequence[Figure], after: Sequence[Figure]
+    before: Sequence[Figure], after: Sequence[Figure], targets: frozenset[str] = frozenset()
 ) -> list[tuple[str, Rate | None, Rate | None, tuple[float, float], bool]]:
-    """(what, rate before, rate after, band, ladder) of each figure outside its promise before
-    or after, in the order the promises list them."""
+    """(what, rate before, rate after, band, ladder) of each target and each figure outside its
+    promise beyond doubt before or after, in the order the promises list them."""
     after_by = {figure.what: figure for figure in after}
     rows: list[tuple[str, Rate | None, Rate | None, tuple[float, float], bool]] = []
     for figure in before:
         other = after_by.get(figure.what)
-        if _beyond_doubt(figure) > 0 or (other is not None and _beyond_doubt(other) > 0):
+        if (
+            figure.what in targets
+            or _beyond_doubt(figure) > 0
+            or (other is not None and _beyond_doubt(other) > 0)
+        ):
             rows.append(
                 (
                     figure.what,
@@ -409,3 +440,37 @@ def figure_rows(
                 )
             )
     return rows
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """The proposal and today's content, judged by another policy (the strong player)."""
+
+    policy: str
+    games: int
+    before: Judged | None
+    after: Judged | None
+
+
+def confirm(
+    make_judge: Callable[[Sequence[str]], Judge],
+    proposal: Proposal,
+    budget: Budget,
+) -> Confirmation | None:
+    """The proposal, then today's content, judged by the judge ``make_judge`` gives for the
+    tables of the broken figures, as far as ``budget`` allows (None when none is left)."""
+    tables = sorted(
+        {
+            table
+            for figure in proposal.before.figures
+            if figure.what in proposal.before.targets
+            for table in figure.tables
+        }
+    )
+    if budget.left <= 0 or not tables:
+        return None
+    judge = make_judge(tables)
+    judge.targets = proposal.before.targets
+    after = judge(proposal.after.values)
+    before = judge(proposal.before.values) if budget.left > 0 else None
+    return Confirmation(judge.balance.policy, judge.games, before, after)

@@ -499,6 +499,8 @@ class Figure:
     """The promise a rate figure is held to: lowest and highest win rate."""
     label: str = ""
     """The factor's label the figure is about (a character, a seat), when it is one."""
+    factor: str = ""
+    """The factor the figure's promise is about (character, mission:officer), when one."""
 
     @property
     def games(self) -> str:
@@ -506,7 +508,14 @@ class Figure:
 
 
 def _rate_figure(
-    where: Location, table: str, what: str, rate: Rate, low: float, high: float, label: str = ""
+    where: Location,
+    table: str,
+    what: str,
+    rate: Rate,
+    low: float,
+    high: float,
+    label: str = "",
+    factor: str = "",
 ) -> Figure:
     interval_low, interval_high = rate.interval
     if interval_high < low or interval_low > high:
@@ -525,6 +534,7 @@ def _rate_figure(
         rate=rate,
         band=(low, high),
         label=label,
+        factor=factor,
     )
 
 
@@ -563,6 +573,7 @@ def judge_promises(
                         max(0.0, fair - spread.tolerance),
                         min(1.0, fair + spread.tolerance),
                         label,
+                        spread.factor,
                     )
                 )
     for band in balance.bands:

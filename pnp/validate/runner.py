@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 from pnp.content.icons import icon_problems, sprite_problems
 from pnp.content.loader import LoadedGame, load_game
+from pnp.content.tuning import check_tuning
 from pnp.cores import default_workers, may_fork
 from pnp.engines.batch import few_full_collections, run_seeds
 from pnp.errors import ContentError, Location, Problem
 from pnp.model.common import Balance
 from pnp.paths import content_size
 from pnp.registry import Game, find_game
-from pnp.tune.numbers import check_tuning
 from pnp.validate.checks import Findings, check_common
 from pnp.validate.claims import check_claims
 from pnp.validate.fit import check_fit, check_observed

@@ -117,6 +117,20 @@ def select(root: MappingNode, at: str, match: Mapping[str, str | int | bool]) ->
     return picked
 
 
+def value_at(item: MappingNode, path: str) -> Node | None:
+    """The node ``path`` names inside ``item``: keys and list positions, dotted
+    (``steps.2.pay.0.weapons``); None when there is none."""
+    node: Node | None = item
+    for part in path.split("."):
+        if isinstance(node, MappingNode):
+            node = node.get(part)
+        elif isinstance(node, SequenceNode) and part.isdigit() and int(part) < len(node.items):
+            node = node.items[int(part)]
+        else:
+            return None
+    return node
+
+
 def _traits(node: MappingNode) -> frozenset[tuple[str, str]]:
     return frozenset(
         (key, str(value.value))
@@ -130,7 +144,7 @@ def _traits(node: MappingNode) -> frozenset[tuple[str, str]]:
 def _fixed_cells(root: MappingNode, fixed: Fixed) -> Iterator[tuple[str, Location]]:
     for item in select(root, fixed.at, fixed.match):
         for key in fixed.fields:
-            value = item.node.get(key)
+            value = value_at(item.node, key)
             if value is not None:
                 yield f"{item.label}.{key}", value.where
 
@@ -162,7 +176,7 @@ def tunable_numbers(root: MappingNode, tuning: Tuning) -> tuple[list[Number], li
         except PnpError as error:
             problems.append(Problem(entry.where, f"{name}: {error}"))
             continue
-        found = [(item, item.node.get(entry.field)) for item in items]
+        found = [(item, value_at(item.node, entry.field)) for item in items]
         present = [(item, value) for item, value in found if value is not None]
         if not present:
             keys = sorted({key for item in items for key in item.node})
