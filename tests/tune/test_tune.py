@@ -79,7 +79,7 @@ def test_tune_brings_the_unfair_red_edit_back_by_changing_red_cards_only(tmp_pat
             "--workers",
             "1",
             "--write",
-        ],  # fmt: skip
+        ],
     )
 
     assert result.exit_code == 0, result.output
