@@ -17,7 +17,7 @@ class Tunable:
     at: str = setting(
         metadata=doc(
             "the collection (a top-level key, e.g. cards) or a dotted path to a mapping "
-            "(e.g. table.rules) that holds the number",
+            "(e.g. settings) that holds the number",
             nonempty=True,
         )
     )
