@@ -141,7 +141,8 @@ def tune(
     budget ran out first or the content has mistakes, 2 on a usage error."""
     chosen = [name.strip() for name in tables.split(",") if name.strip()]
     try:
-        loaded = obj.checked(game)
+        # Loaded unchecked first, so a mistyped option is told before the static checks run.
+        loaded = obj.load(game)
         code = _tune(
             obj, loaded, budget, games_count, chosen, seed, policy, confirm_policy,
             confirm_games, include_warnings, candidates, write, workers,
@@ -171,6 +172,7 @@ def _tune(
     from pnp.registry import find_game
     from pnp.tune.search import Budget, Judge, confirm, prepare, search, tuning_of
     from pnp.validate.play import game_tables, make_policy
+    from pnp.validate.runner import require_clean
 
     plugin = find_game(loaded.slug)
     if plugin is None:
@@ -183,6 +185,7 @@ def _tune(
     proposer = policy or balance.policy
     for name in (proposer, *([confirm_policy] if confirm_policy != "none" else [])):
         make_policy(plugin, name)  # an unknown policy is a usage error before any game
+    require_clean(loaded, obj.templates_root)
     numbers, entries, root = prepare(loaded)
     judge = Judge(
         loaded, plugin, balance, policy=proposer, games=games, seed=seed, tables=tables,
