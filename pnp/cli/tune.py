@@ -197,8 +197,21 @@ def _tune(
         if obj.verbosity >= 1 and sys.stderr.isatty()
         else None
     )
+
+    def progress(spent: Budget, judged: Judged) -> None:
+        if bar is not None:
+            bar(spent, judged)
+        if obj.verbosity >= 2:  # -v: a line a candidate, for logs where no bar is drawn
+            changed = sum(value != number.value for number, value in judged.values.items())
+            click.echo(
+                f"{loaded.slug}: candidate {spent.tried} ({spent.spent:.0f} s): {changed} "
+                f"number(s) changed, {judged.distance:.3f} outside"
+                + (", every promise kept" if judged.kept else ""),
+                err=True,
+            )
+
     try:
-        proposal = search(judge, numbers, entries, root, budget, progress=bar)
+        proposal = search(judge, numbers, entries, root, budget, progress=progress)
         confirmation = None
         if confirm_policy != "none" and proposal.changes and proposal.after.kept:
             confirmation = confirm(
@@ -260,7 +273,7 @@ def _report(
     diff, texts = diff_of(loaded, changes)
     if diff:
         say(diff, nl=False)
-    say("promise (win rate [95 % interval])        before            after            band")
+    say("win rate [95 % interval], today -> proposed:")
     for what, before, after, band, ladder in figure_rows(
         proposal.before.figures, proposal.after.figures, proposal.before.targets
     ):
@@ -282,8 +295,13 @@ def _report(
                     f"{_rate(figure.rate)}, promised {figure.band[0]:.0%}–{figure.band[1]:.0%}"
                 )
         if confirmation.after is not None:
-            verdict = "keeps" if confirmation.after.kept else "does not keep"
-            say(f"  the proposal {verdict} every broken promise under {confirmation.policy} play")
+            if confirmation.after.broken > 0:
+                verdict = "leaves a promise broken beyond doubt"
+            elif confirmation.after.kept:
+                verdict = "keeps every broken promise"
+            else:
+                verdict = "is undecided on these games (more --confirm-games would tell)"
+            say(f"  under {confirmation.policy} play the proposal {verdict}")
     elif confirm_policy != "none" and changes and proposal.after.kept:
         say(f"not confirmed with the {confirm_policy} policy: the budget was spent")
     if write and changes and proposal.after.kept:

@@ -285,10 +285,6 @@ def search(
 ) -> Proposal:
     """The smallest change of ``numbers`` (``entries[i]``: the tunable entry of number ``i``)
     that ``judge`` finds keeping every promise, within ``budget`` (see the module's steps)."""
-    start = {number: number.value for number in numbers}
-    before = judge(start)
-    budget.tried += 1
-    best = before
 
     def tried(values: Mapping[Number, int]) -> Judged:
         budget.tried += 1
@@ -296,6 +292,9 @@ def search(
         if progress is not None:
             progress(budget, judged)
         return judged
+
+    before = tried({number: number.value for number in numbers})
+    best = before
 
     # 1. Reach the bands.
     while not best.kept and budget.left > 0:
