@@ -231,10 +231,23 @@ def _tune(
     finally:
         if bar is not None:
             bar.clear()
+    clean = True
+    if proposal.changes:
+        # The proposal is content like any other: a number the faces or the claims cannot take
+        # (a cost a card's text no longer fits) is reported, and nothing is written.
+        try:
+            require_clean(judge.variant(proposal.after.values), obj.templates_root)
+        except ContentError as error:
+            for problem in error.problems:
+                click.echo(f"proposal: {problem}", err=True)
+            write = clean = False
+            click.echo(
+                f"{loaded.slug}: the proposal fails the static checks; not written", err=True
+            )
     _report(
         loaded, proposal, confirmation, proposer, games, confirm_policy, write, include_warnings
     )
-    return 0 if proposal.after.kept else 1
+    return 0 if proposal.after.kept and clean else 1
 
 
 def _report(

@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pnp.content.loader import LoadedGame, load_game
-from pnp.content.sources import Snapshot
+from pnp.content.sources import Snapshot, tree_digest
 from pnp.content.tuning import Number, content_tree, edited_files, splice, tunable_numbers
 from pnp.content.yamlsource import MappingNode, ScalarNode, SequenceNode
 from pnp.engines.stats import Rate
@@ -165,7 +165,11 @@ class Judge:
         for display, edits in by_file.items():
             relative = display[len(prefix) :]
             files[relative] = splice(files[relative].decode("utf-8"), edits, display).encode()
-        snapshot = Snapshot(dataclasses.replace(sources.content, files=files), sources.templates)
+        # A digest of its own: verdicts and records are keyed on it, and this is other content.
+        content = dataclasses.replace(
+            sources.content, files=files, digest=tree_digest(files, sources.content.refused)
+        )
+        snapshot = Snapshot(content, sources.templates)
         return load_game(self.loaded.folder.parent, self.loaded.slug, sources=snapshot)
 
     def __call__(self, values: Mapping[Number, int]) -> Judged:

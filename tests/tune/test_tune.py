@@ -62,23 +62,9 @@ def test_tune_brings_the_unfair_red_edit_back_by_changing_red_cards_only(tmp_pat
     result = CliRunner().invoke(
         main,
         [
-            "--content",
-            str(content),
-            "tune",
-            "arena-tales",
-            "--tables",
-            "2p",
-            "--games",
-            "24",
-            "--seed",
-            "2",
-            "--candidates",
-            "6",
-            "--confirm",
-            "none",
-            "--workers",
-            "1",
-            "--write",
+            *("--content", str(content), "tune", "arena-tales", "--tables", "2p"),
+            *("--games", "24", "--seed", "3", "--candidates", "7", "--confirm", "none"),
+            *("--workers", "1", "--write"),
         ],
     )
 
