@@ -15,7 +15,8 @@ How the change is found, cheapest first:
    move helps.
 2. *Shrink the change.* Changed numbers are put back to their old values, half of them at a
    time, then one by one (as delta debugging does), keeping each revert that still keeps every
-   promise; then each remaining number is moved a step back while that still holds. What is
+   promise; one number's change is folded into another of its entry while that holds; then
+   each remaining number is moved a step back while that still holds. What is
    left is the change with the fewest numbers, then the smallest steps, the search found.
 3. *Confirm.* When budget is left, the proposal and today's content play the confirming
    policy (the strong player) on the tables of the broken figures, on shared seeds.
@@ -359,6 +360,35 @@ def _fewest(
         elif len(chunk) > 1:
             half = len(chunk) // 2
             chunks[:0] = [chunk[:half], chunk[half:]]
+    return _merged(judge, best, budget)
+
+
+def _merged(
+    judge: Callable[[Mapping[Number, int]], Judged], best: Judged, budget: Budget
+) -> Judged:
+    """Fold one changed number's change into another of its entry (two costs of 1 into one of
+    2) while every promise holds: what putting numbers back alone cannot find."""
+    merged = True
+    while merged and budget.left > 0:
+        merged = False
+        changed = sorted(
+            (n for n, v in best.values.items() if v != n.value),
+            key=lambda n: (abs(best.values[n] - n.value), n.label),
+        )
+        for number in changed:
+            for other in changed:
+                if other is number or other.entry != number.entry or budget.left <= 0:
+                    continue
+                moved = best.values[other] + best.values[number] - number.value
+                moved = min(other.high, max(other.low, moved))
+                if moved == best.values[other]:
+                    continue
+                judged = judge({**best.values, number: number.value, other: moved})
+                if judged.kept:
+                    best, merged = judged, True
+                    break
+            if merged:
+                break
     return best
 
 
