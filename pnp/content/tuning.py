@@ -312,8 +312,8 @@ def unified_diff(files: Mapping[str, tuple[str, str]]) -> str:
             difflib.unified_diff(
                 before.splitlines(keepends=True),
                 after.splitlines(keepends=True),
-                fromfile=f"a/{display}",
-                tofile=f"b/{display}",
+                fromfile=f"a/{display.lstrip('/')}",
+                tofile=f"b/{display.lstrip('/')}",
                 n=1,
             )
         )
