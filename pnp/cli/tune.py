@@ -245,7 +245,15 @@ def _tune(
                 f"{loaded.slug}: the proposal fails the static checks; not written", err=True
             )
     _report(
-        loaded, proposal, confirmation, proposer, games, confirm_policy, write, include_warnings
+        loaded,
+        proposal,
+        confirmation,
+        proposer,
+        games,
+        confirm_policy,
+        write,
+        include_warnings,
+        clean,
     )
     return 0 if proposal.after.kept and clean else 1
 
@@ -259,6 +267,7 @@ def _report(
     confirm_policy: str,
     write: bool,
     warnings: bool,
+    clean: bool = True,
 ) -> None:
     from pnp.tune.search import diff_of, figure_rows
 
@@ -277,7 +286,12 @@ def _report(
         )
         return
     changes = proposal.changes
-    if proposal.after.kept:
+    if proposal.after.kept and not clean:
+        say(
+            f"{slug}: proposal: {len(changes)} number(s) changed; every promise kept in play, "
+            "but the content fails the static checks (on stderr)"
+        )
+    elif proposal.after.kept:
         say(f"{slug}: proposal: {len(changes)} number(s) changed, every promise kept")
     elif changes:
         say(f"{slug}: no change found that keeps every promise; the closest found:")
@@ -321,7 +335,7 @@ def _report(
         _write(loaded, texts)
         say(f"{slug}: wrote {', '.join(texts)}")
     elif write:
-        say(f"{slug}: nothing written (no change keeps every promise)")
+        say(f"{slug}: nothing written")
 
 
 def _rate(rate: Rate | None) -> str:
