@@ -3,21 +3,24 @@ inside its band.
 
 How a candidate is judged: the content with the candidate's numbers, loaded as the designer's
 files would be, plays the same seeds on every table (common random numbers, so two candidates
-differ by their numbers, not by luck), and each figure of each promise scores how far its win
-rate lies outside its band; zero is every promise kept.
+differ by their numbers, not by luck). The figures broken on today's content are the targets
+(with ``--warnings``, also those outside by the win rate alone); a candidate keeps the
+promises when no figure's interval lies outside its promise and every target's win rate is
+inside its band, and candidates are compared by how far, summed, they miss.
 
 How the change is found, cheapest first:
 
-1. *Reach the bands.* A move shifts the numbers of one tunable entry together by a number of
-   steps (1, 2, 4… while it helps), up or down. The entries whose items share a trait with a
-   broken figure's subject (赤焰's cards share its colour) are tried first; the rest only when
-   none of those helps. The best move is taken, and again, until every promise is kept or no
-   move helps.
+1. *Reach the bands.* A move shifts the numbers of one tunable entry together by 1, 2, 4…
+   steps, to the bounds, up or down (one step of a number far out of line may change
+   nothing). The entries whose items share a trait with a broken figure's subject (赤焰's
+   cards share its colour) are tried first; the rest only when none of those helps. The best
+   move is taken, and again, until every promise is kept or no move helps.
 2. *Shrink the change.* Changed numbers are put back to their old values, half of them at a
    time, then one by one (as delta debugging does), keeping each revert that still keeps every
    promise; one number's change is folded into another of its entry while that holds; then
-   each remaining number is moved a step back while that still holds. What is
-   left is the change with the fewest numbers, then the smallest steps, the search found.
+   each remaining number is moved a step back while that still holds. What is left is the
+   change with the fewest numbers, then the smallest steps, that the search found (a local
+   search: not proved the smallest there is).
 3. *Confirm.* When budget is left, the proposal and today's content play the confirming
    policy (the strong player) on the tables of the broken figures, on shared seeds.
 """
