@@ -57,7 +57,6 @@ def test_tune_brings_the_unfair_red_edit_back_by_changing_red_cards_only(tmp_pat
     before = cards.read_text(encoding="utf-8").splitlines()
     settings_before = (content / "arena-tales" / "game.yaml").read_bytes()
     unfair = chiyan(content, 40, seed=11)
-    assert unfair.outside and unfair.rate is not None
 
     result = CliRunner().invoke(
         main,
@@ -70,7 +69,10 @@ def test_tune_brings_the_unfair_red_edit_back_by_changing_red_cards_only(tmp_pat
 
     assert result.exit_code == 0, result.output
     assert "every promise kept" in result.output
-    assert "character chiyan wins" in result.output
+    # The tuner's own games: 赤焰 wins far more than the band allows, then inside it.
+    row = re.search(r"character chiyan wins: (\d+)% \[.*\] -> (\d+)% ", result.output)
+    assert row is not None, result.output
+    assert int(row[1]) > 60 and 40 <= int(row[2]) <= 60
     after = cards.read_text(encoding="utf-8").splitlines()
     changed = [(old, new) for old, new in zip(before, after, strict=True) if old != new]
     assert changed, "the proposal changes nothing"
@@ -83,11 +85,12 @@ def test_tune_brings_the_unfair_red_edit_back_by_changing_red_cards_only(tmp_pat
         line for line in before if line.lstrip().startswith("#")
     ]
     assert (content / "arena-tales" / "game.yaml").read_bytes() == settings_before
-    # Games the search never played: 赤焰 wins far less often, and is not outside beyond doubt.
+    # Games the search never played (the same seeds for both): 赤焰 wins far less often, and
+    # is not outside its band beyond doubt.
     tuned = chiyan(content, 40, seed=11)
-    assert tuned.rate is not None
-    assert tuned.verdict is not Verdict.BROKEN
-    assert tuned.rate.value <= unfair.rate.value - 0.15, (unfair.detail, tuned.detail)
+    assert tuned.rate is not None and unfair.rate is not None
+    assert tuned.verdict is not Verdict.BROKEN, tuned.detail
+    assert tuned.rate.value <= unfair.rate.value - 0.2, (unfair.detail, tuned.detail)
 
 
 @pytest.fixture
