@@ -50,6 +50,7 @@ ALLOWED: dict[str, set[str]] = {
     "scaffold": set(),
     "games": {"model", "content", "engines", "validate", "registry"},
     "play": {"model", "content", "layout", "render", "engines", "export", "validate", "registry"},
+    "tune": {"model", "content", "engines", "validate", "registry"},
 }
 TOP = {"cli", "__main__", "__init__"}  # the command line: may import every stage
 GAMES = sorted(

@@ -15,6 +15,7 @@ from pnp.cli import (  # noqa: F401  (each module registers its command on `main
     rulebook,
     schema,
     simulate,
+    tune,
     validate,
 )
 from pnp.cli.app import main, run

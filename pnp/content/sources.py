@@ -186,6 +186,11 @@ def read_tree(root: Path, label: str) -> Tree:
                 )
                 continue
             files[relative] = data
+    return Tree(root, label, files, refused, tree_digest(files, refused))
+
+
+def tree_digest(files: Mapping[str, bytes], refused: Mapping[str, str]) -> str:
+    """The digest of a folder's files (by name and bytes) and of the ones refused (by reason)."""
     digest = hashlib.sha256()
     for name in sorted({*files, *refused}):
         data = files.get(name)
@@ -194,7 +199,7 @@ def read_tree(root: Path, label: str) -> Tree:
             digest.update(b"refused\0" + refused[name].encode() + b"\0")
         else:
             digest.update(f"{len(data)}\0".encode() + data)
-    return Tree(root, label, files, refused, digest.hexdigest())
+    return digest.hexdigest()
 
 
 def read_file(path: Path, display: str) -> bytes:

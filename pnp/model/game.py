@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pnp.model.common import Balance, Decision, GameInfo, Physical, Product, doc
 from pnp.model.icons import Icon, Sprite
 from pnp.model.rulebook import Rulebook
+from pnp.model.tuning import Tuning
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -21,6 +22,12 @@ class GameContent:
     balance: Balance | None = field(
         default=None,
         metadata=doc("what the design promises about fairness and difficulty, checked in play"),
+    )
+    tuning: Tuning | None = field(
+        default=None,
+        metadata=doc(
+            "which numbers pnp tune may change to keep the balance promises, and which not"
+        ),
     )
     physical: Physical = field(
         default=Physical(),

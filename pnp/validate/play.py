@@ -493,6 +493,14 @@ class Figure:
     detail: str
     """The figure with its interval and the promise, or the sign test."""
     ladder: bool = False
+    rate: Rate | None = None
+    """The win rate a rate figure is (None for a ladder step)."""
+    band: tuple[float, float] = (0.0, 1.0)
+    """The promise a rate figure is held to: lowest and highest win rate."""
+    label: str = ""
+    """The factor's label the figure is about (a character, a seat), when it is one."""
+    factor: str = ""
+    """The factor the figure's promise is about (character, mission:officer), when one."""
 
     @property
     def games(self) -> str:
@@ -500,7 +508,14 @@ class Figure:
 
 
 def _rate_figure(
-    where: Location, table: str, what: str, rate: Rate, low: float, high: float
+    where: Location,
+    table: str,
+    what: str,
+    rate: Rate,
+    low: float,
+    high: float,
+    label: str = "",
+    factor: str = "",
 ) -> Figure:
     interval_low, interval_high = rate.interval
     if interval_high < low or interval_low > high:
@@ -516,6 +531,10 @@ def _rate_figure(
         verdict,
         outside=not low <= rate.value <= high,
         detail=f"{rate}, promised {low:.0%}–{high:.0%}",
+        rate=rate,
+        band=(low, high),
+        label=label,
+        factor=factor,
     )
 
 
@@ -553,6 +572,8 @@ def judge_promises(
                         rate,
                         max(0.0, fair - spread.tolerance),
                         min(1.0, fair + spread.tolerance),
+                        label,
+                        spread.factor,
                     )
                 )
     for band in balance.bands:

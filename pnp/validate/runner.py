@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnp.content.icons import icon_problems, sprite_problems
 from pnp.content.loader import LoadedGame, load_game
+from pnp.content.tuning import check_tuning
 from pnp.cores import default_workers, may_fork
 from pnp.engines.batch import few_full_collections, run_seeds
 from pnp.errors import ContentError, Location, Problem
@@ -66,6 +67,8 @@ def _check_static(game: LoadedGame, templates_root: Path, margin: float) -> Find
         findings.error(problem.location, problem.message)
     check_common(findings, templates_root)
     check_portable_yaml(findings)
+    for problem in check_tuning(game):
+        findings.error(problem.location, problem.message)
     plugin = find_game(game.slug)
     if not _has_errors(findings):
         # Slots, tracks and state on top of products and sizes the checks above passed.
