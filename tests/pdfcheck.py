@@ -12,6 +12,24 @@ from pypdf import PdfReader
 from pypdf.generic import DictionaryObject, NameObject
 
 
+def pdf_texts(path: Path) -> list[str]:
+    """The text of every page in the order it is drawn, lines as they were set (pdfium, in C:
+    pdfplumber's layout order took 46 s of CPU for MineVenture's rulebook, this 0.3 s)."""
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(path)
+    try:
+        texts = []
+        for page in document:
+            text_page = page.get_textpage()
+            texts.append(text_page.get_text_range().replace("\r\n", "\n").replace("\r", "\n"))
+            text_page.close()
+            page.close()
+        return texts
+    finally:
+        document.close()
+
+
 def page_fonts(resources: Any, found: dict[str, Any] | None = None) -> dict[str, Any]:
     """Every font a page's resources use, including those inside its form XObjects."""
     found = {} if found is None else found

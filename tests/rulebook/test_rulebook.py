@@ -17,7 +17,7 @@ from pnp.rulebook.impose import booklet_order, booklet_scale, impose_booklet
 from pnp.units import POINTS_PER_MM, mm
 
 from ..conftest import TEMPLATES
-from .reading import page_texts
+from .reading import laid_out_texts, page_texts
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +95,7 @@ def test_a_wider_printer_margin_moves_the_fold_ticks_inside_it(
 
 
 def test_first_sheet_holds_the_last_and_the_first_page(book: RulebookFiles) -> None:
-    reading = page_texts(book.reading)
+    reading = laid_out_texts(book.reading)
     with pdfplumber.open(book.booklet) as pdf:
         side = pdf.pages[0]
         half = side.width / 2

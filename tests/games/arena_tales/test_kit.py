@@ -12,6 +12,7 @@ import pytest
 from pnp.content.loader import LoadedGame, load_game
 from pnp.units import POINTS_PER_MM
 from tests.conftest import CONTENT, build
+from tests.pdfcheck import pdf_texts
 
 PRODUCTS = [
     "character-decks",
@@ -64,8 +65,7 @@ def test_character_cards_are_63_by_88_mm_with_backs_following(kit: Path, game: L
 
 def test_every_card_is_printed_as_often_as_the_decks_hold_it(kit: Path, game: LoadedGame) -> None:
     model = game.model
-    with pdfplumber.open(pdf(kit, "character-decks")) as document:
-        fronts = "".join(page.extract_text() for page in document.pages[0::2])
+    fronts = "".join(pdf_texts(pdf(kit, "character-decks"))[0::2])
     names = [card.name for card in model.cards]
     others = [k for k in model.keyword_names.values()] + [c.name for c in model.characters]
     copies = model.settings.copies_per_name
@@ -74,9 +74,7 @@ def test_every_card_is_printed_as_often_as_the_decks_hold_it(kit: Path, game: Lo
             continue  # a name inside another printed word cannot be counted apart
         decks = len(model.characters) if card.colour == "none" else 1
         assert fronts.count(card.name) == decks * copies, card.name
-    backs = ""
-    with pdfplumber.open(pdf(kit, "character-decks")) as document:
-        backs = "".join(page.extract_text() for page in document.pages[1::2])
+    backs = "".join(pdf_texts(pdf(kit, "character-decks"))[1::2])
     for character in model.characters:
         assert backs.count(character.title) == model.settings.deck_size
 

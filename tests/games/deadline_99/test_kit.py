@@ -14,7 +14,7 @@ from PIL import ImageStat
 from pnp.content.loader import LoadedGame
 from pnp.units import POINTS_PER_MM
 from tests.conftest import build
-from tests.pdfcheck import page_fonts
+from tests.pdfcheck import page_fonts, pdf_texts
 
 A4 = (210.0, 297.0)
 LETTER = (215.9, 279.4)
@@ -66,8 +66,7 @@ def test_crop_marks_cut_poker_cards_of_63_by_88_mm(
 
 
 def test_ninety_six_playing_cards_are_printed(kit_a4: Path, deadline_99: LoadedGame) -> None:
-    with pdfplumber.open(pdf_path(kit_a4, "playing-cards")) as pdf:
-        fronts = "".join(page.extract_text() for page in pdf.pages[0::2])
+    fronts = "".join(pdf_texts(pdf_path(kit_a4, "playing-cards"))[0::2])
     names = Counter()
     for rank in deadline_99.model.ranks:
         names[rank.name] = fronts.count(rank.name)

@@ -13,6 +13,7 @@ import pytest
 from pnp.content.loader import LoadedGame, load_game
 from pnp.units import POINTS_PER_MM
 from tests.conftest import CONTENT, build
+from tests.pdfcheck import pdf_texts
 
 PRODUCTS = [
     "lair-map",
@@ -46,8 +47,7 @@ def mm(points: float) -> float:
 
 
 def fronts_text(path: Path) -> str:
-    with pdfplumber.open(path) as document:
-        return "".join(page.extract_text() or "" for page in document.pages[0::2])
+    return "".join(pdf_texts(path)[0::2])
 
 
 def cut_spacing(path: Path) -> tuple[set[float], set[float]]:

@@ -12,6 +12,7 @@ import pytest
 from pnp.content.loader import LoadedGame, load_game
 from pnp.units import POINTS_PER_MM
 from tests.conftest import CONTENT, build
+from tests.pdfcheck import pdf_texts
 
 PRODUCTS = [
     "board",
@@ -42,8 +43,7 @@ def to_mm(points: float) -> float:
 
 
 def text(kit: Path, product: str, pages: slice = slice(None)) -> str:
-    with pdfplumber.open(pdf(kit, product)) as document:
-        return "".join(page.extract_text() or "" for page in document.pages[pages])
+    return "".join(pdf_texts(pdf(kit, product))[pages])
 
 
 def test_every_product_is_built(kit: Path) -> None:

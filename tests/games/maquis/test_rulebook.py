@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pdfplumber
 import pytest
 
 from pnp.content.loader import LoadedGame, load_game
 from pnp.games.maquis.examples import rulebook_examples
 from pnp.rulebook.build import RulebookFiles, build_rulebook
 from tests.conftest import TEMPLATES
+from tests.pdfcheck import pdf_texts
 from tests.rulebook.reading import flat
 
 CONTENT = TEMPLATES.parent / "content"
@@ -27,8 +27,7 @@ def book(maquis: LoadedGame, tmp_path_factory: pytest.TempPathFactory) -> Rulebo
 
 
 def text_of(path: Path) -> str:
-    with pdfplumber.open(path) as pdf:
-        return "\n".join(page.extract_text() or "" for page in pdf.pages)
+    return "\n".join(pdf_texts(path))
 
 
 def test_the_patrol_example_is_the_engines_placement(

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pdfplumber
 import pypdf
 import pytest
 
@@ -18,6 +17,7 @@ from pnp.rulebook.build import RulebookFiles, build_rulebook
 from pnp.rulebook.text import context_for, render, walk_sections
 from pnp.units import POINTS_PER_MM
 from tests.conftest import CONTENT, TEMPLATES
+from tests.pdfcheck import pdf_texts
 from tests.rulebook.reading import flat
 
 GAME = "mineventure"
@@ -35,8 +35,7 @@ def book(game: LoadedGame, tmp_path_factory: pytest.TempPathFactory) -> Rulebook
 
 @pytest.fixture(scope="module")
 def texts(book: RulebookFiles) -> list[str]:
-    with pdfplumber.open(book.reading) as pdf:
-        return [page.extract_text() or "" for page in pdf.pages]
+    return pdf_texts(book.reading)
 
 
 def titles(game: LoadedGame) -> list[str]:
@@ -177,8 +176,7 @@ def test_a_changed_content_value_changes_the_rulebook(content_copy: Path, tmp_pa
     )
     game = load_game(content_copy, GAME)
     files = build_rulebook(game, tmp_path, TEMPLATES)
-    with pdfplumber.open(files.reading) as pdf:
-        text = flat("".join(page.extract_text() or "" for page in pdf.pages))
+    text = flat("".join(pdf_texts(files.reading)))
     assert flat("手牌上限 5 张") in text and flat("手牌上限 4 张") not in text
     # A harder-hitting bow: the engine's duel changes, and so does the example.
     duel = rulebook_examples(game.model)["duel"]
