@@ -26,6 +26,9 @@ from tests.conftest import CONTENT
 STEPS = 160
 """Positions of each seeded game looked at (every one of them, chance steps included)."""
 RESAMPLES = 2
+STRIDE = 3
+"""The resample test looks at every third of those positions: a hidden card stays hidden for
+many steps, so a leak shows at any of them, and each look costs a scene per seat per deal."""
 
 
 @functools.cache
@@ -79,6 +82,8 @@ def test_a_seat_sees_nothing_a_resampled_position_would_change(game: Game) -> No
         view = _views(game, rules)
         rng = random.Random(7)
         for index, (state, played) in enumerate(_positions(rules, seed=3)):
+            if index % STRIDE:
+                continue
             for seat in range(rules.num_players):
                 seen = scene_json(view.scene(state, seat, played))
                 moves = view.moves(state, seat)
