@@ -24,6 +24,9 @@ _SHORT_BOOL = re.compile(r"^(?:y|Y|n|N)$")
 model's vertical coordinate, which the readers designers use (PyYAML, ruamel, js-yaml and
 the schema checker that misread ``off:``) keep as text."""
 _INT_12 = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
+_NUMBER_START = frozenset("+-.0123456789")
+"""The first characters of every int and float either version resolves (YAML 1.1's own
+resolvers included): any other scalar is text to both, with no need to parse it."""
 _FLOAT_12 = re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)$")
 
 
@@ -32,6 +35,8 @@ def differs(text: str, *, key: bool) -> str | None:
     if _BOOL_11.match(text) or (not key and _SHORT_BOOL.match(text)):
         truth = "true" if text[0] in "yYoO" and text.lower() != "off" else "false"
         return f"YAML 1.1 tools read it as the boolean {truth}, YAML 1.2 ones as text"
+    if not text or text[0] not in _NUMBER_START:
+        return None  # neither version reads a number that starts otherwise
     if text.lstrip("+-").lower() in {".inf", ".nan"}:
         return None  # both read them as the same float
     number_11 = type(_value_11(text)) in (int, float)  # PyYAML is a YAML 1.1 reader
