@@ -30,8 +30,8 @@ from pnp.layout.sizes import item_size
 from pnp.model.common import ProductKind, bring_amount, physical_of
 from pnp.model.rulebook import Block, BlockKind, Generated, GlossaryEntry, Rulebook, Section
 from pnp.output import atomic_output
-from pnp.render.draw import DrawReport, draw_face
 from pnp.render.fonts import FontSet, prepare_cjk_fonts
+from pnp.render.forms import document_forms
 from pnp.render.icons import prepare_canvas
 from pnp.render.text import CJKParagraph, inline_icons, to_markup
 from pnp.rulebook.scenes import (
@@ -115,9 +115,9 @@ class Heading(CJKParagraph):
 class FaceFigure(Flowable):
     """A component drawn by the kit's own renderer, at true size, with a thin trim line."""
 
-    def __init__(self, face: Face, fonts: FontSet) -> None:
+    def __init__(self, face: Face, fonts: FontSet, content_root: Path) -> None:
         super().__init__()
-        self.face, self.fonts = face, fonts
+        self.face, self.fonts, self.content_root = face, fonts, content_root
         self.width, self.height = face.width, face.height
 
     def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
@@ -125,12 +125,9 @@ class FaceFigure(Flowable):
 
     def draw(self) -> None:
         canvas = self.canv
-        canvas.saveState()
-        path = canvas.beginPath()
-        path.rect(0, 0, self.face.width, self.face.height)
-        canvas.clipPath(path, stroke=0, fill=0)
-        draw_face(canvas, self.face, self.fonts, DrawReport())
-        canvas.restoreState()
+        document_forms(canvas, self.fonts, self.content_root).place(
+            self.face, 0, 0, self.face.width
+        )
         canvas.setStrokeColor(HexColor("#999999"))
         canvas.setLineWidth(0.3)
         canvas.rect(0, 0, self.face.width, self.face.height)
@@ -340,7 +337,7 @@ class StoryBuilder:
         return [KeepTogether([figure, Spacer(1, mm(3))])]
 
     def _figure(self, face: Face) -> FaceFigure:
-        figure = FaceFigure(face, self.fonts)
+        figure = FaceFigure(face, self.fonts, self.game.folder)
         self.figures.append(figure)
         return figure
 

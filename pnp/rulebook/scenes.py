@@ -25,8 +25,8 @@ from pnp.layout.products import laid_out_any
 from pnp.model.common import ProductKind
 from pnp.model.icons import Icon
 from pnp.registry import find_game
-from pnp.render.draw import DrawReport, draw_face
 from pnp.render.fonts import FontSet
+from pnp.render.forms import document_forms
 from pnp.render.icons import draw_icon
 from pnp.units import mm
 
@@ -277,17 +277,10 @@ class SceneFigure(Flowable):
 
     def _face_at(self, face: Face, x: float, y: float, width: float) -> float:
         """Draw `face` scaled to `width` with its bottom-left at (x, y); its drawn height."""
-        canvas = self.canv
-        scale = width / face.width
-        canvas.saveState()
-        canvas.translate(x, y)
-        canvas.scale(scale, scale)
-        path = canvas.beginPath()
-        path.rect(0, 0, face.width, face.height)
-        canvas.clipPath(path, stroke=0, fill=0)
-        draw_face(canvas, face, self.fonts, DrawReport(), self.faces.content_root)
-        canvas.restoreState()
-        return face.height * scale
+        # Once per book as a form (its box clips to the trim): the same board, cards and
+        # pieces come back in figure after figure.
+        forms = document_forms(self.canv, self.fonts, self.faces.content_root)
+        return forms.place(face, x, y, width)
 
     def _draw_board(self, board: Board, x: float, y: float, w: float, h: float) -> None:
         canvas = self.canv
@@ -427,7 +420,7 @@ class CoverArt(Flowable):
             path = canvas.beginPath()
             path.roundRect(0, 0, face.width, face.height, mm(2.5) / scale)
             canvas.clipPath(path, stroke=0, fill=0)
-            draw_face(canvas, face, self.fonts, DrawReport(), self.content_root)
+            canvas.doForm(document_forms(canvas, self.fonts, self.content_root).name_for(face))
             canvas.restoreState()
 
 

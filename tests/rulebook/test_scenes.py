@@ -132,3 +132,44 @@ def test_the_cover_is_composed_of_the_kits_own_cards_and_mark(deadline_99: Loade
     assert len(faces) == len(card_products)
     assert faces[0].key.startswith(card_products[0].face)  # the deck's first card, as printed
     assert "mark" in icon_map(deadline_99.model)
+
+
+def test_a_face_shown_in_two_figures_is_written_once(
+    deadline_99: LoadedGame, tmp_path: Path
+) -> None:
+    """A book shows its board and cards in figure after figure: each face's drawing is one
+    form of the document, and a second figure of the same faces only places them."""
+    from pypdf import PdfReader
+
+    from tests.pdfcheck import undefined_resources
+
+    fonts = prepare_cjk_fonts("0123456789计数打出超过出局仍为，：")
+    faces = KitFaces(deadline_99, TEMPLATES)
+    pictured = positions_of(deadline_99)["bust"]
+    sizes = []
+    for pages in (1, 2):
+        path = tmp_path / f"{pages}.pdf"
+        canvas = new_canvas(path, (400, 600), title="t", font=fonts.regular)
+        for _ in range(pages):
+            figure = SceneFigure(
+                scene_areas(deadline_99, pictured), pictured.captions, faces, fonts, 350, 500
+            )
+            figure.canv = canvas
+            figure.wrap(350, 500)
+            figure.drawOn(canvas, 20, 20)
+            canvas.showPage()
+        canvas.save()
+        assert undefined_resources(path) == []
+        reader = PdfReader(path)
+        forms = {
+            name
+            for page in reader.pages
+            for name, xobject in (page["/Resources"].get("/XObject") or {}).items()
+            if xobject.get_object()["/Subtype"] == "/Form"
+        }
+        assert forms  # the board and the cards
+        content = [len(page.get_contents().get_data()) for page in reader.pages]
+        sizes.append((len(forms), content))
+    (forms_once, (first,)), (forms_twice, (again, second)) = sizes
+    assert forms_twice == forms_once
+    assert second == again == first  # the page places the forms; it draws no face itself
