@@ -39,6 +39,7 @@ from pnp.rulebook.scenes import (
     CoverArt,
     KitFaces,
     SceneFigure,
+    StepArrow,
     cover_faces,
     positions_of,
     scene_areas,
@@ -326,8 +327,30 @@ class StoryBuilder:
         pictured = positions_of(self.game)[block.position]
         if self._kit_faces is None:
             self._kit_faces = KitFaces(self.game, self.templates_root)
+        states = scene_areas(self.game, pictured)
+        title = para(self.text(block.title, block), self.styles.small)
+        if len(states) > 2:
+            # Three states side by side (or squeezed under one another onto one page) draw a
+            # board at a third of the column, too small to read: each state is a figure of
+            # its own, as large as two fit a page, an arrow between.
+            steps: list[list[Flowable]] = []
+            for index, areas in enumerate(states):
+                drawing = SceneFigure(
+                    [areas],
+                    pictured.captions[index : index + 1],
+                    self._kit_faces,
+                    self.fonts,
+                    self.width,
+                    mm(80),
+                )
+                self.figures.append(drawing)
+                # An arrow goes with the state it leads to, never alone at a page's foot.
+                arrow: list[Flowable] = [StepArrow(self.width)] if index else []
+                steps.append([*arrow, self._centred([[drawing]])])
+            steps[-1] += [title, Spacer(1, mm(3))]
+            return [KeepTogether(step) for step in steps]
         drawing = SceneFigure(
-            scene_areas(self.game, pictured),
+            states,
             pictured.captions,
             self._kit_faces,
             self.fonts,
@@ -336,7 +359,7 @@ class StoryBuilder:
         )
         self.figures.append(drawing)
         figure = Table(
-            [[drawing], [para(self.text(block.title, block), self.styles.small)]],
+            [[drawing], [title]],
             colWidths=[self.width],
         )
         figure.setStyle(
@@ -348,6 +371,18 @@ class StoryBuilder:
             )
         )
         return [KeepTogether([figure, Spacer(1, mm(3))])]
+
+    def _centred(self, rows: list[list[Any]]) -> Table:
+        table = Table(rows, colWidths=[self.width])
+        table.setStyle(
+            TableStyle(
+                [
+                    ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+                    ("FONTNAME", (0, 0), (-1, -1), self.fonts.regular),
+                ]
+            )
+        )
+        return table
 
     def _figure(self, face: Face, width: float | None = None) -> FaceFigure:
         figure = FaceFigure(face, self.fonts, self.game.folder, width)

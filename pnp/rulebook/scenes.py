@@ -255,25 +255,7 @@ class SceneFigure(Flowable):
                 x += _ARROW
 
     def _draw_arrow(self, cx: float, cy: float, *, down: bool = False) -> None:
-        """A short thick arrow centred on (cx, cy), pointing right (or down)."""
-        canvas = self.canv
-        canvas.saveState()
-        canvas.translate(cx, cy)
-        if down:
-            canvas.rotate(-90)
-        canvas.setFillColor(HexColor("#8c2a2a"))
-        half = _ARROW / 2
-        path = canvas.beginPath()
-        path.moveTo(-half + mm(1.5), mm(1.2))
-        path.lineTo(half - mm(3), mm(1.2))
-        path.lineTo(half - mm(3), mm(2.6))
-        path.lineTo(half - mm(1), 0)
-        path.lineTo(half - mm(3), -mm(2.6))
-        path.lineTo(half - mm(3), -mm(1.2))
-        path.lineTo(-half + mm(1.5), -mm(1.2))
-        path.close()
-        canvas.drawPath(path, stroke=0, fill=1)
-        canvas.restoreState()
+        draw_arrow(self.canv, cx, cy, down=down)
 
     def _face_at(self, face: Face, x: float, y: float, width: float) -> float:
         """Draw `face` scaled to `width` with its bottom-left at (x, y); its drawn height."""
@@ -366,6 +348,42 @@ class SceneFigure(Flowable):
         canvas.setStrokeColor(HexColor("#e0a800"))
         canvas.setLineWidth(2)
         canvas.rect(x - 1, y - 1, w + 2, h + 2, stroke=1, fill=0)
+
+
+def draw_arrow(canvas: Any, cx: float, cy: float, *, down: bool = False) -> None:
+    """A short thick arrow centred on (cx, cy), pointing right (or down)."""
+    canvas.saveState()
+    canvas.translate(cx, cy)
+    if down:
+        canvas.rotate(-90)
+    canvas.setFillColor(HexColor("#8c2a2a"))
+    half = _ARROW / 2
+    path = canvas.beginPath()
+    path.moveTo(-half + mm(1.5), mm(1.2))
+    path.lineTo(half - mm(3), mm(1.2))
+    path.lineTo(half - mm(3), mm(2.6))
+    path.lineTo(half - mm(1), 0)
+    path.lineTo(half - mm(3), -mm(2.6))
+    path.lineTo(half - mm(3), -mm(1.2))
+    path.lineTo(-half + mm(1.5), -mm(1.2))
+    path.close()
+    canvas.drawPath(path, stroke=0, fill=1)
+    canvas.restoreState()
+
+
+class StepArrow(Flowable):
+    """The arrow from one state of a position to the next, between figures drawn one under
+    another."""
+
+    def __init__(self, width: float) -> None:
+        super().__init__()
+        self.width, self.height = width, _ARROW
+
+    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
+        return self.width, self.height
+
+    def draw(self) -> None:
+        draw_arrow(self.canv, self.width / 2, self.height / 2, down=True)
 
 
 class CoverArt(Flowable):

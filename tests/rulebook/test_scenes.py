@@ -17,6 +17,7 @@ from pnp.render.fonts import prepare_cjk_fonts
 from pnp.render.pdf import new_canvas
 from pnp.rulebook import scenes
 from pnp.rulebook.scenes import KitFaces, SceneFigure, positions_of, scene_areas
+from pnp.units import mm
 from tests.conftest import TEMPLATES
 
 
@@ -173,3 +174,43 @@ def test_a_face_shown_in_two_figures_is_written_once(
     (forms_once, (first,)), (forms_twice, (again, second)) = sizes
     assert forms_twice == forms_once
     assert second == again == first  # the page places the forms; it draws no face itself
+
+
+def test_a_position_of_three_states_draws_each_as_large_as_two_fit_a_page(
+    deadline_99: LoadedGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three states side by side draw the table at a third of the column: each is a figure
+    of its own instead, much larger, and the book's flowables keep them in order."""
+    from pnp.model.rulebook import BlockKind
+    from pnp.rulebook import pdf
+    from pnp.rulebook.scenes import StepArrow
+    from pnp.rulebook.text import walk_sections
+
+    bust = positions_of(deadline_99)["bust"]
+    before, after = bust.states
+    three = dataclasses.replace(
+        bust, states=(before, after, after), between=(), captions=("一", "二", "三")
+    )
+    monkeypatch.setattr(pdf, "positions_of", lambda game: {"bust": three})
+    block = next(
+        block
+        for section, _ in walk_sections(deadline_99.model.rulebook.sections)
+        for block in section.blocks
+        if block.kind is BlockKind.FIGURE and block.position == "bust"
+    )
+    fonts = prepare_cjk_fonts("一二三")
+    builder = pdf.StoryBuilder(deadline_99, TEMPLATES, fonts)
+    flowables = builder.position_figure(block)
+    figures = [f for f in builder.figures if isinstance(f, SceneFigure)]
+    assert [f.captions for f in figures] == [("一",), ("二",), ("三",)]
+    together = SceneFigure(
+        scene_areas(deadline_99, three),
+        three.captions,
+        KitFaces(deadline_99, TEMPLATES),
+        fonts,
+        builder.width,
+        mm(125),
+    )
+    assert all(f.column > 1.4 * together.column for f in figures)
+    arrows = [inner for f in flowables for inner in f._content if isinstance(inner, StepArrow)]
+    assert len(flowables) == 3 and len(arrows) == 2
