@@ -35,3 +35,17 @@ def test_every_step_of_the_turn_aid_and_the_sanity_rules_are_set_at_a_reading_si
         assert face is not None
         (shape,) = [s for s in face.shapes if isinstance(s, TextShape) and s.text == rule.text]
         assert fit_text_shape(shape, font).size >= 8.5
+
+
+def test_the_keyword_aid_gives_each_keyword_a_row_at_a_readable_size() -> None:
+    game = load_game(CONTENT, "arena-tales")
+    products = {p.id: p for p in game.model.products}
+    font = prepare_cjk_fonts().regular
+    aid = layout_product(game, products["glossary-aid"], TEMPLATES, 0.0).runs[0][0]
+    texts = [s for s in aid.shapes if isinstance(s, TextShape)]
+    names = [entry.name for entry in game.model.glossary]
+    assert [s.text for s in texts if s.text in names] == names  # one tab each, in order
+    meanings = [s for s in texts if s.text not in names and s.size == 9 and s.height < 60]
+    assert len(meanings) == len(names)
+    sizes = [fit_text_shape(s, font).size for s in meanings]
+    assert min(sizes) >= 7, sizes
