@@ -19,8 +19,9 @@ from pnp.layout.sheets import (
     shared_label,
 )
 from pnp.output import atomic_output
-from pnp.render.draw import DrawReport, colour, draw_face
+from pnp.render.draw import DrawReport, colour
 from pnp.render.fonts import FontSet
+from pnp.render.forms import FaceForms
 from pnp.render.pdf import new_canvas
 from pnp.render.reportlab_adapter import emit, operators
 
@@ -45,41 +46,6 @@ class CardSheetOptions:
     back_offset_y: float = 0.0
 
 
-class _Forms:
-    """Each distinct face is drawn once as a form XObject and placed by reference."""
-
-    def __init__(
-        self, canvas: Canvas, fonts: FontSet, report: DrawReport, content_root: Path | None
-    ) -> None:
-        self.canvas, self.fonts, self.report = canvas, fonts, report
-        self.content_root = content_root
-        self.names: dict[tuple[object, ...], str] = {}
-        # The copies of an item are one Face object: its shapes are hashed once, not per copy.
-        self.named_faces: dict[int, tuple[Face, str]] = {}
-
-    def name_for(self, face: Face) -> str:
-        known = self.named_faces.get(id(face))
-        if known is not None and known[0] is face:
-            return known[1]
-        name = self._name_by_content(face)
-        self.named_faces[id(face)] = (face, name)
-        return name
-
-    def _name_by_content(self, face: Face) -> str:
-        # Keyed by what is drawn, not by which item it is: the 96 identical backs of a deck
-        # become one form, and so do the two decks' copies of each face.
-        content = (face.width, face.height, face.bleed, face.shapes)
-        name = self.names.get(content)
-        if name is None:
-            name = f"Face{len(self.names)}"
-            self.names[content] = name
-            b = face.bleed
-            self.canvas.beginForm(name, -b, -b, face.width + b, face.height + b)
-            draw_face(self.canvas, face, self.fonts, self.report, self.content_root)
-            self.canvas.endForm()
-        return name
-
-
 class _Placer:
     """Places faces in the slots of a sheet's pages.
 
@@ -90,7 +56,7 @@ class _Placer:
     """
 
     def __init__(
-        self, canvas: Canvas, forms: _Forms, grid: CardGrid, options: CardSheetOptions
+        self, canvas: Canvas, forms: FaceForms, grid: CardGrid, options: CardSheetOptions
     ) -> None:
         self.canvas, self.forms, self.grid, self.options = canvas, forms, grid, options
         self.openings: dict[tuple[bool, int, bool], list[str]] = {}
@@ -229,7 +195,7 @@ def render_card_sheets(
         canvas = new_canvas(
             temporary, (grid.page_width, grid.page_height), title=title, font=fonts.regular
         )
-        placer = _Placer(canvas, _Forms(canvas, fonts, report, content_root), grid, options)
+        placer = _Placer(canvas, FaceForms(canvas, fonts, report, content_root), grid, options)
         for page in range(pages):
             chunk = cards[page * grid.per_page : (page + 1) * grid.per_page]
             if grid.per_page == 1:
@@ -289,7 +255,7 @@ def render_shared_sheets(
     order = "从下到上" if options.flip is Flip.SHORT_EDGE else "从上到下"
     with atomic_output(path) as temporary:
         canvas = new_canvas(temporary, (page_width, page_height), title=title, font=fonts.regular)
-        forms = _Forms(canvas, fonts, report, content_root)
+        forms = FaceForms(canvas, fonts, report, content_root)
         placers: dict[CardGrid, _Placer] = {}
         for number, shelves in enumerate(pages, start=1):
             # A player cuts a shelf's pieces apart and needs to know which product they are:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.rl_accel import fp_str
@@ -104,10 +105,24 @@ def draw_icon_tiles(
     pattern is worked out once per icon, box size, tiling and colour and moved into place
     (a map repeats one texture over dozens of cells of one size)."""
     x, y, width, height = box
-    emit(
-        canvas,
-        f"q 1 0 0 1 {fp_str(x, y)} cm {_tiles(icon, width, height, tile, colour, stagger)} Q",
-    )
+    # Once per document as a form, placed by reference: a map prints the same texture in
+    # cell after cell, and a book shows the map in figure after figure.
+    forms = _TILE_FORMS.get(canvas)
+    if forms is None:
+        forms = _TILE_FORMS[canvas] = {}
+    key = (icon, width, height, tile, colour, stagger)
+    name = forms.get(key)
+    if name is None:
+        name = forms[key] = f"Tiles{len(forms)}"
+        canvas.beginForm(name, 0, 0, width, height)
+        emit(canvas, _tiles(icon, width, height, tile, colour, stagger))
+        canvas.endForm()
+    emit(canvas, f"q 1 0 0 1 {fp_str(x, y)} cm")
+    canvas.doForm(name)
+    emit(canvas, "Q")
+
+
+_TILE_FORMS: WeakKeyDictionary[Canvas, dict[tuple[object, ...], str]] = WeakKeyDictionary()
 
 
 @lru_cache(maxsize=512)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +30,8 @@ from pnp.layout.sizes import item_size
 from pnp.model.common import ProductKind, bring_amount, physical_of
 from pnp.model.rulebook import Block, BlockKind, Generated, GlossaryEntry, Rulebook, Section
 from pnp.output import atomic_output
-from pnp.render.draw import DrawReport, draw_face
 from pnp.render.fonts import FontSet, prepare_cjk_fonts
+from pnp.render.forms import document_forms
 from pnp.render.icons import prepare_canvas
 from pnp.render.reportlab_adapter import LayoutOnlyFrame
 from pnp.render.text import CJKParagraph, inline_icons, to_markup
@@ -39,6 +40,7 @@ from pnp.rulebook.scenes import (
     CoverArt,
     KitFaces,
     SceneFigure,
+    StepArrow,
     cover_faces,
     positions_of,
     scene_areas,
@@ -95,6 +97,12 @@ class Styles:
         self.box_title = ParagraphStyle(
             "boxtitle", parent=self.body, fontName=fonts.bold, spaceAfter=2
         )
+        self.reference = ParagraphStyle(
+            "reference", fontSize=7.5, leading=10.5, spaceAfter=1.5, **base
+        )
+        self.reference_name = ParagraphStyle(
+            "referencename", parent=self.reference, fontName=fonts.bold, spaceAfter=2
+        )
         self.toc = [
             ParagraphStyle("toc1", fontSize=10, leading=17, **base),
             ParagraphStyle("toc2", fontSize=9, leading=14, leftIndent=mm(5), **base),
@@ -114,27 +122,30 @@ class Heading(CJKParagraph):
 
 
 class FaceFigure(Flowable):
-    """A component drawn by the kit's own renderer, at true size, with a thin trim line."""
+    """A component drawn by the kit's own renderer, at true size or scaled to `width`, with
+    a thin trim line."""
 
-    def __init__(self, face: Face, fonts: FontSet) -> None:
+    def __init__(
+        self, face: Face, fonts: FontSet, content_root: Path, width: float | None = None
+    ) -> None:
         super().__init__()
-        self.face, self.fonts = face, fonts
-        self.width, self.height = face.width, face.height
+        self.face, self.fonts, self.content_root = face, fonts, content_root
+        self.width = face.width if width is None else width
+        self.height = face.height * self.width / face.width
 
     def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
         return self.width, self.height
 
+    def text_drawn(self) -> str:
+        """Every character the face prints, for the font subset."""
+        return "".join(s.text for s in self.face.shapes if isinstance(s, TextShape))
+
     def draw(self) -> None:
         canvas = self.canv
-        canvas.saveState()
-        path = canvas.beginPath()
-        path.rect(0, 0, self.face.width, self.face.height)
-        canvas.clipPath(path, stroke=0, fill=0)
-        draw_face(canvas, self.face, self.fonts, DrawReport())
-        canvas.restoreState()
+        document_forms(canvas, self.fonts, self.content_root).place(self.face, 0, 0, self.width)
         canvas.setStrokeColor(HexColor("#999999"))
         canvas.setLineWidth(0.3)
-        canvas.rect(0, 0, self.face.width, self.face.height)
+        canvas.rect(0, 0, self.width, self.height)
 
 
 class RulebookDocument(BaseDocTemplate):
@@ -300,8 +311,30 @@ class StoryBuilder:
         pictured = positions_of(self.game)[block.position]
         if self._kit_faces is None:
             self._kit_faces = KitFaces(self.game, self.templates_root)
+        states = scene_areas(self.game, pictured)
+        title = para(self.text(block.title, block), self.styles.small)
+        if len(states) > 2:
+            # Three states side by side (or squeezed under one another onto one page) draw a
+            # board at a third of the column, too small to read: each state is a figure of
+            # its own, as large as two fit a page, an arrow between.
+            steps: list[list[Flowable]] = []
+            for index, areas in enumerate(states):
+                drawing = SceneFigure(
+                    [areas],
+                    pictured.captions[index : index + 1],
+                    self._kit_faces,
+                    self.fonts,
+                    self.width,
+                    mm(80),
+                )
+                self.figures.append(drawing)
+                # An arrow goes with the state it leads to, never alone at a page's foot.
+                arrow: list[Flowable] = [StepArrow(self.width)] if index else []
+                steps.append([*arrow, self._centred([[drawing]])])
+            steps[-1] += [title, Spacer(1, mm(3))]
+            return [KeepTogether(step) for step in steps]
         drawing = SceneFigure(
-            scene_areas(self.game, pictured),
+            states,
             pictured.captions,
             self._kit_faces,
             self.fonts,
@@ -310,7 +343,7 @@ class StoryBuilder:
         )
         self.figures.append(drawing)
         figure = Table(
-            [[drawing], [para(self.text(block.title, block), self.styles.small)]],
+            [[drawing], [title]],
             colWidths=[self.width],
         )
         figure.setStyle(
@@ -323,8 +356,20 @@ class StoryBuilder:
         )
         return [KeepTogether([figure, Spacer(1, mm(3))])]
 
-    def _figure(self, face: Face) -> FaceFigure:
-        figure = FaceFigure(face, self.fonts)
+    def _centred(self, rows: list[list[Any]]) -> Table:
+        table = Table(rows, colWidths=[self.width])
+        table.setStyle(
+            TableStyle(
+                [
+                    ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+                    ("FONTNAME", (0, 0), (-1, -1), self.fonts.regular),
+                ]
+            )
+        )
+        return table
+
+    def _figure(self, face: Face, width: float | None = None) -> FaceFigure:
+        figure = FaceFigure(face, self.fonts, self.game.folder, width)
         self.figures.append(figure)
         return figure
 
@@ -544,35 +589,104 @@ class StoryBuilder:
         return None
 
     def card_reference(self) -> list[Flowable]:
-        """Every distinct card of every card product with the text printed on its face."""
+        """Every distinct card of every card product: its face drawn small from the kit's own
+        layout, and beside it its name, how many the kit holds and every text it prints, in
+        the order printed (a card that prints a word twice shows it twice)."""
         flowables: list[Flowable] = []
+        styles = self.styles
+        column = self.width / _REFERENCE_COLUMNS
         for product in self.game.model.products:
             if product.kind is not ProductKind.CARDS:
                 continue
             laid = laid_out_for_text(self.game, product, self.templates_root)
-            rows = [["卡牌", "张数", "牌面文字"]]
-            seen: dict[str, int] = {}
-            texts: dict[str, str] = {}
-            for item, (front, _, copies) in zip(laid.items, laid.runs, strict=True):
-                words = [s.text for s in front.shapes if isinstance(s, TextShape)]
-                body = " / ".join(dict.fromkeys(w.replace("\n", " ") for w in words))
+            # One entry per name: the same card in each player's colour or deck differs only
+            # in the line naming its owner, so the first face stands for them all.
+            first: dict[str, Face] = {}
+            copies: dict[str, int] = {}
+            for item, (front, _, count) in zip(laid.items, laid.runs, strict=True):
                 name = str(item.name)
-                seen[name] = seen.get(name, 0) + copies
-                texts[name] = body
-            for name, copies in seen.items():
-                rows.append([name, str(copies), texts[name]])
+                first.setdefault(name, front)
+                copies[name] = copies.get(name, 0) + count
+            entries = [
+                self._reference_entry(name, face, copies[name], column)
+                for name, face in first.items()
+            ]
+            rows = [
+                entries[start : start + _REFERENCE_COLUMNS]
+                for start in range(0, len(entries), _REFERENCE_COLUMNS)
+            ]
+            rows[-1] += [""] * (_REFERENCE_COLUMNS - len(rows[-1]))
+            table = Table(rows, colWidths=[column] * _REFERENCE_COLUMNS)
+            table.setStyle(
+                TableStyle(
+                    [
+                        ("FONTNAME", (0, 0), (-1, -1), self.fonts.regular),
+                        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                        ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                        ("RIGHTPADDING", (0, 0), (-1, -1), mm(2)),
+                        ("TOPPADDING", (0, 0), (-1, -1), mm(1.5)),
+                        ("BOTTOMPADDING", (0, 0), (-1, -1), mm(1.5)),
+                        ("LINEBELOW", (0, 0), (-1, -2), 0.3, HexColor("#d9d0bc")),
+                    ]
+                )
+            )
             flowables += [
-                CondPageBreak(mm(30)),
-                para(product.title, self.styles.h2),
-                _table(
-                    rows,
-                    [self.width * 0.22, self.width * 0.12, self.width * 0.66],
-                    self.styles,
-                    self.fonts,
-                ),
+                CondPageBreak(mm(45)),
+                para(product.title, styles.h2),
+                table,
                 Spacer(1, mm(3)),
             ]
         return flowables
+
+    def _reference_entry(self, name: str, face: Face, copies: int, column: float) -> Table:
+        """One card of the appendix: the face and, beside it, what it says."""
+        # The longer side drawn 30 mm (a token at most 0.7 of its size): small, and the
+        # texts beside it say in print what the drawing shows too small to read.
+        scale = min(_REFERENCE_SIDE / max(face.width, face.height), 0.7)
+        drawing = self._figure(face, face.width * scale)
+        texts = [
+            shape.text.strip()
+            for shape in face.shapes
+            if isinstance(shape, TextShape)
+            and shape.text.strip() != name
+            and _says_something(shape.text.strip())
+        ]
+        words = [para(f"**{name}** ×{copies}", self.styles.reference_name)]
+        if len(texts) > _REFERENCE_LINES:
+            # A board or tile prints a label in each of its cells: how many of each it has
+            # says what the drawing shows, where one line a label would run for pages.
+            tally = Counter(texts)
+            summary = "　".join(f"{text} ×{tally[text]}" for text in tally)
+            words.append(para(summary, self.styles.reference))
+        else:
+            words += [para(text, self.styles.reference) for text in texts]
+        beside = column - mm(2) - drawing.width - mm(2)
+        entry = Table([[drawing, words]], colWidths=[drawing.width + mm(2), beside])
+        entry.setStyle(
+            TableStyle(
+                [
+                    ("FONTNAME", (0, 0), (-1, -1), self.fonts.regular),
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                    ("TOPPADDING", (0, 0), (-1, -1), 0),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+                ]
+            )
+        )
+        return entry
+
+
+_REFERENCE_COLUMNS = 2
+_REFERENCE_SIDE = mm(30)
+_REFERENCE_LINES = 12
+"""More texts than this on one face are cell labels of a board, tallied, not listed."""
+
+
+def _says_something(text: str) -> bool:
+    """Whether a face's text reads on its own: a number, a mark or a single glyph (a cost, a
+    hex's label, a token's letter) is read off the drawing; in a list it says nothing."""
+    return len(text) > 1 and any(ch.isalpha() for ch in text)
 
 
 class ClosingSpace(Spacer):
@@ -588,7 +702,7 @@ def all_text(story: list[Flowable]) -> str:
     chars: set[str] = set()
 
     def visit(flowable: Any) -> None:
-        if isinstance(flowable, SceneFigure | CoverArt):
+        if isinstance(flowable, SceneFigure | CoverArt | FaceFigure):
             chars.update(flowable.text_drawn())
         elif isinstance(flowable, Paragraph):
             chars.update(flowable.text)

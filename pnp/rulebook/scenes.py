@@ -25,8 +25,8 @@ from pnp.layout.products import laid_out_any
 from pnp.model.common import ProductKind
 from pnp.model.icons import Icon
 from pnp.registry import find_game
-from pnp.render.draw import DrawReport, draw_face
 from pnp.render.fonts import FontSet
+from pnp.render.forms import document_forms
 from pnp.render.icons import draw_icon
 from pnp.units import mm
 
@@ -255,39 +255,14 @@ class SceneFigure(Flowable):
                 x += _ARROW
 
     def _draw_arrow(self, cx: float, cy: float, *, down: bool = False) -> None:
-        """A short thick arrow centred on (cx, cy), pointing right (or down)."""
-        canvas = self.canv
-        canvas.saveState()
-        canvas.translate(cx, cy)
-        if down:
-            canvas.rotate(-90)
-        canvas.setFillColor(HexColor("#8c2a2a"))
-        half = _ARROW / 2
-        path = canvas.beginPath()
-        path.moveTo(-half + mm(1.5), mm(1.2))
-        path.lineTo(half - mm(3), mm(1.2))
-        path.lineTo(half - mm(3), mm(2.6))
-        path.lineTo(half - mm(1), 0)
-        path.lineTo(half - mm(3), -mm(2.6))
-        path.lineTo(half - mm(3), -mm(1.2))
-        path.lineTo(-half + mm(1.5), -mm(1.2))
-        path.close()
-        canvas.drawPath(path, stroke=0, fill=1)
-        canvas.restoreState()
+        draw_arrow(self.canv, cx, cy, down=down)
 
     def _face_at(self, face: Face, x: float, y: float, width: float) -> float:
         """Draw `face` scaled to `width` with its bottom-left at (x, y); its drawn height."""
-        canvas = self.canv
-        scale = width / face.width
-        canvas.saveState()
-        canvas.translate(x, y)
-        canvas.scale(scale, scale)
-        path = canvas.beginPath()
-        path.rect(0, 0, face.width, face.height)
-        canvas.clipPath(path, stroke=0, fill=0)
-        draw_face(canvas, face, self.fonts, DrawReport(), self.faces.content_root)
-        canvas.restoreState()
-        return face.height * scale
+        # Once per book as a form (its box clips to the trim): the same board, cards and
+        # pieces come back in figure after figure.
+        forms = document_forms(self.canv, self.fonts, self.faces.content_root)
+        return forms.place(face, x, y, width)
 
     def _draw_board(self, board: Board, x: float, y: float, w: float, h: float) -> None:
         canvas = self.canv
@@ -375,6 +350,42 @@ class SceneFigure(Flowable):
         canvas.rect(x - 1, y - 1, w + 2, h + 2, stroke=1, fill=0)
 
 
+def draw_arrow(canvas: Any, cx: float, cy: float, *, down: bool = False) -> None:
+    """A short thick arrow centred on (cx, cy), pointing right (or down)."""
+    canvas.saveState()
+    canvas.translate(cx, cy)
+    if down:
+        canvas.rotate(-90)
+    canvas.setFillColor(HexColor("#8c2a2a"))
+    half = _ARROW / 2
+    path = canvas.beginPath()
+    path.moveTo(-half + mm(1.5), mm(1.2))
+    path.lineTo(half - mm(3), mm(1.2))
+    path.lineTo(half - mm(3), mm(2.6))
+    path.lineTo(half - mm(1), 0)
+    path.lineTo(half - mm(3), -mm(2.6))
+    path.lineTo(half - mm(3), -mm(1.2))
+    path.lineTo(-half + mm(1.5), -mm(1.2))
+    path.close()
+    canvas.drawPath(path, stroke=0, fill=1)
+    canvas.restoreState()
+
+
+class StepArrow(Flowable):
+    """The arrow from one state of a position to the next, between figures drawn one under
+    another."""
+
+    def __init__(self, width: float) -> None:
+        super().__init__()
+        self.width, self.height = width, _ARROW
+
+    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
+        return self.width, self.height
+
+    def draw(self) -> None:
+        draw_arrow(self.canv, self.width / 2, self.height / 2, down=True)
+
+
 class CoverArt(Flowable):
     """The cover's picture, composed from the kit itself: the game's mark (its icon named
     ``mark``) over a fan of the first card of each card product, as they are printed."""
@@ -427,7 +438,7 @@ class CoverArt(Flowable):
             path = canvas.beginPath()
             path.roundRect(0, 0, face.width, face.height, mm(2.5) / scale)
             canvas.clipPath(path, stroke=0, fill=0)
-            draw_face(canvas, face, self.fonts, DrawReport(), self.content_root)
+            canvas.doForm(document_forms(canvas, self.fonts, self.content_root).name_for(face))
             canvas.restoreState()
 
 

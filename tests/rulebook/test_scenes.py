@@ -17,6 +17,7 @@ from pnp.render.fonts import prepare_cjk_fonts
 from pnp.render.pdf import new_canvas
 from pnp.rulebook import scenes
 from pnp.rulebook.scenes import KitFaces, SceneFigure, positions_of, scene_areas
+from pnp.units import mm
 from tests.conftest import TEMPLATES
 
 
@@ -132,3 +133,84 @@ def test_the_cover_is_composed_of_the_kits_own_cards_and_mark(deadline_99: Loade
     assert len(faces) == len(card_products)
     assert faces[0].key.startswith(card_products[0].face)  # the deck's first card, as printed
     assert "mark" in icon_map(deadline_99.model)
+
+
+def test_a_face_shown_in_two_figures_is_written_once(
+    deadline_99: LoadedGame, tmp_path: Path
+) -> None:
+    """A book shows its board and cards in figure after figure: each face's drawing is one
+    form of the document, and a second figure of the same faces only places them."""
+    from pypdf import PdfReader
+
+    from tests.pdfcheck import undefined_resources
+
+    fonts = prepare_cjk_fonts("0123456789计数打出超过出局仍为，：")
+    faces = KitFaces(deadline_99, TEMPLATES)
+    pictured = positions_of(deadline_99)["bust"]
+    sizes = []
+    for pages in (1, 2):
+        path = tmp_path / f"{pages}.pdf"
+        canvas = new_canvas(path, (400, 600), title="t", font=fonts.regular)
+        for _ in range(pages):
+            figure = SceneFigure(
+                scene_areas(deadline_99, pictured), pictured.captions, faces, fonts, 350, 500
+            )
+            figure.canv = canvas
+            figure.wrap(350, 500)
+            figure.drawOn(canvas, 20, 20)
+            canvas.showPage()
+        canvas.save()
+        assert undefined_resources(path) == []
+        reader = PdfReader(path)
+        forms = {
+            name
+            for page in reader.pages
+            for name, xobject in (page["/Resources"].get("/XObject") or {}).items()
+            if xobject.get_object()["/Subtype"] == "/Form"
+        }
+        assert forms  # the board and the cards
+        content = [len(page.get_contents().get_data()) for page in reader.pages]
+        sizes.append((len(forms), content))
+    (forms_once, (first,)), (forms_twice, (again, second)) = sizes
+    assert forms_twice == forms_once
+    assert second == again == first  # the page places the forms; it draws no face itself
+
+
+def test_a_position_of_three_states_draws_each_as_large_as_two_fit_a_page(
+    deadline_99: LoadedGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three states side by side draw the table at a third of the column: each is a figure
+    of its own instead, much larger, and the book's flowables keep them in order."""
+    from pnp.model.rulebook import BlockKind
+    from pnp.rulebook import pdf
+    from pnp.rulebook.scenes import StepArrow
+    from pnp.rulebook.text import walk_sections
+
+    bust = positions_of(deadline_99)["bust"]
+    before, after = bust.states
+    three = dataclasses.replace(
+        bust, states=(before, after, after), between=(), captions=("一", "二", "三")
+    )
+    monkeypatch.setattr(pdf, "positions_of", lambda game: {"bust": three})
+    block = next(
+        block
+        for section, _ in walk_sections(deadline_99.model.rulebook.sections)
+        for block in section.blocks
+        if block.kind is BlockKind.FIGURE and block.position == "bust"
+    )
+    fonts = prepare_cjk_fonts("一二三")
+    builder = pdf.StoryBuilder(deadline_99, TEMPLATES, fonts)
+    flowables = builder.position_figure(block)
+    figures = [f for f in builder.figures if isinstance(f, SceneFigure)]
+    assert [f.captions for f in figures] == [("一",), ("二",), ("三",)]
+    together = SceneFigure(
+        scene_areas(deadline_99, three),
+        three.captions,
+        KitFaces(deadline_99, TEMPLATES),
+        fonts,
+        builder.width,
+        mm(125),
+    )
+    assert all(f.column > 1.4 * together.column for f in figures)
+    arrows = [inner for f in flowables for inner in f._content if isinstance(inner, StepArrow)]
+    assert len(flowables) == 3 and len(arrows) == 2

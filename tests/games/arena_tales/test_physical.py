@@ -159,8 +159,10 @@ def test_a_cover_giving_every_count_from_two_to_six_is_an_error_at_info(
 
 
 def appendix_text(words: list[str]) -> str:
-    """A face's words as the rulebook's card appendix joins them (pnp.rulebook.pdf)."""
-    return " / ".join(dict.fromkeys(word.replace("\n", " ") for word in words))
+    """A face's words as the rulebook's card appendix lists them beside its drawing
+    (pnp.rulebook.pdf), one after another; the damage icon is the glossary's sign for 伤害,
+    so it reads as the word."""
+    return " / ".join(word.replace("\n", " ") for word in words).replace("[[damage]]", "伤害")
 
 
 def unlabelled(card: Card, text: str) -> list[str]:
@@ -218,4 +220,5 @@ def test_what_the_appendix_must_say_of_a_damage_card() -> None:
     jab = model.card("jab")
     assert unlabelled(jab, "0 / 1 / 直拳") == ["伤害 1", "正前 1"]
     assert unlabelled(jab, "0 / 1 / 伤害 1 正前 1 / 直拳") == []
-    assert appendix_text(["1", "1", "伤害 1\n正前 1"]) == "1 / 伤害 1 正前 1"
+    # A word printed twice is listed twice; the damage icon reads as 伤害.
+    assert appendix_text(["1", "1", "[[damage]] 1\n正前 1"]) == "1 / 1 / 伤害 1 正前 1"
