@@ -16,9 +16,9 @@ import logging
 import os
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -225,6 +225,22 @@ def content_option(command: Any) -> Any:
         callback=_content_after_command,
         help=CONTENT_HELP,
     )(command)
+
+
+_Decorated = TypeVar("_Decorated", bound=Callable[..., Any])
+
+
+def printer_margin_option(purpose: str) -> Callable[[_Decorated], _Decorated]:
+    """``--printer-margin MM``, which build lays the sheets out in and validate checks them by;
+    ``purpose`` ends the help with what this command does with it."""
+    return click.option(
+        "--printer-margin",
+        "printer_margin_mm",
+        type=click.FloatRange(0, 20),
+        default=5.0,
+        show_default=True,
+        help=f"The outer strip in mm the printer cannot print: {purpose}",
+    )
 
 
 @click.group(cls=Command)

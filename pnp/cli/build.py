@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from pnp.cli.app import Context, Failures, content_option, fail, main
+from pnp.cli.app import Context, Failures, content_option, fail, main, printer_margin_option
 from pnp.cli.export import export_formats
 from pnp.cli.watch import watch_games
 from pnp.paths import (
@@ -62,15 +62,7 @@ if TYPE_CHECKING:
     metavar="X,Y",
     help="Shift every back by X,Y mm to correct a printer's duplex drift.",
 )
-@click.option(
-    "--printer-margin",
-    "printer_margin_mm",
-    type=click.FloatRange(0, 20),
-    default=5.0,
-    show_default=True,
-    help="The outer strip in mm the printer cannot print: crop marks, footers and trims stay "
-    "out of it.",
-)
+@printer_margin_option("crop marks, footers and trims stay out of it.")
 @click.option(
     "--exports",
     is_flag=True,

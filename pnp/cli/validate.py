@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from pnp.cli.app import Context, content_option, fail, main
+from pnp.cli.app import Context, content_option, fail, main, printer_margin_option
 from pnp.errors import PnpError, Problem
 
 if TYPE_CHECKING:
@@ -57,14 +57,8 @@ def github_annotation(problem: Problem) -> str:
 )
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--static-only", is_flag=True, help="Skip the simulated checks.")
-@click.option(
-    "--printer-margin",
-    "printer_margin_mm",
-    type=click.FloatRange(0, 20),
-    default=5.0,
-    show_default=True,
-    help="The outer strip in mm the printer cannot print: the preflight checks the sheets as "
-    "pnp build --printer-margin lays them out.",
+@printer_margin_option(
+    "the preflight checks the sheets as pnp build --printer-margin lays them out."
 )
 @click.option(
     "--balance",
