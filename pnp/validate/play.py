@@ -779,8 +779,8 @@ the default run is what CI runs on every change (within 10 s for all five games)
 that the search player's games end, not that it plays at full strength: ``--balance`` and
 ``pnp simulate --duel`` play it at full strength. At this budget the halving player never
 leaves its rollout policy's move (no action gets the two paired playouts it needs to beat it),
-so it plays no playouts at all (``HalvingSearchPolicy._anchor_is_certain``); the ISMCTS player
-(MineVenture's) does play its two."""
+so it plays no playouts at all (``HalvingSearchPolicy._anchor_is_certain``); an ISMCTS player
+plays its two."""
 
 SCREEN_GAMES = 30
 """Games a table that plain ``pnp validate`` plays with the policy the balance promises are
