@@ -3,7 +3,7 @@ through every command (benchmarks/fuzz.py runs thousands; see its figures in the
 
 from __future__ import annotations
 
-from benchmarks.fuzz import COMMANDS, control, fuzz
+from benchmarks.fuzz import COMMANDS, fuzz
 from pnp.paths import discover_games
 from tests.conftest import CONTENT
 
@@ -13,7 +13,9 @@ content shows here on every run; the thousands of cases are `python3 tasks.py fu
 
 
 def test_random_content_edits_never_reach_a_traceback_a_hang_or_a_false_pass() -> None:
-    assert control(discover_games(CONTENT)) == []  # the sample could see a false pass
+    # That the unedited content passes (else no false pass could be seen) is the games' own
+    # tests' (test_the_shipped_content_is_clean*) and `tasks.py test`'s `pnp validate` step;
+    # `python3 tasks.py fuzz` checks it first itself (benchmarks.fuzz.control).
     messages: list[str] = []
     summary = fuzz(
         seed=20261124,
