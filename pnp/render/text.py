@@ -592,20 +592,28 @@ def fit_paragraph(
     return fitted
 
 
+def _shape_text_box(shape: Any) -> dict[str, Any]:
+    """A laid-out text box (a TextShape) as the fitting functions' arguments."""
+    return {
+        "text": shape.text,
+        "width": shape.width,
+        "height": shape.height,
+        "size": shape.size,
+        "min_size": shape.min_size,
+        "leading_ratio": shape.leading,
+        "align": shape.align,
+        "icons": shape.icons,
+    }
+
+
 def fit_text_shape(shape: Any, font: str) -> FittedText:
     """A laid-out text box's text shrunk to its box as the sheets print it (its icons too)."""
-    return fit_paragraph(
-        shape.text,
-        shape.width,
-        shape.height,
-        font=font,
-        size=shape.size,
-        min_size=shape.min_size,
-        leading_ratio=shape.leading,
-        align=shape.align,
-        color=shape.color,
-        icons=shape.icons,
-    )
+    return fit_paragraph(font=font, color=shape.color, **_shape_text_box(shape))
+
+
+def text_shape_fits(shape: Any, font: str) -> bool:
+    """Whether a laid-out text box's text fits it as the sheets print it (``text_fits``)."""
+    return text_fits(font=font, **_shape_text_box(shape))
 
 
 def draw_fitted(

@@ -75,20 +75,10 @@ def _fit_key(shape: TextShape) -> tuple[object, ...]:
 
 
 def _fits(shape: TextShape, fonts: object) -> bool:
-    from pnp.render.text import text_fits
+    from pnp.render.text import text_shape_fits
 
     font = fonts.bold if shape.font == "bold" else fonts.regular  # type: ignore[attr-defined]
-    return text_fits(
-        shape.text,
-        shape.width,
-        shape.height,
-        font=font,
-        size=shape.size,
-        min_size=shape.min_size,
-        leading_ratio=shape.leading,
-        align=shape.align,
-        icons=shape.icons,
-    )
+    return text_shape_fits(shape, font)
 
 
 def _where(origin: str) -> Location:
