@@ -17,6 +17,10 @@ from pnp.content.sources import read_file
 from pnp.errors import ContentError, Location
 from pnp.validate.checks import Findings
 
+_SCANNER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's scanner where PyYAML was built with it (its wheels are): the same tokens and
+marks as the Python one, six times faster, and every validate scans every content file."""
+
 _BOOL_11 = re.compile(r"^(?:yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF)$")
 """The words YAML 1.1 reads as booleans and YAML 1.2 as text."""
 _SHORT_BOOL = re.compile(r"^(?:y|Y|n|N)$")
@@ -79,7 +83,7 @@ def check_portable_yaml(findings: Findings) -> None:
             continue
         try:
             text = read_file(game.folder / display[len(prefix) :], display).decode("utf-8")
-            tokens = list(yaml.scan(text, Loader=yaml.SafeLoader))
+            tokens = list(yaml.scan(text, Loader=_SCANNER))
         except (ContentError, UnicodeDecodeError, yaml.YAMLError):
             continue  # the loader reports an unreadable file; here there is nothing to add
         after_key = False
