@@ -342,18 +342,7 @@ class StoryBuilder:
             mm(125),
         )
         self.figures.append(drawing)
-        figure = Table(
-            [[drawing], [title]],
-            colWidths=[self.width],
-        )
-        figure.setStyle(
-            TableStyle(
-                [
-                    ("ALIGN", (0, 0), (-1, -1), "CENTER"),
-                    ("FONTNAME", (0, 0), (-1, -1), self.fonts.regular),
-                ]
-            )
-        )
+        figure = self._centred([[drawing], [title]])
         return [KeepTogether([figure, Spacer(1, mm(3))])]
 
     def _centred(self, rows: list[list[Any]]) -> Table:
@@ -490,20 +479,8 @@ class StoryBuilder:
         product = next(p for p in self.game.model.products if p.id == block.product)
         item = next(i for i in collection(self.game.model, product) if i.id == block.item)
         face = layout_front(self.game, product, self.templates_root, 0.0, item)
-        figure = Table(
-            [
-                [self._figure(face)],
-                [para(self.text(block.title, block), self.styles.small)],
-            ],
-            colWidths=[self.width],
-        )
-        figure.setStyle(
-            TableStyle(
-                [
-                    ("ALIGN", (0, 0), (-1, -1), "CENTER"),
-                    ("FONTNAME", (0, 0), (-1, -1), self.fonts.regular),
-                ]
-            )
+        figure = self._centred(
+            [[self._figure(face)], [para(self.text(block.title, block), self.styles.small)]]
         )
         return [KeepTogether([figure, Spacer(1, mm(3))])]
 
