@@ -161,13 +161,18 @@ def test_watch_rebuilds_a_game_when_its_content_is_saved(
     before = _times(out)
     context = Context(content_copy, verbosity=0)
 
+    rebuilt = threading.Event()
+
     def rebuild(slug: str) -> None:
         build_one(
             context, slug, tmp_path / slug, BuildOptions(), only=(), force=False, exports=False
         )
+        rebuilt.set()  # the watch stops once it has rebuilt, or after its 40 polls
 
     watcher = threading.Thread(
-        target=watch_games, args=(context, ["deadline-99"], rebuild), kwargs={"rounds": 40}
+        target=watch_games,
+        args=(context, ["deadline-99"], rebuild),
+        kwargs={"rounds": 40, "stop": rebuilt},
     )
     watcher.start()
     time.sleep(0.5)

@@ -119,3 +119,24 @@ def test_lock_files_read_back_as_written() -> None:
 )
 def test_a_files_version_is_read_off_its_name(filename: str, version: str | None) -> None:
     assert tasks._file_version(filename) == version
+
+
+def test_the_test_run_keeps_pytests_rewritten_modules_where_bytecode_is_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The image sets PYTHONDONTWRITEBYTECODE; pytest must still keep the test modules it
+    rewrites, or every worker of every run compiles them all again."""
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.setattr(tasks, "ensure_environment", lambda test: None)
+    runs: list[tuple[tuple[str, ...], dict[str, str] | None]] = []
+
+    def run(*command: str, env: dict[str, str] | None = None) -> int:
+        runs.append((command, env))
+        return 0
+
+    monkeypatch.setattr(tasks, "run", run)
+    assert tasks.main(["test", "-x"]) == 0
+    ((command, env),) = [(c, e) for c, e in runs if c[1:3] == ("-m", "pytest")]
+    assert env is not None and "PYTHONDONTWRITEBYTECODE" not in env
+    assert env["PATH"] == tasks.os.environ["PATH"]
+    assert command[-1] == "-x"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,10 @@ def _data(node: Node) -> Any:
     return node.value
 
 
+@functools.cache
 def _validator(slug: str) -> jsonschema.protocols.Validator:
+    """One checked validator a game: checking the schema and resolving its references again
+    for every file cost the suite twenty seconds."""
     schema = game_schema(slug)
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema)

@@ -13,10 +13,6 @@ SEEDING = Seeding("deadline-99", games=20)
 validate, edit, line_of = SEEDING.validate, SEEDING.edit, SEEDING.line_of
 
 
-def test_the_shipped_content_is_clean_including_simulated_play(content_copy: Path) -> None:
-    assert validate(content_copy, simulate=True) == []
-
-
 def test_a_dropped_rank_is_caught_in_cards_yaml(content_copy: Path) -> None:
     edit(
         content_copy,

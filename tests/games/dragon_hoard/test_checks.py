@@ -16,10 +16,6 @@ SEEDING = Seeding("dragon-hoard", games=10)
 validate, edit, line_of = SEEDING.validate, SEEDING.edit, SEEDING.line_of
 
 
-def test_the_shipped_content_is_clean_including_simulated_play(content_copy: Path) -> None:
-    assert validate(content_copy, simulate=True) == []
-
-
 @pytest.mark.parametrize(
     ("speed", "message"),
     [

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pnp.validate.runner import validate_games
 from tests.conftest import TEMPLATES
 from tests.validate.seeding import Seeding, only
 
@@ -90,7 +89,13 @@ def test_an_unused_engine_handler(content_copy: Path) -> None:
 
 
 def test_a_harder_level_that_is_not_harder_fails_the_simulation(content_copy: Path) -> None:
-    # Seed one mistake: "hard" loses its star-space morale drops and gains a worker.
+    # Seed one mistake: "hard" loses its star-space morale drops and gains a worker. The
+    # level check is called alone: through validate_games, 100 games would also be played at
+    # every table by every policy, twice this test's cost for a check it does not look at.
+    from pnp.content.loader import load_game
+    from pnp.games.maquis.checks import LADDER_MIN_GAMES, check_simulated
+    from pnp.validate.checks import Findings
+
     edit(content_copy, "game.yaml", "    morale_drop: star\n", "")
     edit(
         content_copy,
@@ -98,8 +103,9 @@ def test_a_harder_level_that_is_not_harder_fails_the_simulation(content_copy: Pa
         "  - id: hard\n    name: 困难\n    workers: 2",
         "  - id: hard\n    name: 困难\n    workers: 3",
     )
-    result = validate_games(content_copy, ["maquis"], TEMPLATES, simulated_games=100)
-    problem = only(list(result.problems), r"hard is not harder than harder: .* on the same 100 ")
+    findings = Findings(load_game(content_copy, "maquis"))
+    check_simulated(findings, LADDER_MIN_GAMES, 1)
+    problem = only(findings.problems, r"hard is not harder than harder: .* on the same 100 ")
     assert problem.severity == "error"
     assert "seed 1" in problem.message and "sign test p = " in problem.message
     assert problem.location.path.endswith("game.yaml")

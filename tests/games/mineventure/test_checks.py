@@ -17,10 +17,6 @@ SEEDING = Seeding("mineventure", games=3)
 validate, edit, line_of = SEEDING.validate, SEEDING.edit, SEEDING.line_of
 
 
-def test_the_shipped_content_is_clean_including_simulated_play(content_copy: Path) -> None:
-    assert validate(content_copy, simulate=True) == []
-
-
 def test_a_missing_tile_leaves_a_gap_in_the_24_map(content_copy: Path) -> None:
     edit(
         content_copy,
