@@ -13,9 +13,9 @@ content shows here on every run; the thousands of cases are `python3 tasks.py fu
 
 
 def test_random_content_edits_never_reach_a_traceback_a_hang_or_a_false_pass() -> None:
-    # That the unedited content passes (else no false pass could be seen) is the games' own
-    # tests' (test_the_shipped_content_is_clean*) and `tasks.py test`'s `pnp validate` step;
-    # `python3 tasks.py fuzz` checks it first itself (benchmarks.fuzz.control).
+    # That the unedited content passes (else no false pass could be seen) is `tasks.py
+    # test`'s `pnp validate` step; `python3 tasks.py fuzz` checks it first itself
+    # (benchmarks.fuzz.control).
     messages: list[str] = []
     summary = fuzz(
         seed=20261124,
