@@ -72,10 +72,16 @@ def _tables(game: Game, model: Any) -> list[Any]:
     return chosen
 
 
+def _fewest_and_most_players(tables: list[Any]) -> list[Any]:
+    """A view is one function of the seat: the smallest and the largest table show a leak that
+    depends on how many seats there are; the counts between repeat them at a scene per seat."""
+    return [tables[0], tables[-1]] if len(tables) > 1 else tables
+
+
 @pytest.mark.parametrize("game", with_engine(), ids=lambda game: game.slug)
 def test_a_seat_sees_nothing_a_resampled_position_would_change(game: Game) -> None:
     model = _model(game.slug)
-    for table in _tables(game, model):
+    for table in _fewest_and_most_players(_tables(game, model)):
         rules = table.rules
         if not hasattr(rules, "resample"):
             continue
