@@ -2,7 +2,7 @@
 """The two set-up commands of the README, with nothing to install by hand first.
 
     python3 tasks.py build [pnp build options...]   # every kit into output/
-    python3 tasks.py test  [pytest options...]      # lint, type-check, validate, run the tests
+    python3 tasks.py test  [pytest options...]      # lint, type-check, the tests (pnp validate too)
     python3 tasks.py bench [options...]             # benchmark figures (benchmarks/bench.py)
     python3 tasks.py fuzz  [--cases N --seed S]     # content fuzzing (benchmarks/fuzz.py)
     python3 tasks.py lock                           # rewrite requirements/*.txt from .venv
@@ -263,9 +263,8 @@ def main(argv: list[str]) -> int:
     for step in (
         (str(_bin("ruff")), "check", "pnp", "tests", "benchmarks", "tasks.py"),
         (str(_bin("mypy")),),  # --strict over pnp/, as configured in pyproject.toml
-        # The shipped content, judged as CI users run it (simulated play at the default
-        # counts): the tests seed mistakes into copies and leave this judgement to the step.
-        (str(_bin("pnp")), "validate"),
+        # The full `pnp validate` of the shipped content is a test (tests/cli/test_validate.py)
+        # so that it shares the cores with the others rather than running before them.
     ):
         print(
             "tasks: " + " ".join(Path(step[0]).name if i == 0 else s for i, s in enumerate(step)),

@@ -38,9 +38,8 @@ def test_list_shows_games_and_components_with_counts() -> None:
 
 
 def test_validate_passes_on_the_shipped_content() -> None:
-    # The command's exit and summary; the simulated play of the shipped content is the games'
-    # own tests' (test_the_shipped_content_is_clean_including_simulated_play) and the full
-    # `pnp validate` that `tasks.py test` runs before pytest.
+    # The command's exit and summary, in process; the full `pnp validate` of the shipped
+    # content, simulated play included, is tests/cli/test_validate.py's.
     code, _, err = run("validate", "deadline-99", "--static-only")
     assert code == 0, err
     assert "ok: 1 game(s) valid." in err

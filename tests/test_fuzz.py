@@ -13,8 +13,8 @@ content shows here on every run; the thousands of cases are `python3 tasks.py fu
 
 
 def test_random_content_edits_never_reach_a_traceback_a_hang_or_a_false_pass() -> None:
-    # That the unedited content passes (else no false pass could be seen) is `tasks.py
-    # test`'s `pnp validate` step; `python3 tasks.py fuzz` checks it first itself
+    # That the unedited content passes (else no false pass could be seen) is
+    # tests/cli/test_validate.py's; `python3 tasks.py fuzz` checks it first itself
     # (benchmarks.fuzz.control).
     messages: list[str] = []
     summary = fuzz(

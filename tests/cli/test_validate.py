@@ -1,0 +1,25 @@
+"""`pnp validate` on the shipped content, as CI runs it: every game, simulated play at the
+default counts, in a process of its own. The seeded-mistake tests of each game validate copies;
+this is the judgement of the content itself (it was a step of its own before the tests, which
+left a core idle for half a minute while the command waited on its slowest game)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from pnp.paths import REPOSITORY, discover_games
+from tests.conftest import CONTENT
+
+
+def test_the_shipped_content_passes_a_full_validate() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "pnp", "validate"],
+        cwd=REPOSITORY,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    report = run.stdout + run.stderr
+    assert run.returncode == 0, report
+    assert f"ok: {len(discover_games(CONTENT))} game(s) valid." in run.stderr, report
