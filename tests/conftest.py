@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from pnp.content.loader import LoadedGame, load_game
+from pnp.output import folder_lock
 from pnp.paths import REPOSITORY
+
+if TYPE_CHECKING:
+    from pnp.rulebook.build import RulebookFiles
 
 CONTENT = REPOSITORY / "content"
 TEMPLATES = REPOSITORY / "templates"
@@ -35,11 +43,57 @@ def build(game: LoadedGame, out: Path, **options: object) -> Path:
     return out
 
 
+def made_once(factory: pytest.TempPathFactory, name: str, make: Callable[[Path], object]) -> Path:
+    """The folder ``make`` fills, made once for the whole run: the workers of a parallel run
+    share it (the first to ask makes it while the others wait), where each made its own copy
+    of every kit and rulebook its tests read. The tests only read what is in it."""
+    root = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the run's folder, above each worker's own
+    folder = root / f"made-once-{name}"
+    with folder_lock(folder):
+        made = root / f"made-once-{name}.made"  # beside it: the tests look at every file in it
+        if not made.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir(parents=True)
+            make(folder)
+            made.touch()
+    return folder
+
+
+def rulebook_once(factory: pytest.TempPathFactory, game: LoadedGame) -> RulebookFiles:
+    """The game's rulebook editions, built once for the whole run (see `made_once`)."""
+    from pnp.rulebook.build import RulebookFiles, build_rulebook
+
+    def make(folder: Path) -> None:
+        files = build_rulebook(game, folder, TEMPLATES)
+        record = {
+            "reading": files.reading.name,
+            "booklet": files.booklet.name,
+            "pages": files.pages,
+            "sheets": files.sheets,
+            "problems": list(files.problems),
+        }
+        (folder / "files.json").write_text(json.dumps(record), encoding="utf-8")
+
+    folder = made_once(factory, f"rulebook-{game.slug}", make)
+    record = json.loads((folder / "files.json").read_text(encoding="utf-8"))
+    return RulebookFiles(
+        reading=folder / record["reading"],
+        booklet=folder / record["booklet"],
+        pages=record["pages"],
+        sheets=record["sheets"],
+        problems=tuple(record["problems"]),
+    )
+
+
 @pytest.fixture(scope="session")
 def kit_a4(deadline_99: LoadedGame, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build(deadline_99, tmp_path_factory.mktemp("kit-a4"))
+    return made_once(tmp_path_factory, "kit-a4", lambda folder: build(deadline_99, folder))
 
 
 @pytest.fixture(scope="session")
 def kit_letter(deadline_99: LoadedGame, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build(deadline_99, tmp_path_factory.mktemp("kit-letter"), paper="letter")
+    return made_once(
+        tmp_path_factory, "kit-letter", lambda folder: build(deadline_99, folder, paper="letter")
+    )

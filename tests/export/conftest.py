@@ -9,7 +9,7 @@ import pytest
 from pnp.content.loader import LoadedGame
 from pnp.export import export_game
 
-from ..conftest import TEMPLATES
+from ..conftest import TEMPLATES, made_once
 
 BASE_URL = "https://example.org/dl99"
 
@@ -17,10 +17,12 @@ BASE_URL = "https://example.org/dl99"
 @pytest.fixture(scope="session")
 def exported(deadline_99: LoadedGame, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """output/deadline-99/ with every export of the default profile."""
-    game_dir = tmp_path_factory.mktemp("out") / deadline_99.slug
-    for fmt in ("png", "tts", "gallery"):
-        export_game(deadline_99, fmt, game_dir, TEMPLATES, base_url=BASE_URL)
-    return game_dir / "export"
+
+    def make(folder: Path) -> None:
+        for fmt in ("png", "tts", "gallery"):
+            export_game(deadline_99, fmt, folder / deadline_99.slug, TEMPLATES, base_url=BASE_URL)
+
+    return made_once(tmp_path_factory, "exports", make) / deadline_99.slug / "export"
 
 
 def copies_by_card(game: LoadedGame, cards_only: bool = True) -> dict[tuple[str, str], int]:

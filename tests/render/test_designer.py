@@ -12,7 +12,7 @@ import pytest
 from pnp.content.loader import LoadedGame
 from pnp.options import BuildOptions
 from pnp.rulebook.build import build_game
-from tests.conftest import TEMPLATES
+from tests.conftest import TEMPLATES, made_once
 
 
 def _text(path: Path) -> str:
@@ -21,9 +21,11 @@ def _text(path: Path) -> str:
 
 @pytest.fixture(scope="module")
 def kit(deadline_99: LoadedGame, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("designer")
-    build_game(deadline_99, out, TEMPLATES, BuildOptions())
-    return out
+    return made_once(
+        tmp_path_factory,
+        "designer",
+        lambda folder: build_game(deadline_99, folder, TEMPLATES, BuildOptions()),
+    )
 
 
 def test_the_designer_report_holds_every_decision_with_its_id_and_reason(

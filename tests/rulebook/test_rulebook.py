@@ -16,13 +16,13 @@ from pnp.rulebook.build import RulebookFiles, booklet_note, build_rulebook
 from pnp.rulebook.impose import booklet_order, booklet_scale, impose_booklet
 from pnp.units import POINTS_PER_MM, mm
 
-from ..conftest import TEMPLATES
+from ..conftest import TEMPLATES, rulebook_once
 from .reading import laid_out_texts, page_texts
 
 
 @pytest.fixture(scope="module")
 def book(deadline_99: LoadedGame, tmp_path_factory: pytest.TempPathFactory) -> RulebookFiles:
-    return build_rulebook(deadline_99, tmp_path_factory.mktemp("rulebook"), TEMPLATES)
+    return rulebook_once(tmp_path_factory, deadline_99)
 
 
 def test_saddle_stitch_order_of_twelve_pages() -> None:

@@ -14,7 +14,7 @@ from pnp.games.arena_tales.examples import rulebook_examples
 from pnp.games.arena_tales.model import ArenaTales
 from pnp.rulebook.build import RulebookFiles, build_rulebook
 from pnp.rulebook.text import context_for, render, walk_sections
-from tests.conftest import CONTENT, TEMPLATES
+from tests.conftest import CONTENT, TEMPLATES, rulebook_once
 from tests.rulebook.reading import book_text, flat, page_texts
 
 GAME = "arena-tales"
@@ -27,7 +27,7 @@ def game() -> LoadedGame:
 
 @pytest.fixture(scope="module")
 def book(game: LoadedGame, tmp_path_factory: pytest.TempPathFactory) -> RulebookFiles:
-    return build_rulebook(game, tmp_path_factory.mktemp("rulebook"), TEMPLATES)
+    return rulebook_once(tmp_path_factory, game)
 
 
 def body_lines(path: Path) -> list[str]:

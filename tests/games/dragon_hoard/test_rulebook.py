@@ -15,7 +15,7 @@ from pnp.games.dragon_hoard.examples import rulebook_examples
 from pnp.games.dragon_hoard.model import AI, Rounding, resolution_order
 from pnp.rulebook.build import RulebookFiles, build_rulebook
 from pnp.rulebook.text import walk_sections
-from tests.conftest import CONTENT, TEMPLATES
+from tests.conftest import CONTENT, TEMPLATES, rulebook_once
 from tests.rulebook.reading import book_text, flat, page_texts
 
 GAME = "dragon-hoard"
@@ -28,7 +28,7 @@ def game() -> LoadedGame:
 
 @pytest.fixture(scope="module")
 def book(game: LoadedGame, tmp_path_factory: pytest.TempPathFactory) -> RulebookFiles:
-    return build_rulebook(game, tmp_path_factory.mktemp("rulebook"), TEMPLATES)
+    return rulebook_once(tmp_path_factory, game)
 
 
 def test_booklet_pads_to_a_multiple_of_four(book: RulebookFiles) -> None:

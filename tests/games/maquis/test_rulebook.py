@@ -9,7 +9,7 @@ import pytest
 from pnp.content.loader import LoadedGame, load_game
 from pnp.games.maquis.examples import rulebook_examples
 from pnp.rulebook.build import RulebookFiles, build_rulebook
-from tests.conftest import TEMPLATES
+from tests.conftest import TEMPLATES, rulebook_once
 from tests.pdfcheck import pdf_texts
 from tests.rulebook.reading import flat
 
@@ -23,7 +23,7 @@ def maquis() -> LoadedGame:
 
 @pytest.fixture(scope="module")
 def book(maquis: LoadedGame, tmp_path_factory: pytest.TempPathFactory) -> RulebookFiles:
-    return build_rulebook(maquis, tmp_path_factory.mktemp("rulebook-maquis"), TEMPLATES)
+    return rulebook_once(tmp_path_factory, maquis)
 
 
 def text_of(path: Path) -> str:

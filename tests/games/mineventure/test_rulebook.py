@@ -16,7 +16,7 @@ from pnp.games.mineventure.model import Mineventure
 from pnp.rulebook.build import RulebookFiles, build_rulebook
 from pnp.rulebook.text import context_for, render, walk_sections
 from pnp.units import POINTS_PER_MM
-from tests.conftest import CONTENT, TEMPLATES
+from tests.conftest import CONTENT, TEMPLATES, rulebook_once
 from tests.pdfcheck import pdf_texts
 from tests.rulebook.reading import flat
 
@@ -30,7 +30,7 @@ def game() -> LoadedGame:
 
 @pytest.fixture(scope="module")
 def book(game: LoadedGame, tmp_path_factory: pytest.TempPathFactory) -> RulebookFiles:
-    return build_rulebook(game, tmp_path_factory.mktemp("rulebook"), TEMPLATES)
+    return rulebook_once(tmp_path_factory, game)
 
 
 @pytest.fixture(scope="module")
