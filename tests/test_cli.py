@@ -295,8 +295,9 @@ def test_validate_github_format_annotates_the_file_and_line(content_copy: Path) 
 
 def test_validate_json_is_the_same_document_for_the_same_content_and_seed() -> None:
     # CI may cache or diff it: no figure of how fast the run went belongs in it. (Two games
-    # a table leave content unexercised, an error: the document is what is compared.)
-    games = ["arena-tales", "maquis"]
+    # a table leave content unexercised, an error: the document is what is compared. Games
+    # validated side by side give the same reports as one by one: tests/validate/test_runner.)
+    games = ["maquis"]
     first = run("validate", *games, "--games", "2", "--seed", "7", "--format", "json")
     second = run("validate", *games, "--games", "2", "--seed", "7", "--format", "json")
     assert first[0] in (0, 1) and first[1] == second[1]

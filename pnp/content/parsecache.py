@@ -45,6 +45,8 @@ from pnp.trust import seal, unseal
 
 ENV_PARSE_CACHE = "PNP_PARSE_CACHE"
 _OFF = {"off", "0", "no", "false"}
+_ON = {"on", "1", "yes", "true"}
+"""Read as "the usual place", not as a folder named "on" made in whatever folder pnp ran."""
 
 
 def parse_cache_dir() -> Path | None:
@@ -52,7 +54,7 @@ def parse_cache_dir() -> Path | None:
     explicit = os.environ.get(ENV_PARSE_CACHE, "").strip()
     if explicit.lower() in _OFF:
         return None
-    if explicit:
+    if explicit and explicit.lower() not in _ON:
         return Path(explicit).expanduser()
     xdg = os.environ.get("XDG_CACHE_HOME")
     try:

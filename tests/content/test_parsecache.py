@@ -187,3 +187,13 @@ def test_without_a_home_folder_texts_are_parsed_and_nothing_fails(
         assert fresh().from_string(TEXT).render(name="z", cost=1) == "z: ●"
     finally:
         parsecache._ROOTS.clear()
+
+
+@pytest.mark.parametrize("setting", ["on", "1", "TRUE"])
+def test_turning_the_store_on_by_name_means_its_usual_place(
+    setting: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "on" was taken for a folder name: a folder "on" appeared wherever pnp ran.
+    monkeypatch.setenv(parsecache.ENV_PARSE_CACHE, setting)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert parsecache.parse_cache_dir() == tmp_path / "cache" / "pnp" / "parses"
