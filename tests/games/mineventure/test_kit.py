@@ -151,9 +151,9 @@ def test_weapon_cards_print_their_numbers_from_content(kit: Path, game: LoadedGa
         if card.name == "弓":
             continue  # also the bow's weapon-kind label
         assert fronts.count(card.name) >= card.copies, card.name
-    # The bow's range prints beside the range icon (a drawing, not a letter), its damage in
-    # words: "<icon> 4　伤害 3（物理）".
+    # The bow's range and damage print beside their icons (drawings, not letters), the
+    # damage's kind in words: "<icon> 4  <icon> 3（物理）".
     bow = next(card for card in game.model.equipment_cards if card.name == "弓")
     flat_fronts = fronts.replace("\n", "").replace(" ", "").replace("\u3000", "")
-    assert f"{bow.range}伤害{bow.damage}" in flat_fronts
+    assert f"{bow.range}{bow.damage}（物理）" in flat_fronts
     assert "范围4" not in flat_fronts  # the range is the icon's, not the area damage's word
