@@ -160,7 +160,7 @@ def test_weapon_cards_print_their_numbers_from_content(kit: Path, game: LoadedGa
     assert "范围4" not in flat_fronts  # the range is the icon's, not the area damage's word
 
 
-def test_every_card_a_player_holds_or_wears_has_its_picture(kit: Path, game: LoadedGame) -> None:
+def test_every_card_a_player_draws_has_its_picture(kit: Path, game: LoadedGame) -> None:
     # A card's picture is the sprite of its name (enchant books share one), so a renamed
     # card or a misspelt sprite would print a face without its picture.
     model = game.model
@@ -171,6 +171,8 @@ def test_every_card_a_player_holds_or_wears_has_its_picture(kit: Path, game: Loa
         *model.item_cards,
         *model.legendary_hand_cards,
         *model.food,
+        *model.partners,
+        *model.events,
     ]
     missing = [
         card.id
