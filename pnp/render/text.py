@@ -569,7 +569,10 @@ def fit_paragraph(
     # Every line is at most `width` wide, so the text needs at least this many lines;
     # sizes whose lower bound already overflows are skipped without wrapping (95% for
     # the bold runs and dropped spaces this estimate ignores).
-    plain = re.sub(r"\s+", " ", text.replace("*", ""))
+    # An icon's [[name]] is not printed: counted as letters it made a line of icons look
+    # several times its width, so a size that fits was skipped and the text shrank to its
+    # smallest size. Left out, the estimate stays a lower bound.
+    plain = re.sub(r"\s+", " ", INLINE_ICON.sub("", text).replace("*", ""))
     unit_width = stringWidth(plain, font, 1.0) * 0.95
     fitted: FittedText | None = None
     sizes = _sizes(size, min_size)

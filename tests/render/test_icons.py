@@ -158,3 +158,21 @@ def test_a_texture_tiled_in_many_cells_is_written_once(tmp_path: Path) -> None:
     assert content.count(b" Do") == 16
     # The tiles themselves (64 a cell) are in the form, not on the page.
     assert b" f" in form.get_object().get_data() and b" f" not in content
+
+
+def test_a_line_of_icons_keeps_its_size_where_it_fits(
+    cjk_fonts: FontSet, deadline_99: LoadedGame
+) -> None:
+    # A stat line of two icons and two numbers is about five letters wide: it fits a box of
+    # 80 pt at 16 pt and must not shrink to its smallest size because its [[names]] are long.
+    icons = tuple(icon_map(deadline_99.model).values())
+    fitted = fit_paragraph(
+        "[[life]] **1**  [[coin]] **3**",
+        80,
+        24,
+        font=cjk_fonts.regular,
+        size=16,
+        min_size=9,
+        icons=icons,
+    )
+    assert fitted.size == 16 and not fitted.overflow

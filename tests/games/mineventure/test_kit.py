@@ -11,6 +11,7 @@ import pypdf
 import pytest
 
 from pnp.content.loader import LoadedGame, load_game
+from pnp.games.mineventure.model import ItemKind
 from pnp.units import POINTS_PER_MM
 from tests.conftest import CONTENT, build, made_once
 
@@ -151,9 +152,42 @@ def test_weapon_cards_print_their_numbers_from_content(kit: Path, game: LoadedGa
         if card.name == "弓":
             continue  # also the bow's weapon-kind label
         assert fronts.count(card.name) >= card.copies, card.name
-    # The bow's range prints beside the range icon (a drawing, not a letter), its damage in
-    # words: "<icon> 4　伤害 3（物理）".
+    # The bow's range and damage print beside their icons (drawings, not letters), the
+    # damage's kind in words: "<icon> 4  <icon> 3（物理）".
     bow = next(card for card in game.model.equipment_cards if card.name == "弓")
     flat_fronts = fronts.replace("\n", "").replace(" ", "").replace("\u3000", "")
-    assert f"{bow.range}伤害{bow.damage}" in flat_fronts
+    assert f"{bow.range}{bow.damage}（物理）" in flat_fronts
     assert "范围4" not in flat_fronts  # the range is the icon's, not the area damage's word
+
+
+def test_every_card_a_player_draws_has_its_picture(kit: Path, game: LoadedGame) -> None:
+    # A card's picture is the sprite of its name (enchant books share one), so a renamed
+    # card or a misspelt sprite would print a face without its picture.
+    model = game.model
+    sprites = {sprite.name: sprite for sprite in model.sprites}
+    cards = [
+        *model.equipment_cards,
+        *model.legendary_field_cards,
+        *model.item_cards,
+        *model.legendary_hand_cards,
+        *model.food,
+        *model.partners,
+        *model.events,
+    ]
+    missing = [
+        card.id
+        for card in cards
+        if card.id not in sprites and getattr(card, "kind", None) is not ItemKind.ENCHANT
+    ]
+    assert not missing
+    assert "enchanted-book" in sprites and "ender-dragon" in sprites
+    # ... and the sheet draws it: the diamond sword's blade colour is filled on its page.
+    blade = sprites["diamond-sword"].colours["B"]
+    wanted = tuple(int(blade[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    with pdfplumber.open(pdf(kit, "equipment-cards")) as document:
+        fills = {
+            tuple(round(c, 3) for c in rect["non_stroking_color"] or ())
+            for page in document.pages[0::2]
+            for rect in page.rects
+        }
+    assert tuple(round(c, 3) for c in wanted) in fills

@@ -146,8 +146,8 @@ def test_the_figures_are_cards_drawn_by_the_kit(texts: list[str], game: LoadedGa
     page = flat(next(t for t in texts if "一张装备牌（横版场地牌）" in t))
     # The card face's own words, printed by the card renderer inside the rulebook.
     assert sword.name in page
-    # The range beside its icon, then the damage in words.
-    assert flat(f"{sword.range}伤害 {sword.damage}") in page.replace("\u3000", "")
+    # The range and the damage beside their icons (drawings), the damage's kind in words.
+    assert flat(f"{sword.range} {sword.damage}（物理）") in page.replace("\u3000", "")
 
 
 def test_glossary_decisions_and_card_appendix(texts: list[str], game: LoadedGame) -> None:
