@@ -288,6 +288,8 @@ def add_cover(
             page_size=paper_size(options.paper),
             fonts=report.fonts,
             title=f"{game.model.info.title} · 双面校准页",
+            margin=mm(options.printer_margin_mm),
+            flip_long=options.flip is Flip.LONG_EDGE,
         )
         # The same options draw the same page: a file that holds it already is kept as it is.
         kept = calibration.is_file() and calibration.read_bytes() == drawn.read_bytes()

@@ -29,7 +29,7 @@ SCALE_GAP = mm(25)  # the scales stand this far from the centre, clear of each o
 FRONT_TITLE = "双面校准页 · 正面"
 BACK_TITLE = "双面校准页 · 背面"
 FRONT_TEXT = (
-    "用打印卡牌的同一台打印机、同一种纸和同样的设置（双面、长边翻转、实际大小）打印这一页。",
+    "用打印卡牌的同一台打印机、同一种纸和同样的设置（双面、{flip}、实际大小）打印这一页。",
     "打印好后把纸对着光，从背面看：正面的两条细线各穿过背面的一把刻度尺。",
 )
 BACK_TEXT = (
@@ -42,17 +42,31 @@ BACK_TEXT = (
 )
 
 
+TEXT_INSET = mm(10)
+"""The text stands this far inside the printer's margin, as a page of prose would."""
+
+
 def render_calibration(
-    path: Path, *, page_size: tuple[float, float], fonts: FontSet, title: str
+    path: Path,
+    *,
+    page_size: tuple[float, float],
+    fonts: FontSet,
+    title: str,
+    margin: float = PRINTER_MARGIN,
+    flip_long: bool = True,
 ) -> int:
-    """Write the two-page calibration sheet; returns its page count."""
+    """Write the two-page calibration sheet, everything on it inside the printer's dead
+    `margin`, telling the player to flip on the edge the kit's cards flip on; returns its
+    page count."""
+    flip = "长边翻转" if flip_long else "短边翻转"
+    front_text = tuple(line.format(flip=flip) for line in FRONT_TEXT)
     width, height = page_size
     with atomic_output(path) as temporary:
         canvas = new_canvas(temporary, page_size, title=title, font=fonts.regular)
-        _text(canvas, fonts, width, height, FRONT_TITLE, FRONT_TEXT)
-        _front(canvas, width, height)
+        _text(canvas, fonts, width, height, margin, FRONT_TITLE, front_text)
+        _front(canvas, width, height, margin)
         canvas.showPage()
-        _text(canvas, fonts, width, height, BACK_TITLE, BACK_TEXT)
+        _text(canvas, fonts, width, height, margin, BACK_TITLE, BACK_TEXT)
         _back(canvas, fonts, width, height)
         canvas.showPage()
         canvas.save()
@@ -64,6 +78,7 @@ def _text(
     fonts: FontSet,
     width: float,
     height: float,
+    margin: float,
     heading: str,
     lines: tuple[str, ...],
 ) -> None:
@@ -71,8 +86,8 @@ def _text(
 
     from pnp.render.text import WrappedOnce
 
-    left = PRINTER_MARGIN + mm(10)
-    top = height - PRINTER_MARGIN - mm(10)
+    left = margin + TEXT_INSET
+    top = height - margin - TEXT_INSET
     canvas.setFillColor(colour("#1d1d1f"))
     canvas.setFont(fonts.bold, 14)
     canvas.drawString(left, top - mm(5), heading)
@@ -87,13 +102,15 @@ def _text(
         paragraph.drawOn(canvas, left, y)
 
 
-def _front(canvas: Canvas, width: float, height: float) -> None:
+def _front(canvas: Canvas, width: float, height: float, margin: float) -> None:
     cx, cy = width / 2, height / 2
+    # A wide margin shortens the lines; they still reach past both scales.
+    arm = min(CROSS_ARM, cx - margin, cy - margin)
     canvas.saveState()
     canvas.setStrokeColor(colour("#000000"))
     canvas.setLineWidth(0.25)
-    canvas.line(cx - CROSS_ARM, cy, cx + CROSS_ARM, cy)
-    canvas.line(cx, cy - CROSS_ARM, cx, cy + CROSS_ARM)
+    canvas.line(cx - arm, cy, cx + arm, cy)
+    canvas.line(cx, cy - arm, cx, cy + arm)
     canvas.restoreState()
 
 

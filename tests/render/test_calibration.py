@@ -50,6 +50,29 @@ def test_the_scales_zero_lies_on_the_fronts_lines_and_all_is_printable(
     assert "--" not in text
 
 
+def test_the_page_keeps_inside_a_wider_printer_margin(tmp_path: Path) -> None:
+    size = (mm(PAPER_SIZES_MM["a4"][0]), mm(PAPER_SIZES_MM["a4"][1]))
+    margin = mm(20)
+    path = tmp_path / "calibration.pdf"
+    render_calibration(
+        path, page_size=size, fonts=prepare_cjk_fonts(), title="t", margin=margin, flip_long=False
+    )
+    with pdfplumber.open(path) as pdf:
+        for page in pdf.pages:
+            things = [*page.lines, *page.chars]
+            assert min(t["x0"] for t in things) >= margin
+            assert max(t["x1"] for t in things) <= size[0] - margin
+            assert min(t["top"] for t in things) >= margin
+            assert max(t["bottom"] for t in things) <= size[1] - margin
+            # The text moved in with the margin, not merely clipped by it.
+            assert min(c["x0"] for c in page.chars) == pytest.approx(margin + mm(10), abs=1)
+        # The front's lines still reach past the back's scales.
+        verticals = [line for line in pdf.pages[0].lines if line["x0"] == pytest.approx(line["x1"])]
+        assert all(size[1] - line["top"] - size[1] / 2 > SCALE_GAP + mm(5) for line in verticals)
+        # Printed with the cards' settings: a kit built to flip on the short edge says so.
+        assert "短边翻转" in pdf.pages[0].extract_text().replace("\n", "")
+
+
 def test_a_built_kit_has_its_calibration_page_named_in_the_read_me(kit_a4: Path) -> None:
     calibration = kit_a4 / "deadline-99-01-duplex-calibration.pdf"
     assert len(pypdf.PdfReader(calibration).pages) == 2
