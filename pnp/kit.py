@@ -17,6 +17,7 @@ from pnp.errors import ContentError, Problem
 from pnp.layout.products import LaidOutProduct, layout_product, text_of
 from pnp.layout.sheets import (
     PRINTER_MARGIN,
+    CardGrid,
     Shelf,
     plan_card_grid,
     plan_shared_sheets,
@@ -131,46 +132,14 @@ def build_kit(
     shared = token_groups(
         laid_out, duplex=options.duplex, bleed=bleed, page=(page_w, page_h), margin=margin
     )
-    packed = {member.product.id for group in shared for member in group.members}
-    for item in laid_out:
-        product = item.product
-        if product.id in packed or (only is not None and product.id not in only):
+    for plan in plan_product_files(game, laid_out, options, shared):
+        item, product, note, grid = plan.item, plan.item.product, plan.note, plan.grid
+        if only is not None and product.id not in only:
             continue
-        path = out_dir / f"{game.slug}-{product.id}.pdf"
+        path = out_dir / plan.name
         title = f"{game.model.info.title} · {product.title}"
-        note = render_prose(product.note, {"game": game.model}, product.where)
         digest = product_digest(product, item, options, fonts)
         report.digests[path.name] = digest
-        grid = None
-        if product.kind is ProductKind.CARDS:
-            width, height = item_size(product)
-            # Landscape cards sit turned a quarter in a portrait slot: more fit that way.
-            slot_w, slot_h = (height, width) if width > height else (width, height)
-            try:
-                grid = plan_card_grid(
-                    slot_w,
-                    slot_h,
-                    bleed=bleed,
-                    page_width=page_w,
-                    page_height=page_h,
-                    margin=margin,
-                )
-            except ValueError as error:
-                raise ContentError(
-                    [Problem(product.where, f"product {product.id!r}: {error}", game=game.slug)]
-                ) from error
-            note = " ".join(part for part in (note, _edges_note(grid, options)) if part)
-        else:
-            width, height = item_size(product)
-            probe = plan_sheet(
-                width,
-                height,
-                _sheet_paper(width, height, page_w, page_h),
-                scalable=_aid(product),
-                margin=margin,
-            )
-            if probe.scale < 1:
-                note = " ".join(part for part in (note, f"（{scale_note(probe.scale)}）") if part)
         kept = recorded.get(path.name)
         if kept is not None and kept[0] == digest:
             report.files.append(BuiltFile(path, product.id, product.title, kept[1], note))
@@ -214,21 +183,9 @@ def build_kit(
     for group in shared:
         if only is not None and not any(m.product.id in only for m in group.members):
             continue
-        path = out_dir / f"{game.slug}-{group.id}.pdf"
+        path = out_dir / group_file_name(game.slug, group)
         title = f"{game.model.info.title} · {group.title}"
-        note = _shared_note(
-            [
-                (
-                    member.product.title,
-                    render_prose(member.product.note, {"game": game.model}, member.product.where),
-                )
-                for member in group.members
-            ]
-        )
-        edges = dict.fromkeys(
-            _edges_note(shelf.grid, options) for page in group.pages for shelf in page
-        )
-        note = " ".join([note, *edges])
+        note = group_note(game, group, options)
         digest = hashlib.sha256(
             "\0".join(
                 [repr(group.pages)]
@@ -267,6 +224,96 @@ def build_kit(
     return report
 
 
+@dataclass(frozen=True)
+class ProductFile:
+    """A product's own file as the build will write it, before anything is drawn: its name,
+    what the read-me says about it, and the card grid it is imposed on (None for a sheet)."""
+
+    item: LaidOutProduct
+    name: str
+    note: str
+    grid: CardGrid | None
+
+
+def plan_product_files(
+    game: LoadedGame,
+    laid_out: Sequence[LaidOutProduct],
+    options: BuildOptions,
+    shared: Sequence[TokenGroup],
+) -> list[ProductFile]:
+    """The files of the products that keep their own (those not packed in `shared`), in the
+    order the read-me lists them; a card too large for the paper is a ContentError."""
+    page_w, page_h = paper_size(options.paper)
+    margin, bleed = mm(options.printer_margin_mm), mm(options.bleed_mm)
+    packed = {member.product.id for group in shared for member in group.members}
+    files: list[ProductFile] = []
+    for item in laid_out:
+        product = item.product
+        if product.id in packed:
+            continue
+        note = render_prose(product.note, {"game": game.model}, product.where)
+        grid = None
+        width, height = item_size(product)
+        if product.kind is ProductKind.CARDS:
+            # Landscape cards sit turned a quarter in a portrait slot: more fit that way.
+            slot_w, slot_h = (height, width) if width > height else (width, height)
+            try:
+                grid = plan_card_grid(
+                    slot_w,
+                    slot_h,
+                    bleed=bleed,
+                    page_width=page_w,
+                    page_height=page_h,
+                    margin=margin,
+                )
+            except ValueError as error:
+                raise ContentError(
+                    [Problem(product.where, f"product {product.id!r}: {error}", game=game.slug)]
+                ) from error
+            note = " ".join(part for part in (note, _edges_note(grid, options)) if part)
+        else:
+            probe = plan_sheet(
+                width,
+                height,
+                _sheet_paper(width, height, page_w, page_h),
+                scalable=_aid(product),
+                margin=margin,
+            )
+            if probe.scale < 1:
+                note = " ".join(part for part in (note, f"（{scale_note(probe.scale)}）") if part)
+        files.append(ProductFile(item, f"{game.slug}-{product.id}.pdf", note, grid))
+    return files
+
+
+def group_note(game: LoadedGame, group: TokenGroup, options: BuildOptions) -> str:
+    """What the read-me says about a shared token sheet."""
+    note = _shared_note(
+        [
+            (
+                member.product.title,
+                render_prose(member.product.note, {"game": game.model}, member.product.where),
+            )
+            for member in group.members
+        ]
+    )
+    edges = dict.fromkeys(
+        _edges_note(shelf.grid, options) for page in group.pages for shelf in page
+    )
+    return " ".join([note, *edges])
+
+
+def group_file_name(slug: str, group: TokenGroup) -> str:
+    return f"{slug}-{group.id}.pdf"
+
+
+CALIBRATION_TITLE = "双面校准页"
+CALIBRATION_NOTE = "打印卡牌之前先用同样的设置双面打印这一张，对着光读出背面偏差。"
+
+
+def calibration_name(slug: str) -> str:
+    return f"{slug}-01-duplex-calibration.pdf"
+
+
 def add_cover(
     game: LoadedGame,
     out_dir: Path,
@@ -280,7 +327,7 @@ def add_cover(
     from pnp.render.calibration import render_calibration
     from pnp.render.cover import CoverEntry, render_cover
 
-    calibration = out_dir / f"{game.slug}-01-duplex-calibration.pdf"
+    calibration = out_dir / calibration_name(game.slug)
     with tempfile.TemporaryDirectory() as scratch:
         drawn = Path(scratch) / calibration.name
         calibration_pages = render_calibration(
@@ -301,9 +348,9 @@ def add_cover(
         BuiltFile(
             calibration,
             "duplex-calibration",
-            "双面校准页",
+            CALIBRATION_TITLE,
             calibration_pages,
-            "打印卡牌之前先用同样的设置双面打印这一张，对着光读出背面偏差。",
+            CALIBRATION_NOTE,
         ),
     )
     (report.unchanged if kept else report.rendered).insert(0, calibration.name)

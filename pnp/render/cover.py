@@ -116,9 +116,36 @@ def render_cover(
     calibration: str = "",
     flip_long: bool = True,
 ) -> list[str]:
-    """Write the read-me-first page(s); returns what the typesetting checks found in them.
-    A read-me of several pages is set a little tighter when that saves a page: its last page
-    is otherwise part-empty paper (MineVenture's four pages become three)."""
+    """Write the read-me-first page(s); returns what the typesetting checks found in them."""
+    data, blocks = typeset_cover(
+        model,
+        entries,
+        paper=paper,
+        paper_name=paper_name,
+        bleed_mm=bleed_mm,
+        fonts=fonts,
+        calibration=calibration,
+        flip_long=flip_long,
+    )
+    with atomic_output(path) as temporary:
+        temporary.write_bytes(data)
+    return typeset_problems(path.name, blocks)
+
+
+def typeset_cover(
+    model: Any,
+    entries: Sequence[CoverEntry],
+    *,
+    paper: tuple[float, float],
+    paper_name: str,
+    bleed_mm: float,
+    fonts: FontSet,
+    calibration: str = "",
+    flip_long: bool = True,
+) -> tuple[bytes, list[SetBlock]]:
+    """The read-me's bytes and where each of its blocks landed. A read-me of several pages
+    is set a little tighter when that saves a page: its last page is otherwise part-empty
+    paper (MineVenture's four pages become three)."""
     loose = _cover_pdf(
         model, entries, paper, paper_name, bleed_mm, fonts, calibration, flip_long, compact=False
     )
@@ -129,9 +156,7 @@ def render_cover(
         )
         if tight[1] < loose[1]:
             chosen = tight
-    with atomic_output(path) as temporary:
-        temporary.write_bytes(chosen[0])
-    return typeset_problems(path.name, chosen[3])
+    return chosen[0], chosen[3]
 
 
 class _RecordingDocument(SimpleDocTemplate):

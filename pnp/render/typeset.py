@@ -67,17 +67,28 @@ def typeset_problems(document: str, blocks: Sequence[SetBlock]) -> list[str]:
     """What a reader notices in a typeset player document (the read-me, the rulebook): a
     heading that ends its page with nothing it heads under it, and a line broken so that it
     starts with closing punctuation or ends with opening punctuation."""
-    problems: list[str] = []
+    return [message for _, message in typeset_findings(document, blocks)]
+
+
+def typeset_findings(document: str, blocks: Sequence[SetBlock]) -> list[tuple[str, str]]:
+    """`typeset_problems`, each with the heading it stands under ("" before the first), so
+    a check can say which part of the content to change."""
+    problems: list[tuple[str, str]] = []
+    under = ""
     for index, block in enumerate(blocks):
         if block.heading:
+            under = block.heading
             after = blocks[index + 1] if index + 1 < len(blocks) else None
             if after is None or after.page != block.page:
                 problems.append(
-                    f"{document} page {block.page}: the heading {_quoted(block.heading)} is the "
-                    "last thing on its page, with nothing it heads under it"
+                    (
+                        under,
+                        f"{document} page {block.page}: the heading {_quoted(block.heading)} is "
+                        "the last thing on its page, with nothing it heads under it",
+                    )
                 )
         for lines in (block.lines, *block.cells):
-            problems.extend(_broken_lines(document, block.page, lines))
+            problems.extend((under, found) for found in _broken_lines(document, block.page, lines))
     return problems
 
 

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pnp.content.loader import LoadedGame
 from pnp.errors import PnpError
-from pnp.kit import BuiltFile, KitReport, add_cover, build_kit
+from pnp.kit import BuiltFile, KitReport, add_cover, build_kit, paper_size
+from pnp.layout.products import LaidOutProduct
 from pnp.options import BuildOptions
 from pnp.output import (
     input_digest,
@@ -20,6 +22,9 @@ from pnp.output import (
     write_manifest,
 )
 from pnp.units import mm
+
+if TYPE_CHECKING:
+    from pnp.render.cover import CoverEntry
 
 
 @dataclass(frozen=True)
@@ -48,8 +53,8 @@ def build_rulebook(
             "(a 'rulebook:' key in its YAML)"
         )
     remove_leftovers(out_dir, f"{game.slug}-rulebook")
-    reading = out_dir / f"{game.slug}-rulebook.pdf"
-    booklet = out_dir / f"{game.slug}-rulebook-booklet.pdf"
+    reading = out_dir / reading_name(game.slug)
+    booklet = out_dir / booklet_name(game.slug)
     from pnp.render.typeset import SetBlock, typeset_problems
 
     typeset: list[SetBlock] = []
@@ -75,6 +80,62 @@ def booklet_note(paper: str) -> str:
     shrink = f"（每页按 {scale:.0%} 缩小排在 {label} 纸上）" if scale < 1 else ""
     return f"{label} 双面打印，选「短边翻转」{shrink}；对折后在折线处装订。"
 
+
+def reading_name(slug: str) -> str:
+    return f"{slug}-rulebook.pdf"
+
+
+def booklet_name(slug: str) -> str:
+    return f"{slug}-rulebook-booklet.pdf"
+
+
+def readme_entries(
+    game: LoadedGame, laid_out: Sequence[LaidOutProduct], options: BuildOptions
+) -> list[CoverEntry]:
+    """The files a full build with `options` lists on its read-me, in that order, found
+    without drawing any (for validate's typesetting checks). Their page counts are 0: a
+    count is a short number in a column of its own, which breaks no line and moves no page
+    break."""
+    from pnp.kit import (
+        CALIBRATION_NOTE,
+        CALIBRATION_TITLE,
+        calibration_name,
+        group_file_name,
+        group_note,
+        plan_product_files,
+        token_groups,
+    )
+    from pnp.render.cover import CoverEntry
+
+    shared = token_groups(
+        laid_out,
+        duplex=options.duplex,
+        bleed=mm(options.bleed_mm),
+        page=paper_size(options.paper),
+        margin=mm(options.printer_margin_mm),
+    )
+    entries = [CoverEntry(calibration_name(game.slug), CALIBRATION_TITLE, 0, CALIBRATION_NOTE)]
+    entries += [
+        CoverEntry(planned.name, planned.item.product.title, 0, planned.note)
+        for planned in plan_product_files(game, laid_out, options, shared)
+    ]
+    entries += [
+        CoverEntry(
+            group_file_name(game.slug, group), group.title, 0, group_note(game, group, options)
+        )
+        for group in shared
+    ]
+    if getattr(game.model, "rulebook", None) is not None:
+        entries += [
+            CoverEntry(reading_name(game.slug), READING_TITLE, 0, READING_NOTE),
+            CoverEntry(booklet_name(game.slug), BOOKLET_TITLE, 0, booklet_note(options.paper)),
+        ]
+    return entries
+
+
+READING_TITLE = "规则书（阅读版）"
+READING_NOTE = "A5 单面或双面打印，也可直接在屏幕上阅读。"
+BOOKLET_TITLE = "规则书（骑马钉小册子）"
 
 RULEBOOK = "rulebook"
 """The name ``only`` takes for the two rulebook editions."""
@@ -119,17 +180,11 @@ def build_game(
             game, out_dir, templates_root, options.paper, options.printer_margin_mm
         )
         extras = [
-            BuiltFile(
-                book.reading,
-                "rulebook",
-                "规则书（阅读版）",
-                book.pages,
-                "A5 单面或双面打印，也可直接在屏幕上阅读。",
-            ),
+            BuiltFile(book.reading, "rulebook", READING_TITLE, book.pages, READING_NOTE),
             BuiltFile(
                 book.booklet,
                 "rulebook-booklet",
-                "规则书（骑马钉小册子）",
+                BOOKLET_TITLE,
                 book.sheets * 2,
                 booklet_note(options.paper),
             ),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -155,7 +156,7 @@ class RulebookDocument(BaseDocTemplate):
     so that pass gives the final page numbers: it only lays out, draws nothing, and the
     second pass, the one written, confirms them."""
 
-    def __init__(self, path: str, *, title: str, fonts: FontSet, footer: str) -> None:
+    def __init__(self, path: str | io.BytesIO, *, title: str, fonts: FontSet, footer: str) -> None:
         super().__init__(
             path,
             pagesize=A5,
@@ -707,6 +708,28 @@ def render_reading_edition(
     base_fonts = prepare_cjk_fonts()
     with inline_icons(icon_map(game.model)):
         return _render_reading_edition(game, rulebook, base_fonts, path, templates_root, typeset)
+
+
+def typeset_reading_edition(game: LoadedGame, templates_root: Path) -> list[SetBlock]:
+    """Where every block of the reading edition lands, laid out as `render_reading_edition`
+    lays it out but with nothing drawn and nothing written: the contents seeded with every
+    heading already has its final height, so the first pass puts each block on its final
+    page. Glyph widths come from the whole font whatever its subset, so the base set lays
+    the lines out as the build's larger one does."""
+    rulebook: Rulebook = game.model.rulebook
+    fonts = prepare_cjk_fonts()
+    with inline_icons(icon_map(game.model)):
+        story = StoryBuilder(game, templates_root, fonts).story(rulebook)
+        document = RulebookDocument(
+            io.BytesIO(), title=game.model.info.title, fonts=fonts, footer=game.model.info.title
+        )
+        document.seed_contents(story)
+        # What multiBuild does before each pass: the contents takes the entries seeded.
+        for flowable in story:
+            if flowable.isIndexing():
+                flowable.beforeBuild()
+        document.build(story)
+    return document.blocks
 
 
 def _render_reading_edition(

@@ -32,6 +32,7 @@ from pnp.validate.fit import check_fit, check_observed
 from pnp.validate.portable import check_portable_yaml
 from pnp.validate.preflight import check_documents, check_sheets
 from pnp.validate.rulebook import check_rulebook
+from pnp.validate.typesetting import check_typesetting
 from pnp.validate.verdicts import passed_before, remember_passed, verdict_key
 
 if TYPE_CHECKING:
@@ -257,6 +258,8 @@ def _check_before_play(
         # Validate's own, not the gate's: a build needs content it can draw, and these
         # probes ask what the engine does with every printed phrase.
         check_claims(findings, plugin, options.templates_root)
+    if not _has_errors(findings):
+        check_typesetting(findings, options.templates_root, margin=options.margin)
     # Simulating broken content mostly repeats the static findings in a noisier voice.
     if (
         not options.simulate

@@ -10,7 +10,7 @@ import pytest
 
 from pnp.content.loader import load_game
 from pnp.errors import Location
-from pnp.layout.sheets import plan_card_grid
+from pnp.layout.sheets import PRINTER_MARGIN, plan_card_grid
 from pnp.units import mm
 from pnp.validate.checks import Findings
 from pnp.validate.preflight import (
@@ -21,6 +21,7 @@ from pnp.validate.preflight import (
     check_spellings,
 )
 from pnp.validate.runner import check_static
+from pnp.validate.typesetting import check_typesetting
 from tests.conftest import CONTENT, TEMPLATES
 
 HERE = Location("content/x/game.yaml", 7)
@@ -138,7 +139,12 @@ def test_the_planned_grid_passes() -> None:
     "slug", ["arena-tales", "deadline-99", "dragon-hoard", "maquis", "mineventure"]
 )
 def test_every_kit_passes_the_preflight(slug: str) -> None:
-    problems = check_static(load_game(CONTENT, slug), TEMPLATES).problems
+    game = load_game(CONTENT, slug)
+    findings = check_static(game, TEMPLATES)
+    # And validate's typesetting of its read-me (A4 and Letter) and rulebook.
+    with game.reading():
+        check_typesetting(findings, TEMPLATES, margin=PRINTER_MARGIN)
+    problems = findings.problems
     assert [f"{p.location}: {p.message}" for p in problems if p.severity == "error"] == []
 
 
