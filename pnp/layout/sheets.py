@@ -498,3 +498,10 @@ def tile_label(plan: TilePlan) -> Rect:
     """Where a tile page's footer (its place in the assembly, or a shrunk aid's scale) is
     written: the strip the plan keeps under the window, inside the printable area."""
     return Rect(plan.margin, plan.margin, plan.page_width - 2 * plan.margin, LABEL_HEIGHT)
+
+
+def booklet_scale(page: tuple[float, float], paper: tuple[float, float]) -> float:
+    """How much a reading page is scaled to sit two-up on the landscape paper: 1 when two
+    fit (A5 on A4), less when they do not (A5 on Letter: 0.944)."""
+    sheet_w, sheet_h = max(paper), min(paper)
+    return min(1.0, sheet_w / 2 / page[0], sheet_h / page[1])

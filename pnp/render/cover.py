@@ -9,7 +9,16 @@ from pathlib import Path
 from typing import Any
 
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import (
+    BaseDocTemplate,
+    CondPageBreak,
+    Flowable,
+    PageTemplate,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from pnp.content.prose import join_cjk, render_prose
 from pnp.layout.products import printed_count
@@ -18,6 +27,7 @@ from pnp.model.common import ProductKind, bring_amount, physical_of
 from pnp.output import atomic_output
 from pnp.render.draw import colour
 from pnp.render.fonts import FontSet
+from pnp.render.reportlab_adapter import LayoutOnlyFrame
 from pnp.render.text import CJKParagraph as Paragraph
 from pnp.render.typeset import NOT_A_BLOCK, SetBlock, set_block, typeset_problems
 from pnp.units import mm
@@ -73,7 +83,7 @@ def _components(
         styles.append(("BACKGROUND", (0, first), (-1, -1), colour("#fbeaea")))
     table.setStyle(TableStyle(styles))
     title = "配件清单（含玩家自备）" if physical.bring else "配件清单"
-    return [Paragraph(title, heading), table]
+    return [*_heading(title, heading, small), table]
 
 
 def print_guidance(
@@ -142,50 +152,67 @@ def typeset_cover(
     fonts: FontSet,
     calibration: str = "",
     flip_long: bool = True,
+    draw: bool = True,
 ) -> tuple[bytes, list[SetBlock]]:
-    """The read-me's bytes and where each of its blocks landed. A read-me of several pages
-    is set a little tighter when that saves a page: its last page is otherwise part-empty
-    paper (MineVenture's four pages become three)."""
-    loose = _cover_pdf(
-        model, entries, paper, paper_name, bleed_mm, fonts, calibration, flip_long, compact=False
-    )
+    """The read-me's bytes (none when not `draw`n: laid out only, for the checks) and where
+    each of its blocks landed. A read-me of several pages is set a little tighter when that
+    saves a page: its last page is otherwise part-empty paper (MineVenture's four pages
+    become three)."""
+    setting = (model, entries, paper, paper_name, bleed_mm, fonts, calibration, flip_long)
+    loose = _cover_pdf(*setting, compact=False, draw=draw)
     chosen = loose
     if loose[1] > 1:
-        tight = _cover_pdf(
-            model, entries, paper, paper_name, bleed_mm, fonts, calibration, flip_long, compact=True
-        )
+        tight = _cover_pdf(*setting, compact=True, draw=draw)
         if tight[1] < loose[1]:
             chosen = tight
-    return chosen[0], chosen[3]
+    return chosen[0], chosen[2]
+
+
+PAGES = ("First", "Later")
+"""SimpleDocTemplate's page templates: it turns from the first to the later one."""
 
 
 class _RecordingDocument(SimpleDocTemplate):
-    """A document that notes where each block lands, for the typesetting checks."""
+    """A document that notes where each block lands, for the typesetting checks; a `dry`
+    one only lays its story out, drawing nothing."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, dry: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.blocks: list[SetBlock] = []
+        self.dry = dry
+
+    def build(self, flowables: list[Flowable], *args: Any, **kwargs: Any) -> None:
+        if not self.dry:
+            super().build(flowables, *args, **kwargs)
+            return
+        # SimpleDocTemplate.build, its one frame one that lays out without drawing.
+        self._calc()
+        frame = LayoutOnlyFrame(
+            self.leftMargin, self.bottomMargin, self.width, self.height, id="normal"
+        )
+        frame.dry = True
+        self.addPageTemplates(
+            [PageTemplate(id=name, frames=frame, pagesize=self.pagesize) for name in PAGES]
+        )
+        BaseDocTemplate.build(self, flowables)
 
     def afterFlowable(self, flowable: Flowable) -> None:
-        if isinstance(flowable, (*NOT_A_BLOCK, _End)):
+        if isinstance(flowable, NOT_A_BLOCK):
             return
         style = getattr(flowable, "style", None)
         heading = getattr(style, "name", "") == "heading"
         self.blocks.append(set_block(flowable, self.page, heading))
 
 
-class _End(Flowable):
-    """Records where the story ends on its last page."""
+LINES_UNDER_A_HEADING = 3
+"""A heading starts a new page unless this many lines of what it heads fit under it: a
+heading with a line or two at the foot of a page reads as if the section ended there."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.y = 0.0
 
-    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
-        return 0.0, 0.0
-
-    def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:
-        self.y = y
+def _heading(text: str, style: ParagraphStyle, text_style: ParagraphStyle) -> list[Any]:
+    room = style.spaceBefore + style.leading + style.spaceAfter
+    room += LINES_UNDER_A_HEADING * text_style.leading
+    return [CondPageBreak(room), Paragraph(text, style)]
 
 
 def _cover_pdf(
@@ -199,9 +226,10 @@ def _cover_pdf(
     flip_long: bool,
     *,
     compact: bool,
-) -> tuple[bytes, int, float, list[SetBlock]]:
-    """The read-me's bytes, its page count, how full its last page is (0 to 1) and where
-    each of its blocks landed."""
+    draw: bool,
+) -> tuple[bytes, int, list[SetBlock]]:
+    """The read-me's bytes (when drawn), its page count and where each of its blocks
+    landed."""
     info = model.info
     body = ParagraphStyle(
         "body",
@@ -231,7 +259,7 @@ def _cover_pdf(
         *([Paragraph(_escape(info.subtitle), subtitle)] if info.subtitle else []),
         Paragraph(_escape(f"{info.players} 人 · 约 {info.minutes} 分钟 · 打印版"), body),
         Spacer(1, mm(4)),
-        Paragraph("打印清单", heading),
+        *_heading("打印清单", heading, small),
     ]
     rows = [
         [
@@ -264,17 +292,15 @@ def _cover_pdf(
     story.append(table)
     story += _components(model, small, heading, fonts)
     guidance = print_guidance(paper_name, bleed_mm, calibration, flip_long)
-    story.append(Paragraph("打印与裁切", heading))
+    story += _heading("打印与裁切", heading, body)
     story.extend(Paragraph(_escape(line), body) for line in guidance)
     decisions = [d for d in getattr(model, "decisions", ()) if not d.designer]
     if decisions:
-        story.append(Paragraph("本版规则裁定", heading))
+        story += _heading("本版规则裁定", heading, small)
         for decision in decisions:
             answer = join_cjk(render_prose(decision.answer, {"game": model}, decision.where))
             question = join_cjk(render_prose(decision.question, {"game": model}, decision.where))
             story.append(Paragraph(f"<b>{_escape(question)}</b> {_escape(answer)}", small))
-    end = _End()
-    story.append(end)
     buffer = io.BytesIO()
     top, bottom = mm(15), mm(15)
     document = _RecordingDocument(
@@ -289,8 +315,7 @@ def _cover_pdf(
         creator="pnp",
         invariant=1,
         initialFontName=fonts.regular,
+        dry=not draw,
     )
     document.build(story)
-    frame = paper[1] - top - bottom
-    fill = (paper[1] - top - end.y) / frame
-    return buffer.getvalue(), document.page, fill, document.blocks
+    return buffer.getvalue() if draw else b"", document.page, document.blocks

@@ -87,9 +87,34 @@ def typeset_findings(document: str, blocks: Sequence[SetBlock]) -> list[tuple[st
                         "the last thing on its page, with nothing it heads under it",
                     )
                 )
+            elif _one_line_then_turn(blocks, index):
+                problems.append(
+                    (
+                        under,
+                        f"{document} page {block.page}: the heading {_quoted(block.heading)} "
+                        "has one line under it at the foot of its page, the rest of what it "
+                        "heads on the next",
+                    )
+                )
         for lines in (block.lines, *block.cells):
             problems.extend((under, found) for found in _broken_lines(document, block.page, lines))
     return problems
+
+
+def _one_line_then_turn(blocks: Sequence[SetBlock], heading: int) -> bool:
+    """Whether the heading at `heading` has a single line of its text under it before the
+    page turns, with more of that text on the next page: a heading a reader finds at the
+    foot of a page and must turn over to read."""
+    if heading + 2 >= len(blocks):
+        return False
+    first, then = blocks[heading + 1], blocks[heading + 2]
+    return (
+        len(first.lines) == 1
+        and not first.cells
+        and not first.heading
+        and then.page != first.page
+        and not then.heading
+    )
 
 
 def _broken_lines(document: str, page: int, lines: tuple[str, ...]) -> Iterator[str]:

@@ -69,8 +69,8 @@ def build_rulebook(
 
 def booklet_note(paper: str) -> str:
     """How to print the booklet on the kit's paper, the scale said where pages shrink."""
-    from pnp.kit import paper_size
-    from pnp.rulebook.impose import booklet_scale
+    # Not from pnp.rulebook.impose: its pypdf is a third of a second to import.
+    from pnp.layout.sheets import booklet_scale
     from pnp.units import PAPER_SIZES_MM
 
     label = "Letter" if paper == "letter" else paper.upper()

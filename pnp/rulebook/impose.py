@@ -24,7 +24,7 @@ from pypdf.generic import (
     StreamObject,
 )
 
-from pnp.layout.sheets import PRINTER_MARGIN
+from pnp.layout.sheets import PRINTER_MARGIN, booklet_scale
 from pnp.output import atomic_output
 from pnp.units import mm
 
@@ -53,13 +53,6 @@ def fold_marks(width: float, height: float, margin: float = PRINTER_MARGIN) -> b
         f"q 0.4 w [2 2] 0 d {x:.2f} {top:.2f} m {x:.2f} {top - tick:.2f} l S "
         f"{x:.2f} {bottom:.2f} m {x:.2f} {bottom + tick:.2f} l S Q\n"
     ).encode()
-
-
-def booklet_scale(page: tuple[float, float], paper: tuple[float, float]) -> float:
-    """How much a reading page is scaled to sit two-up on the landscape paper: 1 when two
-    fit (A5 on A4), less when they do not (A5 on Letter: 0.944)."""
-    sheet_w, sheet_h = max(paper), min(paper)
-    return min(1.0, sheet_w / 2 / page[0], sheet_h / page[1])
 
 
 def _page_form(writer: PdfWriter, page: PageObject) -> IndirectObject:

@@ -40,6 +40,7 @@ def check_typesetting(findings: Findings, templates_root: Path, *, margin: float
             bleed_mm=options.bleed_mm,
             fonts=fonts,
             calibration=calibration_name(game.slug),
+            draw=False,
         )
         label = "Letter" if paper == "letter" else paper.upper()
         for _, message in typeset_findings(f"{readme} ({label})", blocks):

@@ -29,6 +29,24 @@ def test_a_heading_that_ends_its_page_is_found_and_one_with_its_text_passes() ->
     ]
 
 
+def test_a_heading_with_one_line_at_the_foot_and_the_rest_overleaf_is_found() -> None:
+    one_line_then_turn = [
+        SetBlock(1, "本版规则裁定"),
+        SetBlock(1, "", ("问：减 10 能否让计数低于 0？答：不能。",)),
+        SetBlock(2, "", ("问：几名玩家用几副牌？",)),
+    ]
+    assert typeset_problems("read-me.pdf", one_line_then_turn) == [
+        "read-me.pdf page 1: the heading '本版规则裁定' has one line under it at the foot of "
+        "its page, the rest of what it heads on the next"
+    ]
+    # A short section of one line, the next heading overleaf, reads as it should.
+    short_section = [*one_line_then_turn[:2], SetBlock(2, "配件清单"), SetBlock(2, "", ("…",))]
+    assert typeset_problems("read-me.pdf", short_section) == []
+    # Two lines under it, or all of it on one page, too.
+    two_lines = [one_line_then_turn[0], SetBlock(1, "", ("问：", "答：")), one_line_then_turn[2]]
+    assert typeset_problems("read-me.pdf", two_lines) == []
+
+
 def test_a_line_starting_with_closing_or_ending_with_opening_punctuation_is_found() -> None:
     # The first line may start with anything and the last may end with anything.
     blocks = [SetBlock(3, "", ("」先打出一张牌（", "计数加一）", "。然后抓牌「", "抓两张「"))]
