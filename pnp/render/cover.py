@@ -71,7 +71,8 @@ def _components(
                 Paragraph(_escape("自备，不在打印件中" + (f"：{note}" if note else "")), small),
             ]
         )
-    table = Table(rows, colWidths=[mm(62), mm(30), mm(88)], repeatRows=1)
+    widths = [mm(62), mm(30), mm(88)]
+    table = Table(rows, colWidths=widths, repeatRows=1)
     styles = [
         ("FONTNAME", (0, 0), (-1, -1), fonts.regular),
         ("GRID", (0, 0), (-1, -1), 0.4, colour("#999999")),
@@ -83,7 +84,7 @@ def _components(
         styles.append(("BACKGROUND", (0, first), (-1, -1), colour("#fbeaea")))
     table.setStyle(TableStyle(styles))
     title = "配件清单（含玩家自备）" if physical.bring else "配件清单"
-    return [*_heading(title, heading, small), table]
+    return [*_heading(title, heading, _first_rows(rows, widths)), table]
 
 
 def print_guidance(
@@ -205,14 +206,20 @@ class _RecordingDocument(SimpleDocTemplate):
 
 
 LINES_UNDER_A_HEADING = 3
-"""A heading starts a new page unless this many lines of what it heads fit under it: a
+"""A heading starts a new page unless this many lines of the text it heads fit under it: a
 heading with a line or two at the foot of a page reads as if the section ended there."""
 
 
-def _heading(text: str, style: ParagraphStyle, text_style: ParagraphStyle) -> list[Any]:
-    room = style.spaceBefore + style.leading + style.spaceAfter
-    room += LINES_UNDER_A_HEADING * text_style.leading
+def _heading(text: str, style: ParagraphStyle, under: float) -> list[Any]:
+    """A heading that starts a new page unless `under` points of what it heads fit below."""
+    room = style.spaceBefore + style.leading + style.spaceAfter + under
     return [CondPageBreak(room), Paragraph(text, style)]
+
+
+def _first_rows(rows: list[list[Any]], widths: list[float]) -> float:
+    """The height of a table's header and first row (its style sets no padding or size):
+    what a heading needs under it."""
+    return float(Table(rows[:2], colWidths=widths).wrap(sum(widths), 1e6)[1])
 
 
 def _cover_pdf(
@@ -251,7 +258,8 @@ def _cover_pdf(
         leading=20,
         spaceBefore=8,
         spaceAfter=4,
-        keepWithNext=1,  # a heading never ends a page without what it heads
+        # No keepWithNext: it carries a table that does not fit the rest of the page over
+        # with its heading, leaving the page part-empty (_heading keeps them together).
     )
     story: list[Any] = [
         Paragraph(_escape(info.title), title),
@@ -259,7 +267,6 @@ def _cover_pdf(
         *([Paragraph(_escape(info.subtitle), subtitle)] if info.subtitle else []),
         Paragraph(_escape(f"{info.players} 人 · 约 {info.minutes} 分钟 · 打印版"), body),
         Spacer(1, mm(4)),
-        *_heading("打印清单", heading, small),
     ]
     rows = [
         [
@@ -278,7 +285,8 @@ def _cover_pdf(
                 Paragraph(_escape(join_cjk(built.note)), small),
             ]
         )
-    table = Table(rows, colWidths=[mm(62), mm(30), mm(12), mm(76)], repeatRows=1)
+    widths = [mm(62), mm(30), mm(12), mm(76)]
+    table = Table(rows, colWidths=widths, repeatRows=1)
     table.setStyle(
         TableStyle(
             [
@@ -289,14 +297,14 @@ def _cover_pdf(
             ]
         )
     )
-    story.append(table)
+    story += [*_heading("打印清单", heading, _first_rows(rows, widths)), table]
     story += _components(model, small, heading, fonts)
     guidance = print_guidance(paper_name, bleed_mm, calibration, flip_long)
-    story += _heading("打印与裁切", heading, body)
+    story += _heading("打印与裁切", heading, LINES_UNDER_A_HEADING * body.leading)
     story.extend(Paragraph(_escape(line), body) for line in guidance)
     decisions = [d for d in getattr(model, "decisions", ()) if not d.designer]
     if decisions:
-        story += _heading("本版规则裁定", heading, small)
+        story += _heading("本版规则裁定", heading, LINES_UNDER_A_HEADING * small.leading)
         for decision in decisions:
             answer = join_cjk(render_prose(decision.answer, {"game": model}, decision.where))
             question = join_cjk(render_prose(decision.question, {"game": model}, decision.where))
