@@ -110,6 +110,40 @@ class Styles:
         ]
 
 
+CONTENTS_PADDING = 3.0
+"""Above and below each line of the contents (reportlab's table default)."""
+FITTED_PADDING = 1.0
+SMALLEST_LEADING = 1.25
+"""Lines of the contents are set no closer than this times their size."""
+
+
+def _fit_contents(contents: TableOfContents, levels: list[int], styles: Styles) -> None:
+    """Set the contents closer when that keeps it on its one page: a second page holding
+    its last few lines is near-empty paper (MineVenture's 29 entries). Contents that fit,
+    or would need lines set too close, keep their setting."""
+    room = A5[1] - MARGIN_TOP - MARGIN_BOTTOM
+    room -= styles.h1.spaceBefore + styles.h1.leading + styles.h1.spaceAfter
+    room -= styles.h1.leading  # slack: a title that wraps, reportlab's frame padding
+    leadings = [styles.toc[min(level, 1)].leading for level in levels]
+    if sum(leadings) + 2 * CONTENTS_PADDING * len(levels) <= room:
+        return
+    scale = (room - 2 * FITTED_PADDING * len(levels)) / sum(leadings)
+    fitted = [
+        ParagraphStyle(f"{style.name}-fitted", parent=style, leading=style.leading * scale)
+        for style in styles.toc
+    ]
+    if any(style.leading < SMALLEST_LEADING * style.fontSize for style in fitted):
+        return
+    contents.levelStyles = fitted
+    contents.tableStyle = TableStyle(
+        [
+            *contents.tableStyle.getCommands(),
+            ("TOPPADDING", (0, 0), (-1, -1), FITTED_PADDING),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), FITTED_PADDING),
+        ]
+    )
+
+
 def para(text: str, style: ParagraphStyle) -> Paragraph:
     return CJKParagraph(to_markup(text), style)
 
@@ -409,6 +443,7 @@ class StoryBuilder:
         story += [contents, PageBreak()]
         for section, depth in walk_sections(rulebook.sections):
             story += self.section(section, depth, rulebook)
+        _fit_contents(contents, [h.level for h in _headings(story)], styles)
         last = story[-1]
         if isinstance(last, Spacer):
             story[-1] = ClosingSpace(last.width, last.height)

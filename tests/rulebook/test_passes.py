@@ -63,3 +63,36 @@ def test_the_first_pass_draws_nothing(
     monkeypatch.setattr(pdf.RulebookDocument, "build", numbered)
     render_reading_edition(mineventure, tmp_path / "book.pdf", TEMPLATES)
     assert drawn and set(drawn) == {2}
+
+
+def _contents_height(entries: int) -> tuple[float, float, bool]:
+    """The height of a contents list of `entries` lines (every third a subsection), the
+    room its page has for it, and whether it was set closer to fit."""
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+    from reportlab.platypus.tableofcontents import TableOfContents
+
+    from pnp.render.fonts import prepare_cjk_fonts
+
+    styles = pdf.Styles(prepare_cjk_fonts())
+    contents = TableOfContents(levelStyles=styles.toc, dotsMinLevel=0)
+    levels = [1 if n % 3 == 2 else 0 for n in range(entries)]
+    contents.addEntries([(level, f"第 {n} 节", n, f"s{n}") for n, level in enumerate(levels)])
+    pdf._fit_contents(contents, levels, styles)
+    contents.beforeBuild()  # what multiBuild does: the entries become the ones shown
+    contents.canv = Canvas(io.BytesIO())  # its lines' dots are drawn through one
+    width = pdf.A5[0] - 2 * pdf.MARGIN_X
+    room = pdf.A5[1] - pdf.MARGIN_TOP - pdf.MARGIN_BOTTOM
+    room -= styles.h1.spaceBefore + styles.h1.leading + styles.h1.spaceAfter
+    return contents.wrap(width, 1e6)[1], room, contents.levelStyles is not styles.toc
+
+
+def test_a_long_contents_is_set_closer_to_keep_to_its_page_and_a_short_one_is_not() -> None:
+    height, room, fitted = _contents_height(29)  # MineVenture's
+    assert fitted and height <= room
+    height, room, fitted = _contents_height(20)
+    assert not fitted and height <= room
+    # Too many to fit readably: set as usual, over two pages.
+    height, room, fitted = _contents_height(60)
+    assert not fitted and height > room
