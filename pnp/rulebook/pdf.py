@@ -242,6 +242,19 @@ class RulebookDocument(BaseDocTemplate):
         finally:
             self._frame.dry = False
 
+    def handle_flowable(self, flowables: list[Flowable]) -> None:
+        """Lay out the next flowable; a figure that does not fit the rest of the page lets
+        the whole paragraphs after it that do fit go first (see FloatingFigure)."""
+        frame = getattr(self, "frame", None)  # none before the first page begins
+        if frame is not None and isinstance(flowables[0], FloatingFigure) and not frame._atTop:
+            width = frame._getAvailableWidth()
+            room = frame._y - frame._y1p
+            if room < flowables[0].height_in(width, self.canv) <= frame._height:
+                ahead = _text_that_fits(flowables[1:], width, room, self.canv)
+                if ahead:
+                    flowables[: ahead + 1] = [*flowables[1 : ahead + 1], flowables[0]]
+        super().handle_flowable(flowables)
+
     def _decorate(self, canvas: Any, document: Any) -> None:
         prepare_canvas(canvas)  # prose and glossary place icons inline
         if document.page == 1 or self._frame.dry:
@@ -260,6 +273,32 @@ class RulebookDocument(BaseDocTemplate):
             self.canv.bookmarkPage(flowable.key)
             self.canv.addOutlineEntry(flowable.plain, flowable.key, level=flowable.level)
             self.notify("TOCEntry", (flowable.level, flowable.plain, self.page, flowable.key))
+
+
+class FloatingFigure(KeepTogether):
+    """A figure that, when the rest of the page cannot hold it, lets the whole paragraphs
+    after it in its section that fit there go first, as a printed book places figures:
+    moved whole to the next page, it left that room empty (MineVenture's movement figure).
+    It never passes a heading, so it stays in its own section, and never splits a
+    paragraph around itself. First under its heading, it travels with the heading."""
+
+    def height_in(self, width: float, canvas: Any) -> float:
+        return float(sum(f.wrapOn(canvas, width, 1e6)[1] for f in self._content))
+
+
+def _text_that_fits(flowables: list[Flowable], width: float, room: float, canvas: Any) -> int:
+    """How many of the paragraphs and lists at the head of `flowables` fit whole in
+    `room`, stopping at a heading, a figure, a box or a page break."""
+    used, count = 0.0, 0
+    for flowable in flowables:
+        if not isinstance(flowable, Paragraph) or isinstance(flowable, Heading):
+            break
+        style = flowable.style
+        used += style.spaceBefore + flowable.wrapOn(canvas, width, 1e6)[1] + style.spaceAfter
+        if used > room:
+            break
+        count += 1
+    return count
 
 
 def _headings(story: list[Flowable]) -> list[Heading]:
@@ -378,7 +417,7 @@ class StoryBuilder:
         )
         self.figures.append(drawing)
         figure = self._centred([[drawing], [title]])
-        return [KeepTogether([figure, Spacer(1, mm(3))])]
+        return [FloatingFigure([figure, Spacer(1, mm(3))])]
 
     def _centred(self, rows: list[list[Any]]) -> Table:
         table = Table(rows, colWidths=[self.width])
@@ -518,7 +557,7 @@ class StoryBuilder:
         figure = self._centred(
             [[self._figure(face)], [para(self.text(block.title, block), self.styles.small)]]
         )
-        return [KeepTogether([figure, Spacer(1, mm(3))])]
+        return [FloatingFigure([figure, Spacer(1, mm(3))])]
 
     def generated(self, source: Generated, rulebook: Rulebook) -> list[Flowable]:
         model = self.game.model

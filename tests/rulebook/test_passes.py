@@ -96,3 +96,38 @@ def test_a_long_contents_is_set_closer_to_keep_to_its_page_and_a_short_one_is_no
     # Too many to fit readably: set as usual, over two pages.
     height, room, fitted = _contents_height(60)
     assert not fitted and height > room
+
+
+def _pages_of(after_figure: str) -> dict[str, int]:
+    """Where a page of text, a figure too tall for the rest of that page and `after_figure`
+    (a short paragraph, or a heading) land in the reading edition."""
+    import io
+
+    from reportlab.platypus import Spacer, Table
+
+    from pnp.render.fonts import prepare_cjk_fonts
+
+    fonts = prepare_cjk_fonts("正文后文标题图")
+    styles = pdf.Styles(fonts)
+    document = pdf.RulebookDocument(io.BytesIO(), title="t", fonts=fonts, footer="f")
+    figure = Table([[pdf.para("图", styles.small)]], rowHeights=[pdf.mm(80)])
+    following = (
+        pdf.Heading("标题", styles.h1, "next", 0)
+        if after_figure == "heading"
+        else pdf.para("后文", styles.body)
+    )
+    story = [
+        Spacer(1, document.height - pdf.mm(60)),
+        pdf.para("正文", styles.body),
+        pdf.FloatingFigure([figure]),
+        following,
+    ]
+    document.build(story)
+    found = {"".join(b.lines) or "figure": b.page for b in document.blocks if b.lines or b.cells}
+    return found
+
+
+def test_a_figure_too_tall_for_the_rest_of_the_page_lets_the_text_after_it_go_first() -> None:
+    assert _pages_of("paragraph") == {"正文": 1, "后文": 1, "figure": 2}
+    # Never past a heading: the figure stays in its own section.
+    assert _pages_of("heading") == {"正文": 1, "figure": 2, "标题": 2}
