@@ -18,7 +18,28 @@ from pnp.validate.checks import Findings
 from pnp.validate.preflight import PAPERS
 
 
-def check_typesetting(findings: Findings, templates_root: Path, *, margin: float) -> None:
+def check_typesetting(
+    findings: Findings, templates_root: Path, *, margin: float, remembered: bool = True
+) -> None:
+    """The typesetting checks of a game whose static checks passed. A clean result is
+    remembered as the gate's verdicts are (pnp.validate.verdicts: keyed on the snapshot's
+    bytes, pnp's code and the margin, sealed): unchanged content is not set again, and
+    content with findings is set every time. `remembered` off always sets it."""
+    from pnp.validate.verdicts import passed_before, remember_passed, verdict_key
+
+    game = findings.game
+    key = None
+    if remembered and game.sources is not None:
+        key = verdict_key(f"typesetting\0{margin!r}\0{game.digest}")
+        if passed_before(key):
+            return
+    before = len(findings.problems)
+    _check_typesetting(findings, templates_root, margin)
+    if key is not None and len(findings.problems) == before:
+        remember_passed(key)
+
+
+def _check_typesetting(findings: Findings, templates_root: Path, margin: float) -> None:
     from pnp.kit import calibration_name, paper_size
     from pnp.layout.products import text_of
     from pnp.options import BuildOptions

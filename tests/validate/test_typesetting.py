@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -61,7 +62,7 @@ def test_validate_finds_a_stranded_heading_and_a_broken_line_in_each_document(
     monkeypatch.setattr(pnp.rulebook.pdf, "typeset_reading_edition", book)
     monkeypatch.setattr(pnp.render.cover, "typeset_cover", cover)
     with deadline_99.reading():
-        check_typesetting(findings, TEMPLATES, margin=PRINTER_MARGIN)
+        check_typesetting(findings, TEMPLATES, margin=PRINTER_MARGIN, remembered=False)
     found = {(str(p.location), p.message) for p in findings.problems if p.severity == "error"}
 
     stranded = [(where, m) for where, m in found if "is the last thing on its page" in m]
@@ -80,3 +81,28 @@ def test_validate_finds_a_stranded_heading_and_a_broken_line_in_each_document(
     ]
     assert all("('。然后')" in m for _, m in broken)
     assert str(second.where) in {where for where, _ in broken}
+
+
+def test_a_clean_setting_is_remembered_and_not_set_again(
+    deadline_99: LoadedGame, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import pnp.render.cover
+
+    monkeypatch.setenv("PNP_PARSE_CACHE", str(tmp_path))
+    findings = check_static(deadline_99, TEMPLATES)
+    calls: list[object] = []
+    real_cover = pnp.render.cover.typeset_cover
+
+    def cover(*args: Any, **kwargs: Any) -> tuple[bytes, list[SetBlock]]:
+        calls.append(args)
+        return real_cover(*args, **kwargs)
+
+    monkeypatch.setattr(pnp.render.cover, "typeset_cover", cover)
+    with deadline_99.reading():
+        check_typesetting(findings, TEMPLATES, margin=PRINTER_MARGIN)
+        assert len(calls) == 2  # the read-me on A4 and on Letter
+        check_typesetting(findings, TEMPLATES, margin=PRINTER_MARGIN)
+        assert len(calls) == 2  # the same bytes passed: not set again
+        check_typesetting(findings, TEMPLATES, margin=PRINTER_MARGIN * 2)
+        assert len(calls) == 4  # another margin is another layout
+    assert [p.message for p in findings.problems if p.severity == "error"] == []
