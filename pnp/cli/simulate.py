@@ -65,7 +65,8 @@ if TYPE_CHECKING:
     "--duel-games",
     type=click.IntRange(min=1),
     default=None,
-    help="With --duel: games per table (default: --games, else the content's balance.games).",
+    help="With --duel: games per table at most; a table stops once strong play is shown "
+    "better or worse (default: --games, else the content's balance.games).",
 )
 @click.option(
     "--workers",

@@ -673,6 +673,10 @@ def check_balance(
 # -- head to head ---------------------------------------------------------------------------
 
 
+DUEL_ALPHA = 0.05
+"""The chance a sequential duel calls a difference that is not there, over all its looks."""
+
+
 @dataclass(frozen=True)
 class HeadToHead:
     """The strong player in one seat against the game's sensible policy in the others,
@@ -683,15 +687,37 @@ class HeadToHead:
     baseline: Rate
     better: int
     worse: int
+    looks: int = 1
+    """Looks the duel could take (a sequential duel's threshold is shared among them)."""
+
+    @property
+    def games(self) -> int:
+        return self.challenger.trials
 
     @property
     def p_value(self) -> float:
         return sign_test(self.better, self.worse)
 
+    @property
+    def threshold(self) -> float:
+        """The p a look must be under to decide: 5 % shared equally among the looks
+        (Bonferroni), so stopping at the first decided look keeps the 5 % overall."""
+        return DUEL_ALPHA / self.looks
+
+    @property
+    def verdict(self) -> str:
+        """``stronger``, ``weaker`` (each significant at the duel's threshold) or ``undecided``."""
+        if self.p_value < self.threshold:
+            return "stronger"
+        if sign_test(self.worse, self.better) < self.threshold:
+            return "weaker"
+        return "undecided"
+
     def __str__(self) -> str:
         return (
             f"{self.table}: strong {self.challenger} vs sensible {self.baseline} in the same "
-            f"seat on the same seeds (sign test p = {self.p_value:.3g})"
+            f"seat on the same seeds, {self.games} games (sign test p = {self.p_value:.3g}; "
+            f"{self.verdict} at p < {self.threshold:.3g})"
         )
 
 
@@ -704,27 +730,43 @@ def head_to_head(
     challenger: str = "strong",
     opponent: str = "sensible",
     workers: int | None = None,
+    sequential: bool = False,
 ) -> HeadToHead:
     """``challenger`` rotates round the table against ``opponent``; each game is paired with
-    the all-``opponent`` game of the same seed, and the challenger's seat is compared."""
+    the all-``opponent`` game of the same seed, and the challenger's seat is compared.
+
+    ``sequential``: up to ``games`` pairs, looked at after :data:`FIRST_LOOK` and at each
+    doubling (:func:`looks`); the duel stops at the first look where either player is
+    significantly better, as a designer stops a playtest once it has shown what it would.
+    Game ``i`` plays the same seed whatever the stage, so a stopped duel is the prefix of
+    the full one."""
     players = table.rules.num_players
+    sizes = looks(games) if sequential else [games]
+    base_seats = [opponent] * players
+    seeds = game_seeds(seed, games)
 
-    def lineup(index: int) -> list[str]:
-        seats = [opponent] * players
+    def play(index: int) -> tuple[bool, bool]:
+        seats = list(base_seats)
         seats[index % players] = challenger
-        return seats
+        one = seeds[index]
+        trial = play_seed(game, table, seats, one)
+        base = play_seed(game, table, base_seats, one)
+        return trial.won(index % players), base.won(index % players)
 
-    trial = play_many(game, table, lineup, games, seed, workers=workers)
-    base = play_many(game, table, [opponent] * players, games, seed, workers=workers)
-    won = [one.won(index % players) for index, one in enumerate(trial)]
-    base_won = [one.won(index % players) for index, one in enumerate(base)]
-    return HeadToHead(
-        table=table.name,
-        challenger=Rate(sum(won), games),
-        baseline=Rate(sum(base_won), games),
-        better=sum(a and not b for a, b in zip(won, base_won, strict=True)),
-        worse=sum(b and not a for a, b in zip(won, base_won, strict=True)),
-    )
+    pairs: list[tuple[bool, bool]] = []
+    for size in sizes:
+        pairs += run_seeds(play, range(len(pairs), size), workers=workers, min_per_worker=1)
+        duel = HeadToHead(
+            table=table.name,
+            challenger=Rate(sum(won for won, _ in pairs), len(pairs)),
+            baseline=Rate(sum(base for _, base in pairs), len(pairs)),
+            better=sum(won and not base for won, base in pairs),
+            worse=sum(base and not won for won, base in pairs),
+            looks=len(sizes),
+        )
+        if duel.verdict != "undecided":
+            break
+    return duel  # sizes is never empty: looks() ends with ``games``
 
 
 # -- the validation run ---------------------------------------------------------------------

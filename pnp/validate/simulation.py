@@ -108,7 +108,8 @@ def duel_game(
     workers: int | None = None,
 ) -> Iterator[HeadToHead]:
     """The strong player against the sensible policy on each table (or the ``tables`` named),
-    paired on shared seeds; PnpError naming the tables when a name is not one of them."""
+    paired on shared seeds, each table up to ``games`` pairs and stopped once decided (a
+    sequential duel); PnpError naming the tables when a name is not one of them."""
     plugin = _plugin(game)
     if "sensible" not in plugin.policies:
         raise PnpError(f"game {game.slug!r} has no sensible policy to measure the strong player by")
@@ -121,4 +122,4 @@ def duel_game(
         )
     for table in every:
         if not tables or table.name in tables:
-            yield head_to_head(plugin, table, games, seed, workers=workers)
+            yield head_to_head(plugin, table, games, seed, workers=workers, sequential=True)

@@ -214,12 +214,24 @@ def test_many_processes_play_the_same_games_as_one() -> None:
     assert len({p.winners for p in one}) == 2  # both seats win some: the games differ
 
 
-def test_the_strong_player_beats_a_random_one_significantly() -> None:
+def test_the_strong_player_beats_a_random_one_and_the_duel_stops_once_decided() -> None:
     game = nim_game()
     table = game.play_tables(object())[0]  # type: ignore[misc]
-    duel = head_to_head(game, table, 30, seed=2, workers=1)
-    assert duel.challenger.value > duel.baseline.value
-    assert duel.p_value < 0.05
+    stopped = head_to_head(game, table, 100, seed=2, workers=1, sequential=True)
+    # Search against random play at nim is decided within the first look's 25 games.
+    assert stopped.verdict == "stronger"
+    assert stopped.games == 25
+    assert stopped.challenger.value > stopped.baseline.value
+    assert stopped.p_value < stopped.threshold == 0.05 / 3  # looks at 25, 50 and 100
+
+
+def test_a_duel_between_equals_stays_undecided_up_to_its_cap() -> None:
+    game = nim_game()
+    table = game.play_tables(object())[0]  # type: ignore[misc]
+    duel = head_to_head(game, table, 50, seed=3, workers=1, challenger="random", sequential=True)
+    assert duel.games == 50  # played to the cap: neither side was shown better
+    assert duel.verdict == "undecided"
+    assert "undecided" in str(duel)
 
 
 def _games(wins: list[bool], labels: tuple[str, str] = ("a", "b")) -> list[Played]:
