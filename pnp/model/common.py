@@ -335,6 +335,13 @@ class Spread:
             "win rate"
         ),
     )
+    reason: str = field(
+        default="",
+        metadata=doc(
+            "why the tolerance is what it is (what the rule source says, what was measured); "
+            "for the designer, never printed in a player's document"
+        ),
+    )
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
 
