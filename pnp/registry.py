@@ -56,6 +56,9 @@ class SearchSettings:
     """Root actions ``halving`` compares at most (the anchor and a sample of the others)."""
     margin: float = 1.0
     """Standard errors by which ``halving``'s pick must beat the anchor's to replace it."""
+    look_early: bool = False
+    """``halving``: whether a choice between two actions may stop after a few shared playouts
+    when the other action has not gained on the anchor (as choices among more already do)."""
 
 
 SHOWN_VALUES = 8

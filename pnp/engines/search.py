@@ -264,6 +264,7 @@ class HalvingSearchPolicy(_Playouts):
         candidates: int = 8,
         margin: float = 1.0,
         stop_early: bool = True,
+        look_early: bool = False,
         rollout_limit: int = 5_000,
         name: str = "strong",
     ) -> None:
@@ -280,6 +281,9 @@ class HalvingSearchPolicy(_Playouts):
         """Root actions considered at most: the anchor and a random sample of the others."""
         self.margin = margin
         self.stop_early = stop_early
+        self.look_early = look_early
+        """Whether a choice between two actions also looks after :data:`FUTILE_AFTER` shared
+        playouts (their budget is otherwise one round, which the early stop never sees)."""
         """Whether a decision stops once no challenger has gained on the anchor after
         :data:`FUTILE_AFTER` shared playouts (most decisions: the base policy's move stands)."""
 
@@ -352,6 +356,11 @@ class HalvingSearchPolicy(_Playouts):
             if round_index and spent >= self.iterations:
                 break
             per_action = max(1, (self.iterations - spent) // (actions * (rounds - round_index)))
+            if rounds == 1 and self.stop_early and self.look_early and per_action > FUTILE_AFTER:
+                # Two actions make a single round, which the early stop never looks into:
+                # look after FUTILE_AFTER shared playouts, as between the rounds of more.
+                schedule += [FUTILE_AFTER, per_action - FUTILE_AFTER]
+                break
             schedule.append(per_action)
             spent += per_action * actions
             actions = _survivors(actions)

@@ -106,6 +106,7 @@ def make_policy(game: Game, name: str) -> Policy:
                 score=game.score,
                 candidates=settings.candidates,
                 margin=settings.margin,
+                look_early=settings.look_early,
                 name=name,
             )
         return SearchPolicy(

@@ -292,3 +292,32 @@ def test_halving_stops_a_decision_no_challenger_gains_on(monkeypatch: pytest.Mon
     # Eight guesses: one playout each, then four survivors three each, and no gain on the
     # anchor in four shared playouts: 20 of the 32 a decision.
     assert spent == {True: 20, False: 32}
+
+
+class CoinPairRules(CoinRules):
+    """Two guesses, neither better: a choice between two actions."""
+
+    def legal_actions(self, state: Guess) -> list[int]:  # type: ignore[override]
+        return [] if state.guess is not None else [0, 1]
+
+
+def test_halving_looks_early_into_a_choice_between_two(monkeypatch: pytest.MonkeyPatch) -> None:
+    played: list[int] = []
+    sample = HalvingSearchPolicy._sample
+
+    def counted(self: HalvingSearchPolicy, *args: Any) -> float:
+        played.append(1)
+        return sample(self, *args)
+
+    monkeypatch.setattr(HalvingSearchPolicy, "_sample", counted)
+    spent = {}
+    for look_early in (True, False):
+        strong = HalvingSearchPolicy(iterations=32, rollout=TakeOne(), look_early=look_early)
+        played.clear()
+        choices = {
+            strong.choose(CoinPairRules(), Guess(1, None), random.Random(seed)) for seed in range(5)
+        }
+        assert choices == {1}  # the base policy's guess stands either way
+        spent[look_early] = len(played) / 5
+    # Two guesses share one round of 16 playouts each, unless the search looks after four.
+    assert spent == {True: 8, False: 32}
