@@ -19,6 +19,7 @@ from pnp.layout.sheets import (
     PRINTER_MARGIN,
     CardGrid,
     Shelf,
+    card_slot,
     plan_card_grid,
     plan_shared_sheets,
     plan_sheet,
@@ -255,8 +256,7 @@ def plan_product_files(
         grid = None
         width, height = item_size(product)
         if product.kind is ProductKind.CARDS:
-            # Landscape cards sit turned a quarter in a portrait slot: more fit that way.
-            slot_w, slot_h = (height, width) if width > height else (width, height)
+            slot_w, slot_h = card_slot(width, height)
             try:
                 grid = plan_card_grid(
                     slot_w,
@@ -417,7 +417,7 @@ def token_groups(
         slots = []
         for member in members:
             width, height = item_size(member.product)
-            slot_w, slot_h = (height, width) if width > height else (width, height)
+            slot_w, slot_h = card_slot(width, height)
             slots.append((slot_w, slot_h, sum(copies for _, _, copies in member.runs)))
         try:
             pages = plan_shared_sheets(

@@ -235,6 +235,12 @@ def _fit_axis(available: float, card: float, bleed: float) -> tuple[int, float]:
     return abutting, 0.0
 
 
+def card_slot(width: float, height: float) -> tuple[float, float]:
+    """The portrait slot a card of ``width`` x ``height`` takes on a sheet: landscape cards sit
+    turned a quarter in it, as more fit that way."""
+    return (height, width) if width > height else (width, height)
+
+
 def plan_card_grid(
     card_width: float,
     card_height: float,

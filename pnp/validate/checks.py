@@ -21,7 +21,7 @@ from pnp.engines.base import Declaration, field_paths
 from pnp.errors import Location, Problem, TemplateError
 from pnp.layout.primitives import ImageShape
 from pnp.layout.products import LaidOutProduct, layout_product
-from pnp.layout.sheets import plan_card_grid
+from pnp.layout.sheets import card_slot, plan_card_grid
 from pnp.layout.sizes import SizeError, item_size
 from pnp.layout.template import template_path
 from pnp.model.common import NOWHERE, ProductKind
@@ -159,7 +159,7 @@ def check_card_fits_paper(findings: Findings, product: Any) -> None:
         width, height = item_size(product)
     except SizeError:
         return  # the size itself is reported where it is read
-    slot_w, slot_h = (height, width) if width > height else (width, height)
+    slot_w, slot_h = card_slot(width, height)
     for paper in PRINT_PAPERS:
         page_w, page_h = (mm(side) for side in PAPER_SIZES_MM[paper])
         try:

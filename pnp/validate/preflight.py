@@ -22,6 +22,7 @@ from pnp.layout.sheets import (
     PRINTER_MARGIN,
     CardGrid,
     Rect,
+    card_slot,
     plan_card_grid,
     plan_sheet,
     shared_label,
@@ -99,7 +100,7 @@ def check_sheets(
             if paper in packed.get(product.id, ()):
                 continue  # checked on the sheet it shares, above
             if product.kind is ProductKind.CARDS:
-                slot_w, slot_h = (height, width) if width > height else (width, height)
+                slot_w, slot_h = card_slot(width, height)
                 try:
                     grid = plan_card_grid(
                         slot_w,
