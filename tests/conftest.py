@@ -61,6 +61,12 @@ def made_once(factory: pytest.TempPathFactory, name: str, make: Callable[[Path],
     return folder
 
 
+def kit_once(factory: pytest.TempPathFactory, game: LoadedGame) -> Path:
+    """The game's kit at the default options (A4, every product, a cover), built once for the
+    whole run (see `made_once`)."""
+    return made_once(factory, f"kit-{game.slug}", lambda folder: build(game, folder))
+
+
 def rulebook_once(factory: pytest.TempPathFactory, game: LoadedGame) -> RulebookFiles:
     """The game's rulebook editions, built once for the whole run (see `made_once`)."""
     from pnp.rulebook.build import RulebookFiles, build_rulebook
@@ -89,7 +95,7 @@ def rulebook_once(factory: pytest.TempPathFactory, game: LoadedGame) -> Rulebook
 
 @pytest.fixture(scope="session")
 def kit_a4(deadline_99: LoadedGame, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return made_once(tmp_path_factory, "kit-a4", lambda folder: build(deadline_99, folder))
+    return kit_once(tmp_path_factory, deadline_99)
 
 
 @pytest.fixture(scope="session")

@@ -19,7 +19,7 @@ from pnp.registry import games
 from pnp.units import to_mm
 
 from ..conftest import CONTENT, TEMPLATES
-from .conftest import BASE_URL, copies_by_card
+from .conftest import BASE_URL, copies_by_card, tts_export
 
 # Trimmed from real saved objects; sources in fixtures/README.md (1j01/systemocracy
 # data/export/Systemocracy.json and Esper-lvl4/ZX_TT_Mod wiki-parser/saved_objects/field.js).
@@ -158,13 +158,33 @@ def test_without_a_base_url_the_save_names_no_file_of_the_build_machine(
     assert "Saved Objects" in how_to and "--base-url" in how_to
 
 
+def _saved_object(factory: pytest.TempPathFactory, slug: str) -> tuple[LoadedGame, Any]:
+    game = load_game(CONTENT, slug)
+    return game, json.loads((tts_export(factory, game) / f"{slug}.json").read_text())
+
+
+@pytest.mark.parametrize("slug", sorted(games()))
+def test_every_item_reaches_the_table_as_often_as_the_kit_holds_it(
+    slug: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    # Boards and tokens too, not only the decks the next test looks into.
+    game, save = _saved_object(tmp_path_factory, slug)
+    found: Counter[str] = Counter()
+    for obj in save["ObjectStates"]:
+        for card in obj.get("ContainedObjects") or [obj]:
+            found[card["Description"]] += 1
+    wanted: Counter[str] = Counter()
+    for product in game.model.products:
+        for item in getattr(game.model, product.items):
+            wanted[f"{product.title} · {item.id}"] += int(item.copies)
+    assert found == wanted
+
+
 @pytest.mark.parametrize("slug", sorted(games()))
 def test_every_game_s_saved_object_holds_its_cards_on_legal_sheets(
-    slug: str, tmp_path: Path
+    slug: str, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    game = load_game(CONTENT, slug)
-    export_game(game, "tts", tmp_path, TEMPLATES, base_url=BASE_URL)
-    save = json.loads((tmp_path / "export" / "tts" / f"{slug}.json").read_text())
+    game, save = _saved_object(tmp_path_factory, slug)
     deck_ids: list[str] = []
     for deck in _decks(save):
         cards = deck.get("ContainedObjects", [deck])

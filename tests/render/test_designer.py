@@ -51,15 +51,14 @@ def test_the_read_me_and_rulebook_carry_rulings_without_designer_material(
 
 @pytest.mark.parametrize("slug", ["deadline-99", "dragon-hoard"])
 def test_no_line_of_a_read_me_starts_with_closing_or_ends_with_opening_punctuation(
-    slug: str, tmp_path: Path
+    slug: str, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     from pnp.content.loader import load_game
-    from pnp.kit import build_kit
     from pnp.render.text import NO_LINE_END, NO_LINE_START
-    from tests.conftest import CONTENT
+    from tests.conftest import CONTENT, kit_once
 
-    build_kit(load_game(CONTENT, slug), tmp_path, TEMPLATES, BuildOptions())
-    with pdfplumber.open(tmp_path / f"{slug}-00-read-me-first.pdf") as pdf:
+    kit = kit_once(tmp_path_factory, load_game(CONTENT, slug))
+    with pdfplumber.open(kit / f"{slug}-00-read-me-first.pdf") as pdf:
         lines = [line for page in pdf.pages for line in (page.extract_text() or "").splitlines()]
     assert len(lines) > 20
     assert [line for line in lines if line.strip()[:1] in NO_LINE_START] == []

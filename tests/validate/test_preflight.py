@@ -10,7 +10,7 @@ import pytest
 
 from pnp.content.loader import load_game
 from pnp.errors import Location
-from pnp.layout.sheets import PRINTER_MARGIN, plan_card_grid
+from pnp.layout.sheets import plan_card_grid
 from pnp.units import mm
 from pnp.validate.checks import Findings
 from pnp.validate.preflight import (
@@ -21,7 +21,6 @@ from pnp.validate.preflight import (
     check_spellings,
 )
 from pnp.validate.runner import check_static
-from pnp.validate.typesetting import check_typesetting
 from tests.conftest import CONTENT, TEMPLATES
 
 HERE = Location("content/x/game.yaml", 7)
@@ -133,19 +132,6 @@ def test_the_planned_grid_passes() -> None:
     grid = plan_card_grid(mm(63), mm(88), bleed=mm(3), page_width=mm(210), page_height=mm(297))
     _check_grid(findings, "cards", HERE, "a4", grid, margin=mm(5))
     assert findings.problems == []
-
-
-@pytest.mark.parametrize(
-    "slug", ["arena-tales", "deadline-99", "dragon-hoard", "maquis", "mineventure"]
-)
-def test_every_kit_passes_the_preflight(slug: str) -> None:
-    game = load_game(CONTENT, slug)
-    findings = check_static(game, TEMPLATES)
-    # And validate's typesetting of its read-me (A4 and Letter) and rulebook.
-    with game.reading():
-        check_typesetting(findings, TEMPLATES, margin=PRINTER_MARGIN)
-    problems = findings.problems
-    assert [f"{p.location}: {p.message}" for p in problems if p.severity == "error"] == []
 
 
 def test_a_developer_word_seeded_into_a_ruling_fails_validate(content_copy: Path) -> None:

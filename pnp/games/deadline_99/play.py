@@ -143,8 +143,11 @@ def covered(
     assert isinstance(rules, Deadline99Rules)
     found: list[str] = []
     seat = before.seat
-    # A player who starts a turn with no cards is out (anyone but the one who acted).
-    if any(after.out[s] and not before.out[s] for s in range(rules.players) if s != seat):
+    # A player who starts a turn with no cards is out (anyone but the one who acted). Most
+    # steps put nobody out: the tuples compare equal before the seats are looked at one by one.
+    if after.out != before.out and any(
+        after.out[s] and not before.out[s] for s in range(rules.players) if s != seat
+    ):
         found.append("rule:no-cards-out")
     if after.ended is not None:
         found.extend(_ending(rules, after))

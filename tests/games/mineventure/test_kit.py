@@ -13,7 +13,7 @@ import pytest
 from pnp.content.loader import LoadedGame, load_game
 from pnp.games.mineventure.model import ItemKind
 from pnp.units import POINTS_PER_MM
-from tests.conftest import CONTENT, build, made_once
+from tests.conftest import CONTENT, kit_once
 
 GAME = "mineventure"
 
@@ -25,7 +25,7 @@ def game() -> LoadedGame:
 
 @pytest.fixture(scope="module")
 def kit(game: LoadedGame, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return made_once(tmp_path_factory, "mv-kit", lambda folder: build(game, folder))
+    return kit_once(tmp_path_factory, game)
 
 
 def pdf(kit: Path, product: str) -> Path:
