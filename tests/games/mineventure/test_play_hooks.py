@@ -125,14 +125,6 @@ def test_spawning_covers_the_character_and_the_cell() -> None:
     }
 
 
-def test_the_validation_run_exercises_the_whole_content() -> None:
-    findings = Findings(load_game(REPOSITORY / "content", "mineventure"))
-    report = check_play(findings, GAME, MODEL, games=None, seed=1, workers=1)
-    assert [p.message for p in findings.problems] == []
-    done, total = report.coverage
-    assert done == total == len(coverage_items(MODEL))
-
-
 def test_an_unplayable_card_is_reported_as_never_exercised_where_it_is_defined(
     content_copy: Path,
 ) -> None:
