@@ -92,10 +92,16 @@ def test_a_harder_level_that_is_not_harder_fails_the_simulation(content_copy: Pa
     # Seed one mistake: "hard" loses its star-space morale drops and gains a worker. The
     # level check is called alone: through validate_games, 100 games would also be played at
     # every table by every policy, twice this test's cost for a check it does not look at.
+    # The ladder compares neighbours only, so the levels around the step are all it needs.
     from pnp.content.loader import load_game
     from pnp.games.maquis.checks import LADDER_MIN_GAMES, check_simulated
     from pnp.validate.checks import Findings
 
+    game_file = content_copy / "maquis" / "game.yaml"
+    levels = game_file.read_text(encoding="utf-8")
+    levels = cut(levels, "  - id: very-easy\n", "  - id: harder\n")
+    levels = cut(levels, "  - id: very-hard\n", "\ndecisions:")
+    game_file.write_text(levels, encoding="utf-8")
     edit(content_copy, "game.yaml", "    morale_drop: star\n", "")
     edit(
         content_copy,
@@ -104,11 +110,18 @@ def test_a_harder_level_that_is_not_harder_fails_the_simulation(content_copy: Pa
         "  - id: hard\n    name: 困难\n    workers: 3",
     )
     findings = Findings(load_game(content_copy, "maquis"))
+    assert [level.id for level in findings.game.model.difficulties] == ["harder", "hard"]
     check_simulated(findings, LADDER_MIN_GAMES, 1)
     problem = only(findings.problems, r"hard is not harder than harder: .* on the same 100 ")
     assert problem.severity == "error"
     assert "seed 1" in problem.message and "sign test p = " in problem.message
     assert problem.location.path.endswith("game.yaml")
+
+
+def cut(text: str, start: str, end: str) -> str:
+    """`text` without the part from `start` up to (not including) the next `end`."""
+    begin = text.index(start)
+    return text[:begin] + text[text.index(end, begin) :]
 
 
 # -- the ladder's statistics -------------------------------------------------------------
