@@ -646,7 +646,6 @@ class StoryBuilder:
         the order printed (a card that prints a word twice shows it twice)."""
         flowables: list[Flowable] = []
         styles = self.styles
-        column = self.width / _REFERENCE_COLUMNS
         for product in self.game.model.products:
             if product.kind is not ProductKind.CARDS:
                 continue
@@ -659,29 +658,15 @@ class StoryBuilder:
                 name = str(item.name)
                 first.setdefault(name, front)
                 copies[name] = copies.get(name, 0) + count
-            entries = [
-                self._reference_entry(name, face, copies[name], column)
-                for name, face in first.items()
-            ]
-            rows = [
-                entries[start : start + _REFERENCE_COLUMNS]
-                for start in range(0, len(entries), _REFERENCE_COLUMNS)
-            ]
-            rows[-1] += [""] * (_REFERENCE_COLUMNS - len(rows[-1]))
-            table = Table(rows, colWidths=[column] * _REFERENCE_COLUMNS)
-            table.setStyle(
-                TableStyle(
-                    [
-                        ("FONTNAME", (0, 0), (-1, -1), self.fonts.regular),
-                        ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                        ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                        ("RIGHTPADDING", (0, 0), (-1, -1), mm(2)),
-                        ("TOPPADDING", (0, 0), (-1, -1), mm(1.5)),
-                        ("BOTTOMPADDING", (0, 0), (-1, -1), mm(1.5)),
-                        ("LINEBELOW", (0, 0), (-1, -2), 0.3, HexColor("#d9d0bc")),
-                    ]
-                )
+            # A deck of cards that say little (a fighter's moves) reads as well in three
+            # narrower columns with smaller drawings, in about half the pages; a deck of
+            # sentences keeps two columns, where three would stack its words into tall
+            # entries. The shorter of the two decides.
+            table, figures = min(
+                (self._reference_table(first, copies, layout) for layout in _REFERENCE_LAYOUTS),
+                key=lambda laid_table: laid_table[0].wrap(self.width, 1e6)[1],
             )
+            self.figures += figures
             flowables += [
                 CondPageBreak(mm(45)),
                 para(product.title, styles.h2),
@@ -690,12 +675,53 @@ class StoryBuilder:
             ]
         return flowables
 
-    def _reference_entry(self, name: str, face: Face, copies: int, column: float) -> Table:
+    def _reference_table(
+        self, faces: dict[str, Face], copies: dict[str, int], layout: tuple[int, float]
+    ) -> tuple[Table, list[FaceFigure]]:
+        """The product's entries in `layout` (columns, the drawing's longer side), and the
+        drawings it places."""
+        columns, side = layout
+        column = self.width / columns
+        figures: list[FaceFigure] = []
+        entries = [
+            self._reference_entry(name, face, copies[name], column, side, figures)
+            for name, face in faces.items()
+        ]
+        rows: list[list[Table | str]] = [
+            list(entries[start : start + columns]) for start in range(0, len(entries), columns)
+        ]
+        rows[-1] += [""] * (columns - len(rows[-1]))
+        table = Table(rows, colWidths=[column] * columns)
+        table.setStyle(
+            TableStyle(
+                [
+                    ("FONTNAME", (0, 0), (-1, -1), self.fonts.regular),
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), mm(2)),
+                    ("TOPPADDING", (0, 0), (-1, -1), mm(1.5)),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), mm(1.5)),
+                    ("LINEBELOW", (0, 0), (-1, -2), 0.3, HexColor("#d9d0bc")),
+                ]
+            )
+        )
+        return table, figures
+
+    def _reference_entry(
+        self,
+        name: str,
+        face: Face,
+        copies: int,
+        column: float,
+        side: float,
+        figures: list[FaceFigure],
+    ) -> Table:
         """One card of the appendix: the face and, beside it, what it says."""
-        # The longer side drawn 30 mm (a token at most 0.7 of its size): small, and the
-        # texts beside it say in print what the drawing shows too small to read.
-        scale = min(_REFERENCE_SIDE / max(face.width, face.height), 0.7)
-        drawing = self._figure(face, face.width * scale)
+        # The longer side drawn `side` long (a token at most 0.7 of its size): small, and
+        # the texts beside it say in print what the drawing shows too small to read.
+        scale = min(side / max(face.width, face.height), 0.7)
+        drawing = FaceFigure(face, self.fonts, self.game.folder, face.width * scale)
+        figures.append(drawing)
         texts = [
             shape.text.strip()
             for shape in face.shapes
@@ -729,8 +755,8 @@ class StoryBuilder:
         return entry
 
 
-_REFERENCE_COLUMNS = 2
-_REFERENCE_SIDE = mm(30)
+_REFERENCE_LAYOUTS = ((2, mm(30)), (3, mm(22)))
+"""The appendix's two ways to set a deck: (columns, a drawing's longer side)."""
 _REFERENCE_LINES = 12
 """More texts than this on one face are cell labels of a board, tallied, not listed."""
 
