@@ -277,28 +277,46 @@ class RulebookDocument(BaseDocTemplate):
 
 class FloatingFigure(KeepTogether):
     """A figure that, when the rest of the page cannot hold it, lets the whole paragraphs
-    after it in its section that fit there go first, as a printed book places figures:
-    moved whole to the next page, it left that room empty (MineVenture's movement figure).
-    It never passes a heading, so it stays in its own section, and never splits a
-    paragraph around itself. First under its heading, it travels with the heading."""
+    after it that fit there go first, as a printed book places figures: moved whole to the
+    next page, it left that room empty (MineVenture's movement figure; Dragon Hoard's and
+    Arena Tales' setup pictures, whose sections end soon after them, left two thirds of a
+    page). The text that goes first may pass a heading, with at least one whole paragraph of
+    its section under it (never a heading alone at the foot). It never splits a paragraph
+    around itself. First under its heading, it travels with the heading."""
 
     def height_in(self, width: float, canvas: Any) -> float:
         return float(sum(f.wrapOn(canvas, width, 1e6)[1] for f in self._content))
 
 
 def _text_that_fits(flowables: list[Flowable], width: float, room: float, canvas: Any) -> int:
-    """How many of the paragraphs and lists at the head of `flowables` fit whole in
-    `room`, stopping at a heading, a figure, a box or a page break."""
-    used, count = 0.0, 0
+    """How many of the headings, paragraphs and lists at the head of `flowables` fit whole
+    in `room`, stopping at a figure, a box or a page break, and not ending on a heading or
+    on a single line under one."""
+    used, count, whole = 0.0, 0, 0
+    under_heading: int | None = None  # lines set under the last heading passed
     for flowable in flowables:
-        if not isinstance(flowable, Paragraph) or isinstance(flowable, Heading):
+        if isinstance(flowable, CondPageBreak):  # a section's start: room for a few lines
+            if room - used < flowable.height:
+                break
+            count += 1
+            continue
+        if not isinstance(flowable, Paragraph):
             break
         style = flowable.style
         used += style.spaceBefore + flowable.wrapOn(canvas, width, 1e6)[1] + style.spaceAfter
         if used > room:
             break
         count += 1
-    return count
+        if isinstance(flowable, Heading):
+            under_heading = 0
+            continue
+        if under_heading is not None:
+            under_heading += len(getattr(flowable.blPara, "lines", ()))
+        # a heading goes first with two lines under it at least: one alone at the foot,
+        # the rest of its section overleaf, reads as a heading left behind
+        if under_heading is None or under_heading >= 2:
+            whole = count
+    return whole
 
 
 def _headings(story: list[Flowable]) -> list[Heading]:
@@ -667,8 +685,11 @@ class StoryBuilder:
                 key=lambda laid_table: laid_table[0].wrap(self.width, 1e6)[1],
             )
             self.figures += figures
+            # The heading needs its first row under it; a short deck's one row (Arena Tales'
+            # one token) fits where a fixed 45 mm sent it alone to a last page.
+            first_row = table._rowHeights[0] if table._rowHeights else mm(45)
             flowables += [
-                CondPageBreak(mm(45)),
+                CondPageBreak(min(mm(45), first_row + mm(12))),
                 para(product.title, styles.h2),
                 table,
                 Spacer(1, mm(3)),
