@@ -82,3 +82,26 @@ def asset_digest(name: str) -> str:
         return ""
     data = snapshot.content.files.get(relative)
     return hashlib.sha256(data).hexdigest() if data is not None else ""
+
+
+ART_FOLDER = "art"
+"""Where a designer puts their own pictures: ``art/<name>.png`` (or any image suffix) in a
+game's content folder replaces the sprite or icon ``name`` wherever a face draws it in a box
+of its own (a card's picture, an emblem, the mark on a back)."""
+
+
+def designer_art(name: str) -> str:
+    """The designer's own picture for the sprite or icon ``name``, as an asset name; empty
+    when the game's folder (the pinned snapshot) has none."""
+    snapshot = pinned_snapshot()
+    if snapshot is None:
+        return ""
+    files = snapshot.content.files
+    return next(
+        (
+            f"{ART_FOLDER}/{name}{suffix}"
+            for suffix in IMAGE_SUFFIXES
+            if f"{ART_FOLDER}/{name}{suffix}" in files
+        ),
+        "",
+    )

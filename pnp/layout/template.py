@@ -32,7 +32,7 @@ import jinja2
 import yaml
 from jinja2 import nodes
 
-from pnp.content.assets import asset_digest
+from pnp.content.assets import asset_digest, designer_art
 from pnp.content.expressions import (
     Compiled,
     Scope,
@@ -1044,10 +1044,17 @@ class _Painter:
             ]
         if kind == "sprite":
             x, y, w, h = length("x"), length("y"), length("w"), length("h")
-            return _sprite_squares(self.scope, str(self.value("name")), x, top - y - h, w, h, plan)
+            name = str(self.value("name"))
+            art = designer_art(name)
+            if art:
+                return [ImageShape(x, top - y - h, w, h, art, plan.where, asset_digest(art))]
+            return _sprite_squares(self.scope, name, x, top - y - h, w, h, plan)
         if kind == "icon":
             x, y, w, h = length("x"), length("y"), length("w"), length("h")
             name = str(self.value("name"))
+            art = "" if "tile" in plan.props else designer_art(name)
+            if art:  # a pattern of tiles stays vector: an image is placed once, not repeated
+                return [ImageShape(x, top - y - h, w, h, art, plan.where, asset_digest(art))]
             known = _icons_of(self.scope)
             icon = known.get(name)
             if icon is None:

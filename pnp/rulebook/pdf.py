@@ -277,28 +277,46 @@ class RulebookDocument(BaseDocTemplate):
 
 class FloatingFigure(KeepTogether):
     """A figure that, when the rest of the page cannot hold it, lets the whole paragraphs
-    after it in its section that fit there go first, as a printed book places figures:
-    moved whole to the next page, it left that room empty (MineVenture's movement figure).
-    It never passes a heading, so it stays in its own section, and never splits a
-    paragraph around itself. First under its heading, it travels with the heading."""
+    after it that fit there go first, as a printed book places figures: moved whole to the
+    next page, it left that room empty (MineVenture's movement figure; Dragon Hoard's and
+    Arena Tales' setup pictures, whose sections end soon after them, left two thirds of a
+    page). The text that goes first may pass a heading, with at least one whole paragraph of
+    its section under it (never a heading alone at the foot). It never splits a paragraph
+    around itself. First under its heading, it travels with the heading."""
 
     def height_in(self, width: float, canvas: Any) -> float:
         return float(sum(f.wrapOn(canvas, width, 1e6)[1] for f in self._content))
 
 
 def _text_that_fits(flowables: list[Flowable], width: float, room: float, canvas: Any) -> int:
-    """How many of the paragraphs and lists at the head of `flowables` fit whole in
-    `room`, stopping at a heading, a figure, a box or a page break."""
-    used, count = 0.0, 0
+    """How many of the headings, paragraphs and lists at the head of `flowables` fit whole
+    in `room`, stopping at a figure, a box or a page break, and not ending on a heading or
+    on a single line under one."""
+    used, count, whole = 0.0, 0, 0
+    under_heading: int | None = None  # lines set under the last heading passed
     for flowable in flowables:
-        if not isinstance(flowable, Paragraph) or isinstance(flowable, Heading):
+        if isinstance(flowable, CondPageBreak):  # a section's start: room for a few lines
+            if room - used < flowable.height:
+                break
+            count += 1
+            continue
+        if not isinstance(flowable, Paragraph):
             break
         style = flowable.style
         used += style.spaceBefore + flowable.wrapOn(canvas, width, 1e6)[1] + style.spaceAfter
         if used > room:
             break
         count += 1
-    return count
+        if isinstance(flowable, Heading):
+            under_heading = 0
+            continue
+        if under_heading is not None:
+            under_heading += len(getattr(flowable.blPara, "lines", ()))
+        # a heading goes first with two lines under it at least: one alone at the foot,
+        # the rest of its section overleaf, reads as a heading left behind
+        if under_heading is None or under_heading >= 2:
+            whole = count
+    return whole
 
 
 def _headings(story: list[Flowable]) -> list[Heading]:
@@ -646,7 +664,6 @@ class StoryBuilder:
         the order printed (a card that prints a word twice shows it twice)."""
         flowables: list[Flowable] = []
         styles = self.styles
-        column = self.width / _REFERENCE_COLUMNS
         for product in self.game.model.products:
             if product.kind is not ProductKind.CARDS:
                 continue
@@ -659,43 +676,73 @@ class StoryBuilder:
                 name = str(item.name)
                 first.setdefault(name, front)
                 copies[name] = copies.get(name, 0) + count
-            entries = [
-                self._reference_entry(name, face, copies[name], column)
-                for name, face in first.items()
-            ]
-            rows = [
-                entries[start : start + _REFERENCE_COLUMNS]
-                for start in range(0, len(entries), _REFERENCE_COLUMNS)
-            ]
-            rows[-1] += [""] * (_REFERENCE_COLUMNS - len(rows[-1]))
-            table = Table(rows, colWidths=[column] * _REFERENCE_COLUMNS)
-            table.setStyle(
-                TableStyle(
-                    [
-                        ("FONTNAME", (0, 0), (-1, -1), self.fonts.regular),
-                        ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                        ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                        ("RIGHTPADDING", (0, 0), (-1, -1), mm(2)),
-                        ("TOPPADDING", (0, 0), (-1, -1), mm(1.5)),
-                        ("BOTTOMPADDING", (0, 0), (-1, -1), mm(1.5)),
-                        ("LINEBELOW", (0, 0), (-1, -2), 0.3, HexColor("#d9d0bc")),
-                    ]
-                )
+            # A deck of cards that say little (a fighter's moves) reads as well in three
+            # narrower columns with smaller drawings, in about half the pages; a deck of
+            # sentences keeps two columns, where three would stack its words into tall
+            # entries. The shorter of the two decides.
+            table, figures = min(
+                (self._reference_table(first, copies, layout) for layout in _REFERENCE_LAYOUTS),
+                key=lambda laid_table: laid_table[0].wrap(self.width, 1e6)[1],
             )
+            self.figures += figures
+            # The heading needs its first row under it; a short deck's one row (Arena Tales'
+            # one token) fits where a fixed 45 mm sent it alone to a last page.
+            first_row = table._rowHeights[0] if table._rowHeights else mm(45)
             flowables += [
-                CondPageBreak(mm(45)),
+                CondPageBreak(min(mm(45), first_row + mm(12))),
                 para(product.title, styles.h2),
                 table,
                 Spacer(1, mm(3)),
             ]
         return flowables
 
-    def _reference_entry(self, name: str, face: Face, copies: int, column: float) -> Table:
+    def _reference_table(
+        self, faces: dict[str, Face], copies: dict[str, int], layout: tuple[int, float]
+    ) -> tuple[Table, list[FaceFigure]]:
+        """The product's entries in `layout` (columns, the drawing's longer side), and the
+        drawings it places."""
+        columns, side = layout
+        column = self.width / columns
+        figures: list[FaceFigure] = []
+        entries = [
+            self._reference_entry(name, face, copies[name], column, side, figures)
+            for name, face in faces.items()
+        ]
+        rows: list[list[Table | str]] = [
+            list(entries[start : start + columns]) for start in range(0, len(entries), columns)
+        ]
+        rows[-1] += [""] * (columns - len(rows[-1]))
+        table = Table(rows, colWidths=[column] * columns)
+        table.setStyle(
+            TableStyle(
+                [
+                    ("FONTNAME", (0, 0), (-1, -1), self.fonts.regular),
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), mm(2)),
+                    ("TOPPADDING", (0, 0), (-1, -1), mm(1.5)),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), mm(1.5)),
+                    ("LINEBELOW", (0, 0), (-1, -2), 0.3, HexColor("#d9d0bc")),
+                ]
+            )
+        )
+        return table, figures
+
+    def _reference_entry(
+        self,
+        name: str,
+        face: Face,
+        copies: int,
+        column: float,
+        side: float,
+        figures: list[FaceFigure],
+    ) -> Table:
         """One card of the appendix: the face and, beside it, what it says."""
-        # The longer side drawn 30 mm (a token at most 0.7 of its size): small, and the
-        # texts beside it say in print what the drawing shows too small to read.
-        scale = min(_REFERENCE_SIDE / max(face.width, face.height), 0.7)
-        drawing = self._figure(face, face.width * scale)
+        # The longer side drawn `side` long (a token at most 0.7 of its size): small, and
+        # the texts beside it say in print what the drawing shows too small to read.
+        scale = min(side / max(face.width, face.height), 0.7)
+        drawing = FaceFigure(face, self.fonts, self.game.folder, face.width * scale)
+        figures.append(drawing)
         texts = [
             shape.text.strip()
             for shape in face.shapes
@@ -729,8 +776,8 @@ class StoryBuilder:
         return entry
 
 
-_REFERENCE_COLUMNS = 2
-_REFERENCE_SIDE = mm(30)
+_REFERENCE_LAYOUTS = ((2, mm(30)), (3, mm(22)))
+"""The appendix's two ways to set a deck: (columns, a drawing's longer side)."""
 _REFERENCE_LINES = 12
 """More texts than this on one face are cell labels of a board, tallied, not listed."""
 

@@ -17,6 +17,7 @@ from pnp.render.fonts import prepare_cjk_fonts
 from pnp.render.icons import prepare_canvas
 from pnp.render.text import inline_icons
 from pnp.rulebook.pdf import A5, FaceFigure, StoryBuilder, all_text
+from pnp.units import mm
 from tests.conftest import CONTENT, TEMPLATES
 from tests.pdfcheck import undefined_resources
 
@@ -89,3 +90,20 @@ def test_the_appendix_draws_each_card_and_keeps_a_repeated_task(
     # The drawing beside the words is that card's own face.
     drawing, _ = entries["破坏兵工厂"]
     assert "破坏兵工厂" in drawing.text_drawn()
+
+
+def test_a_deck_of_short_cards_is_set_in_three_columns_in_fewer_pages() -> None:
+    # Arena Tales' fighters' cards say a few words each: two columns of 30 mm drawings set
+    # them on eleven pages, mostly white; three narrower columns keep every card and its
+    # words on about seven. Whichever setting is shorter is taken, deck by deck.
+    game = load_game(CONTENT, "arena-tales")
+    builder = StoryBuilder(game, TEMPLATES, prepare_cjk_fonts())
+    story = builder.card_reference()
+    tables = [f for f in story if isinstance(f, Table)]
+    heights = {id(table): table.wrap(builder.width, 1e6)[1] for table in tables}
+    entries = _entries(story)
+    assert {card.name for card in game.model.cards} <= set(entries)
+    deck = max(tables, key=lambda table: len(table._cellvalues))
+    assert len(deck._cellvalues[0]) == 3
+    page = A5[1] - 2 * mm(15)
+    assert heights[id(deck)] < 6.5 * page

@@ -100,10 +100,10 @@ def test_a_long_contents_is_set_closer_to_keep_to_its_page_and_a_short_one_is_no
 
 def _pages_of(after_figure: str) -> dict[str, int]:
     """Where a page of text, a figure too tall for the rest of that page and `after_figure`
-    (a short paragraph, or a heading) land in the reading edition."""
+    (a short paragraph, a heading, or a heading and its paragraph) land in the reading edition."""
     import io
 
-    from reportlab.platypus import Spacer, Table
+    from reportlab.platypus import CondPageBreak, Spacer, Table
 
     from pnp.render.fonts import prepare_cjk_fonts
 
@@ -111,23 +111,31 @@ def _pages_of(after_figure: str) -> dict[str, int]:
     styles = pdf.Styles(fonts)
     document = pdf.RulebookDocument(io.BytesIO(), title="t", fonts=fonts, footer="f")
     figure = Table([[pdf.para("图", styles.small)]], rowHeights=[pdf.mm(80)])
-    following = (
-        pdf.Heading("标题", styles.h1, "next", 0)
-        if after_figure == "heading"
-        else pdf.para("后文", styles.body)
-    )
+    following = {
+        "heading": [pdf.Heading("标题", styles.h1, "next", 0)],
+        "paragraph": [pdf.para("后文", styles.body)],
+        "section": [
+            CondPageBreak(pdf.mm(30)),
+            pdf.Heading("标题", styles.h1, "next", 0),
+            pdf.para("后文" * 30, styles.body),  # two lines and more
+        ],
+        "one line": [pdf.Heading("标题", styles.h1, "next", 0), pdf.para("后文", styles.body)],
+    }[after_figure]
     story = [
         Spacer(1, document.height - pdf.mm(60)),
         pdf.para("正文", styles.body),
         pdf.FloatingFigure([figure]),
-        following,
+        *following,
     ]
     document.build(story)
     found = {"".join(b.lines) or "figure": b.page for b in document.blocks if b.lines or b.cells}
-    return found
+    return {text[:2]: page for text, page in found.items()}
 
 
 def test_a_figure_too_tall_for_the_rest_of_the_page_lets_the_text_after_it_go_first() -> None:
-    assert _pages_of("paragraph") == {"正文": 1, "后文": 1, "figure": 2}
-    # Never past a heading: the figure stays in its own section.
-    assert _pages_of("heading") == {"正文": 1, "figure": 2, "标题": 2}
+    assert _pages_of("paragraph") == {"正文": 1, "后文": 1, "fi": 2}
+    # The next section's heading and its paragraph go first too, filling the page...
+    assert _pages_of("section") == {"正文": 1, "标题": 1, "后文": 1, "fi": 2}
+    # ...but never a heading alone at the foot of the page, nor with one line under it.
+    assert _pages_of("heading") == {"正文": 1, "fi": 2, "标题": 2}
+    assert _pages_of("one line") == {"正文": 1, "fi": 2, "标题": 2, "后文": 2}

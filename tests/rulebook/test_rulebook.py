@@ -187,12 +187,16 @@ def test_glossary_rows_carry_their_icons(book: RulebookFiles, deadline_99: Loade
     by_term = {icon.term: icon for icon in deadline_99.model.icons if icon.term}
     assert "出局" in by_term  # the shared skull
     with pdfplumber.open(str(book.reading)) as pdf:
-        page = next(
-            p
+        # the glossary's page that holds the term (the table may run over two pages)
+        page, words = next(
+            (p, p.extract_words())
             for p in pdf.pages
-            if "术语" in (p.extract_text() or "") and "含义" in (p.extract_text() or "")
+            if "术语" in (p.extract_text() or "")
+            and "含义" in (p.extract_text() or "")
+            and any(
+                w["text"].startswith("出局") and w["x0"] < p.width / 3 for w in p.extract_words()
+            )
         )
-        words = page.extract_words()
         out = next(w for w in words if w["text"].startswith("出局") and w["x0"] < page.width / 3)
         beside = [
             c
@@ -202,8 +206,12 @@ def test_glossary_rows_carry_their_icons(book: RulebookFiles, deadline_99: Loade
             and abs(c["bottom"] - out["bottom"]) < 4
         ]
         assert beside, "no icon before the term"  # the skull: its outline, eyes and nose
-        bare = next(e.term for e in deadline_99.model.rulebook.glossary if e.term not in by_term)
-        plain = next(w for w in words if w["text"].startswith(bare) and w["x0"] < page.width / 3)
+        bare = [e.term for e in deadline_99.model.rulebook.glossary if e.term not in by_term]
+        plain = next(
+            w
+            for w in words
+            if any(w["text"].startswith(term) for term in bare) and w["x0"] < page.width / 3
+        )
         assert not [
             c
             for c in page.curves

@@ -44,8 +44,12 @@ def test_the_keyword_aid_gives_each_keyword_a_row_at_a_readable_size() -> None:
     aid = layout_product(game, products["glossary-aid"], TEMPLATES, 0.0).runs[0][0]
     texts = [s for s in aid.shapes if isinstance(s, TextShape)]
     names = [entry.name for entry in game.model.glossary]
-    assert [s.text for s in texts if s.text in names] == names  # one tab each, in order
-    meanings = [s for s in texts if s.text not in names and s.size == 9 and s.height < 60]
+    # a tab names its keyword, after the icon the cards print for it where there is one
+    drawn = {icon.term: icon.name for icon in game.model.icons if icon.term}
+    tabs = [f"[[{drawn[name]}]] {name}" if name in drawn else name for name in names]
+    assert [s.text for s in texts if s.text in tabs] == tabs  # one tab each, in order
+    assert "[[knockback]] 击退" in tabs
+    meanings = [s for s in texts if s.text not in tabs and s.size == 9 and s.height < 60]
     assert len(meanings) == len(names)
     sizes = [fit_text_shape(s, font).size for s in meanings]
     assert min(sizes) >= 7, sizes

@@ -88,7 +88,17 @@ def test_the_map_is_tiled_at_true_size_with_an_overview(kit: Path, game: LoadedG
         # The hexes on a tile: flat-topped, hex_mm across the flats (vertical extent).
         curves = document.pages[1].curves + document.pages[1].rects
         heights = {round(to_mm(c["bottom"] - c["top"]), 1) for c in curves}
-    assert game.model.arena.hex_mm in heights
+        # A check line a player measures with a ruler, one hex across the flats, on a tile.
+        rules = {
+            round(to_mm(line["x1"] - line["x0"]), 1)
+            for page in document.pages[1:]
+            for line in page.lines
+            if abs(line["top"] - line["bottom"]) < 0.1
+        }
+    hex_mm = game.model.arena.hex_mm
+    assert hex_mm in heights and hex_mm in rules
+    flat = "".join(page.extract_text() for page in reader.pages).replace(" ", "")
+    assert f"每格对边{hex_mm:g}mm" in flat and f"应长{hex_mm:g}毫米" in flat
 
 
 def test_the_sanity_card_has_both_faces(kit: Path) -> None:

@@ -111,3 +111,9 @@ def test_the_aids_carry_the_model_numbers(kit: Path, maquis: LoadedGame) -> None
     assert (to_mm(float(page.trimbox.width)), to_mm(float(page.trimbox.height))) == pytest.approx(
         (200, 287), abs=0.01
     )
+    # Read from a seat: its steps set large enough to fill the sheet, not a third of it blank.
+    with pdfplumber.open(pdf(kit, "round-summary")) as document:
+        sheet = document.pages[0]
+        body = [c for c in sheet.chars if c["top"] > sheet.height * 0.1]
+        assert min(c["size"] for c in body) >= 13
+        assert max(c["bottom"] for c in body) > sheet.height * 0.8

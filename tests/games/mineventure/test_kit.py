@@ -12,8 +12,10 @@ import pytest
 
 from pnp.content.loader import LoadedGame, load_game
 from pnp.games.mineventure.model import ItemKind
+from pnp.layout.primitives import IconShape, TextShape
+from pnp.layout.products import layout_product
 from pnp.units import POINTS_PER_MM
-from tests.conftest import CONTENT, kit_once
+from tests.conftest import CONTENT, TEMPLATES, kit_once
 
 GAME = "mineventure"
 
@@ -191,3 +193,29 @@ def test_every_card_a_player_draws_has_its_picture(kit: Path, game: LoadedGame) 
             for rect in page.rects
         }
     assert tuple(round(c, 3) for c in wanted) in fills
+
+
+def test_a_buff_shows_one_icon_on_its_token_and_on_the_cards_that_give_it(
+    game: LoadedGame,
+) -> None:
+    # A player matches the potion in hand to the token on the board by the same picture, so
+    # each buff has its own icon and both faces draw it (the milk shows what it clears).
+    model = game.model
+    products = {p.id: p for p in model.products}
+    tokens = layout_product(game, products["buff-tokens"], TEMPLATES, 0.0)
+    on_tokens = {
+        item.buff.id: {s.icon.name for s in front.shapes if isinstance(s, IconShape)}
+        for item, (front, _, _) in zip(tokens.items, tokens.runs, strict=True)
+    }
+    assert on_tokens == {b.id: {f"buff-{b.id}"} for b in model.buffs}
+    cards = layout_product(game, products["item-cards"], TEMPLATES, 0.0)
+    texts = {
+        item.id: " ".join(s.text for s in front.shapes if isinstance(s, TextShape))
+        for item, (front, _, _) in zip(cards.items, cards.runs, strict=True)
+    }
+    potions = [item for item in model.item_cards if item.effect.kind.value == "buff"]
+    assert len(potions) >= 8
+    for potion in potions:
+        assert f"[[buff-{potion.effect.buff}]]" in texts[potion.id], potion.id
+    negative = [f"[[buff-{b.id}]]" for b in model.buffs if b.cls.value == "negative"]
+    assert all(icon in texts["milk-bucket"] for icon in ["[[cleanse]]", *negative])
