@@ -370,6 +370,27 @@ class Ladder:
 
 
 @dataclass(frozen=True)
+class StrongTables:
+    """Where a balance run with the strong player plays it, when the promises are made for
+    another policy: the tables where skill could change who wins, each up to ``games`` games.
+    The other tables are judged with the policy the promises are made for, and the run says
+    which table was judged by which player."""
+
+    tables: tuple[str, ...] = field(
+        metadata=doc("the tables the strong player plays in a strong balance run", nonempty=True)
+    )
+    games: int = field(metadata=doc("games per strong table at most", at_least=1, at_most=100_000))
+    reason: str = field(
+        default="",
+        metadata=doc(
+            "why these tables stand for the rest (what differs between tables, what was "
+            "measured); for the designer, never printed in a player's document"
+        ),
+    )
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
 class Balance:
     """What the design promises about fairness and difficulty, and how hard to look.
 
@@ -389,4 +410,11 @@ class Balance:
     spreads: tuple[Spread, ...] = field(default=(), metadata=doc("fairness promises"))
     bands: tuple[Band, ...] = field(default=(), metadata=doc("win-rate promises per table"))
     ladder: Ladder | None = field(default=None, metadata=doc("a difficulty ladder"))
+    strong: StrongTables | None = field(
+        default=None,
+        metadata=doc(
+            "when the promises are made for another policy: the tables a strong balance run "
+            "plays the strong player on (every table when absent)"
+        ),
+    )
     where: Location = field(default=NOWHERE, compare=False, repr=False)

@@ -26,7 +26,7 @@ import enum
 import itertools
 import random
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -1030,12 +1030,14 @@ def balance_runs(
     workers: int | None = None,
     use_ray: bool = False,
     ray_address: str | None = None,
+    only: Collection[str] | None = None,
 ) -> tuple[dict[str, list[Played]], dict[str, int]]:
-    """The games the balance promises are judged on: every table, ``balance.policy`` in every
-    seat, the same seeds on every table (so ladder steps are paired). ``games`` a table; or,
-    ``sequential``, up to ``balance.games``, a table stopping once every figure of every
-    promise on it is decided at 95 % (:class:`Verdict`), as a designer stops a playtest."""
-    tables = game_tables(game, model)
+    """The games the balance promises are judged on: every table (or those named in
+    ``only``), ``balance.policy`` in every seat, the same seeds on every table (so ladder steps
+    are paired). ``games`` a table; or, ``sequential``, up to ``balance.games``, a table
+    stopping once every figure of every promise on it is decided at 95 % (:class:`Verdict`),
+    as a designer stops a playtest."""
+    tables = [table for table in game_tables(game, model) if only is None or table.name in only]
     players = {table.name: table.rules.num_players for table in tables}
     count = games if games is not None else balance.games
     sizes = looks(count) if sequential else [count]
@@ -1174,19 +1176,35 @@ class BalanceRun:
     """The factors the report breaks win rates down by ('seat' first)."""
     cap: int | None = None
     """The games a table plays at most in a sequential run (None: every table played all)."""
+    policies: Mapping[str, str] = field(default_factory=dict)
+    """The tables played with another policy than ``policy`` (a strong run's other tables)."""
+    caps: Mapping[str, int] = field(default_factory=dict)
+    """The tables whose most games differ from ``cap`` (a strong run's strong tables)."""
+
+    def played_by(self, table: str) -> str:
+        return self.policies.get(table, self.policy)
 
     def lines(self) -> list[str]:
         out: list[str] = []
+        if self.policies:
+            own = [table for table in self.runs if table not in self.policies]
+            others = sorted(set(self.policies.values()))
+            out.append(
+                f"balance: {self.policy} on {len(own)} of {len(self.runs)} tables "
+                f"({', '.join(own)}); the other {len(self.policies)} with the "
+                f"{' and '.join(others)} policy the promises are made for (balance.strong)"
+            )
         for table, played in self.runs.items():
             lengths = Lengths.of([one.turns for one in played if not one.capped])
             capped = sum(one.capped for one in played)
+            most = self.caps.get(table, self.cap)
             stopped = (
-                f" of at most {self.cap}, every promise decided"
-                if self.cap is not None and len(played) < self.cap
+                f" of at most {most}, every promise decided"
+                if most is not None and len(played) < most
                 else ""
             )
             out.append(
-                f"balance {table} ({self.policy}, {len(played)} games{stopped}): "
+                f"balance {table} ({self.played_by(table)}, {len(played)} games{stopped}): "
                 f"won {Rate(sum(bool(one.winners) for one in played), len(played))}, "
                 f"turns median {lengths.median:g} longest {lengths.longest}"
                 + (f", {capped} capped" if capped else "")
@@ -1214,6 +1232,7 @@ class BalanceRun:
             "seed": self.seed,
             "tables": {
                 table: {
+                    "policy": self.played_by(table),
                     "games": len(played),
                     "capped": sum(one.capped for one in played),
                     "won": rate(Rate(sum(bool(one.winners) for one in played), len(played))),
@@ -1243,6 +1262,47 @@ def factors_of(runs: Mapping[str, Sequence[Played]], balance: Balance | None) ->
     return tuple(dict.fromkeys(names))
 
 
+def strong_plan(
+    balance: Balance, policy: str, names: Sequence[str]
+) -> tuple[dict[str, str], dict[str, int]]:
+    """Which policy plays each table of a balance run with ``policy``, and how many games a
+    table plays at most: ``policy`` on every table, except that a strong run of promises made
+    for another policy plays the strong player only on ``balance.strong``'s tables (up to its
+    games) and the promises' own policy on the rest (the strong player costs a hundred times
+    the sensible policy's CPU a game; the content says which tables stand for the rest)."""
+    strong = balance.strong
+    if strong is None or search_request(policy) is None or search_request(balance.policy):
+        return dict.fromkeys(names, policy), dict.fromkeys(names, balance.games)
+    chosen = set(strong.tables)
+    policies = {name: policy if name in chosen else balance.policy for name in names}
+    caps = {name: strong.games if name in chosen else balance.games for name in names}
+    return policies, caps
+
+
+def _check_strong_tables(
+    findings: Findings, balance: Balance, names: Sequence[str], policies: Mapping[str, str]
+) -> None:
+    """A strong-table name that is no table, or a ladder split between two players (its
+    steps compare tables on paired seeds, meaningless across policies), is a located error."""
+    if balance.strong is None:
+        return
+    for name in balance.strong.tables:
+        if name not in names:
+            findings.error(
+                balance.strong.where,
+                f"balance.strong names unknown table {name!r} (tables: {', '.join(names)})",
+            )
+    ladder = balance.ladder
+    if ladder is not None:
+        players = {policies[name] for name in ladder.tables if name in policies}
+        if len(players) > 1:
+            findings.error(
+                balance.strong.where,
+                "balance.strong: a difficulty ladder's tables must all be strong tables or "
+                f"none (its steps compare tables on paired games): {', '.join(ladder.tables)}",
+            )
+
+
 def judge_balance(
     findings: Findings,
     game: Game,
@@ -1258,34 +1318,51 @@ def judge_balance(
 ) -> BalanceRun:
     """Play the balance run and check every promise of ``balance`` (and that its games end).
 
-    ``games`` a table when given; else sequentially, up to ``balance.games`` a table, each
-    table stopping once every figure of every promise on it is decided at 95 %."""
-    chosen = replace(balance, policy=policy or balance.policy)
-    runs, players = balance_runs(
-        game,
-        model,
-        chosen,
-        games=games,
-        seed=seed,
-        sequential=games is None,
-        workers=workers,
-        use_ray=use_ray,
-        ray_address=ray_address,
-    )
+    ``games`` a table when given; else sequentially, up to ``balance.games`` a table (a strong
+    table of :func:`strong_plan`: up to ``balance.strong.games``), each table stopping once
+    every figure of every promise on it is decided at 95 %."""
+    chosen_policy = policy or balance.policy
     tables = game_tables(game, model)
+    names = [table.name for table in tables]
+    policies, caps = strong_plan(balance, chosen_policy, names)
+    _check_strong_tables(findings, balance, names, policies)
+    runs: dict[str, list[Played]] = {}
+    players: dict[str, int] = {}
+    # One run per (policy, cap): each a batch over its tables, on every core or on Ray.
+    for played_by, cap in dict.fromkeys(zip(policies.values(), caps.values(), strict=True)):
+        group = [name for name in names if (policies[name], caps[name]) == (played_by, cap)]
+        group_runs, group_players = balance_runs(
+            game,
+            model,
+            replace(balance, policy=played_by, games=cap),
+            games=games,
+            seed=seed,
+            sequential=games is None,
+            workers=workers,
+            use_ray=use_ray,
+            ray_address=ray_address,
+            only=group,
+        )
+        runs.update(group_runs)
+        players.update(group_players)
+    runs = {name: runs[name] for name in names}
     check_liveness(
         findings,
         game,
         tables,
-        [TableRun(name, chosen.policy, tuple(played)) for name, played in runs.items()],
+        [TableRun(name, policies[name], tuple(played)) for name, played in runs.items()],
         seed=seed,
     )
     check_balance(findings, balance, runs, players)
     return BalanceRun(
-        chosen.policy,
+        chosen_policy,
         seed,
         runs,
         players,
         factors_of(runs, balance),
         cap=balance.games if games is None else None,
+        policies={name: by for name, by in policies.items() if by != chosen_policy},
+        caps={name: cap for name, cap in caps.items() if cap != balance.games}
+        if games is None
+        else {},
     )

@@ -143,6 +143,9 @@ def render_report(
         f"<p>Policy <b>{_escape(run.policy)}</b> in every seat, seed {run.seed}; "
         "every rate with its 95 % Wilson interval.</p>",
     ]
+    if run.policies:
+        others = ", ".join(f"{table} ({policy})" for table, policy in run.policies.items())
+        out.append(f"<p>Played with the policy the promises are made for: {_escape(others)}.</p>")
     if duels:
         out.append("<h2>Strong player against the sensible policy</h2><ul>")
         out += [f"<li>{_escape(duel)}</li>" for duel in duels]

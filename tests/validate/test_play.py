@@ -16,7 +16,7 @@ from pnp.engines.record import read_record
 from pnp.engines.search import HalvingSearchPolicy, SearchPolicy
 from pnp.engines.stats import Rate
 from pnp.errors import IllegalActionError, Location, PnpError
-from pnp.model.common import Balance, Band, Ladder, Spread
+from pnp.model.common import Balance, Band, Ladder, Spread, StrongTables
 from pnp.registry import Game, SearchSettings
 from pnp.validate.checks import Findings
 from pnp.validate.play import (
@@ -30,6 +30,7 @@ from pnp.validate.play import (
     find_ending,
     game_tables,
     head_to_head,
+    judge_balance,
     looks,
     make_policy,
     play_many,
@@ -484,3 +485,43 @@ def test_a_balance_run_on_two_processes_plays_the_same_games_as_on_one() -> None
     one, _ = balance_runs(game, object(), balance, seed=4, sequential=True, workers=1)
     two, _ = balance_runs(game, object(), balance, seed=4, sequential=True, workers=2)
     assert one == two
+
+
+STRONG_AT = Location("content/coin/balance.yaml", 12, 12)
+
+
+def test_a_strong_run_plays_the_strong_player_on_the_tables_content_names(
+    findings: Findings,
+) -> None:
+    # The promise (35-65 % a hero) needs more than 25 games on a fair table: the strong
+    # table stops at its own cap of 25, the others play the sensible policy on.
+    promise = Spread("hero", 0.15, fair=0.5)
+    strong = StrongTables(("t1",), games=25, where=STRONG_AT)
+    balance = Balance(policy="sensible", games=400, spreads=(promise,), strong=strong)
+    run = judge_balance(
+        findings, coin_game(tables=3), object(), balance, seed=1, policy="strong", workers=1
+    )
+    # 25 games leave some figure of the strong table outside by its point estimate only.
+    assert {p.severity for p in findings.problems} <= {"warning"}
+    assert dict(run.policies) == {"t0": "sensible", "t2": "sensible"}
+    assert len(run.runs["t1"]) == 25
+    assert len(run.runs["t0"]) > 25
+    lines = run.lines()
+    assert lines[0].startswith(
+        "balance: strong on 1 of 3 tables (t1); the other 2 with the sensible"
+    )
+    assert any(line.startswith("balance t1 (strong, 25 games)") for line in lines)
+    assert run.as_json()["tables"]["t0"]["policy"] == "sensible"
+    # A run with the promises' own policy plays every table with it, up to the promises' cap.
+    plain = judge_balance(findings, coin_game(tables=3), object(), balance, seed=1, workers=1)
+    assert plain.policies == {}
+    assert len(plain.runs["t1"]) > 25
+
+
+def test_a_strong_table_that_is_no_table_is_a_located_error(findings: Findings) -> None:
+    strong = StrongTables(("t9",), games=25, where=STRONG_AT)
+    balance = Balance(policy="sensible", games=50, spreads=(HERO_PROMISE,), strong=strong)
+    judge_balance(findings, coin_game(), object(), balance, seed=1, policy="strong", workers=1)
+    errors = [p for p in findings.problems if p.severity == "error"]
+    assert [p.location for p in errors] == [STRONG_AT]
+    assert "unknown table 't9' (tables: t0, t1)" in errors[0].message
