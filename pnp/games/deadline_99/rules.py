@@ -631,14 +631,14 @@ class Deadline99Rules:
         # The draw pile is a sorted multiset a draw picks from at random, so only the hands
         # need dealing: a random sample of the pool, not a shuffle of all of it (the shuffle
         # was a fifth of a strong game's CPU; the deal has the same distribution).
-        dealt = rng.sample(range(len(pool)), sum(len(state.hands[s]) for s in hidden))
+        picks = rng.sample(range(len(pool)), sum(len(state.hands[s]) for s in hidden))
         hands = list(state.hands)
         start = 0
         for s in hidden:
             size = len(state.hands[s])
-            hands[s] = tuple(sorted(pool[i] for i in dealt[start : start + size]))
+            hands[s] = tuple(sorted(pool[i] for i in picks[start : start + size]))
             start += size
-        rest = set(dealt)
+        rest = set(picks)
         new = _copy(state)
         new.hands = tuple(hands)
         new.draw_pile = tuple(sorted(c for i, c in enumerate(pool) if i not in rest))
