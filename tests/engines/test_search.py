@@ -321,3 +321,20 @@ def test_halving_looks_early_into_a_choice_between_two(monkeypatch: pytest.Monke
         spent[look_early] = len(played) / 5
     # Two guesses share one round of 16 playouts each, unless the search looks after four.
     assert spent == {True: 8, False: 32}
+
+
+def test_halving_deals_the_hidden_cards_once_a_shared_playout() -> None:
+    """Every action of a round is played from the same determinisation, so the hidden cards
+    are dealt once a shared playout, not once an action: 32 playouts over eight guesses
+    (one, three, then six shared playouts as the field halves) deal ten times."""
+
+    class CountingCoin(CoinRules):
+        dealt = 0
+
+        def resample(self, state: Guess, seat: int, rng: random.Random) -> Guess:
+            CountingCoin.dealt += 1
+            return super().resample(state, seat, rng)
+
+    strong = HalvingSearchPolicy(iterations=32, rollout=TakeOne(), stop_early=False)
+    assert strong.choose(CountingCoin(), Guess(1, None), random.Random(0)) == 1
+    assert CountingCoin.dealt == 1 + 3 + 6
