@@ -173,6 +173,23 @@ def targets(
     return [s.play[PLAY_TARGET]] if s.play and s.play[PLAY_TARGET] >= 0 else []
 
 
+def reach_limit(rules: RuleTables, seat: Seat) -> int:
+    """The farthest a damage card in ``seat``'s hand can hit from where it stands, with the
+    display's range bonus (-1: it holds none). A character farther away is out of reach of
+    every play: a ray's k-th hex is k away, and a snipe whose bonus turns its distance
+    negative hits behind, as far away. The policies skip their previews when every enemy is
+    out of reach (half the decisions of a six-player playout), which changes no choice."""
+    bonus = display_bonus(rules, seat, EffectKind.REACH)
+    cards = rules.cards
+    farthest = -1
+    for code in distinct(seat.hand):
+        if cards[code].type is CardType.DAMAGE:
+            for _, _, reach in rules._sides[code]:
+                if abs(reach + bonus) > farthest:
+                    farthest = abs(reach + bonus)
+    return farthest
+
+
 def threat(rules: RuleTables, state: ArenaState, move: Move) -> int:
     """Enemy damage the best card left in hand could deal after ``move`` (for policies)."""
     return move_threats(rules, state, [move])[0]

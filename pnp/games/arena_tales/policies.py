@@ -72,18 +72,24 @@ class SensiblePolicy:
         if isinstance(first, Discard):
             return best(actions, discard_cost(rules), rng)
         seat = state.seats[state.active]
-        preview = combat.previews(rules, state)
-        scored = [(preview(action), action) for action in actions if isinstance(action, Play)]
-        top = max((score for score, _ in scored), default=0)
-        if top > 0:
-            return pick([action for score, action in scored if score == top], rng)
         enemies = [state.seats[e].pos for e in rules.enemies(state.active)]
         near = min(hexgrid.distance(seat.pos, e) for e in enemies)
+        # Every enemy out of reach: no play hits one (the previews would all be <= 0), and
+        # beyond reach + 1 no step brings one into reach (every threat would be 0).
+        reach = combat.reach_limit(rules, seat)
+        if near <= reach:
+            preview = combat.previews(rules, state)
+            scored = [(preview(action), action) for action in actions if isinstance(action, Play)]
+            top = max((score for score, _ in scored), default=0)
+            if top > 0:
+                return pick([action for score, action in scored if score == top], rng)
         moves = [a for a in actions if isinstance(a, Move)]
         if moves:
             # A step after which a card left in hand would hit an enemy; else a step closer:
             # ``best`` by the key (-threat, not closer, a damage card, cost), all keys at once.
-            aims = combat.move_threats(rules, state, moves)
+            aims = (
+                combat.move_threats(rules, state, moves) if near - 1 <= reach else [0] * len(moves)
+            )
             closer_by_direction: dict[int, bool] = {}
             card_keys: dict[str, tuple[bool, int]] = {}
             keys: list[tuple[int, bool, bool, int]] = []

@@ -8,7 +8,8 @@ import random
 from pathlib import Path
 
 from pnp.content.loader import load_game
-from pnp.games.arena_tales import GAME
+from pnp.engines import hexgrid
+from pnp.games.arena_tales import GAME, combat
 from pnp.games.arena_tales.model import EffectKind
 from pnp.games.arena_tales.play import coverage_items, covered, play_tables, seat_factors
 from pnp.games.arena_tales.policies import PassivePolicy, SensiblePolicy, best, pick
@@ -175,3 +176,36 @@ def test_the_passive_policy_deals_no_damage_when_it_can_help_it() -> None:
     assert len(chosen) > 1
     for action in chosen:
         assert not (isinstance(action, Play) and rules.card(action.card).damage)
+
+
+def test_an_enemy_beyond_the_reach_limit_is_hit_by_no_play_and_no_step() -> None:
+    """The sensible policy skips its previews when every enemy is beyond ``reach_limit``:
+    in every decision of a few six-player games, nothing beyond it is hit, by a play now or
+    by a card after a step (a bound that lied would change the policy's moves)."""
+    rules = ArenaTalesRules(MODEL, 6, ["chiyan", "ziyuan", "bibo", "yanshan", "qinglan", "moying"])
+    policy = SensiblePolicy()
+    beyond = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = rules.initial_state(rng)
+        while not rules.is_terminal(state):
+            if rules.is_chance(state):
+                state = rules.apply(state, rules.sample_chance(state, rng))
+                continue
+            actions = rules.legal_actions(state)
+            if isinstance(actions[0], (Move, Play)):
+                seat = state.seats[state.active]
+                near = min(
+                    hexgrid.distance(seat.pos, state.seats[e].pos)
+                    for e in rules.enemies(state.active)
+                )
+                reach = combat.reach_limit(rules, seat)
+                preview = combat.previews(rules, state)
+                if near > reach:
+                    beyond += 1
+                    assert all(preview(a) <= 0 for a in actions if isinstance(a, Play))
+                if near - 1 > reach:
+                    moves = [a for a in actions if isinstance(a, Move)]
+                    assert not any(combat.move_threats(rules, state, moves))
+            state = rules.apply(state, policy.choose(rules, state, rng))
+    assert beyond  # the games had decisions the limit decides
