@@ -173,6 +173,20 @@ def targets(
     return [s.play[PLAY_TARGET]] if s.play and s.play[PLAY_TARGET] >= 0 else []
 
 
+def nearest(h: hexgrid.Hex, others: Sequence[hexgrid.Hex]) -> int:
+    """The distance from ``h`` to the nearest of ``others`` (``hexgrid.distance`` inlined:
+    the policies ask it several times a decision, in every playout; far beyond any map when
+    there are none)."""
+    q, r = h
+    low = 1 << 30
+    for oq, orr in others:
+        dq, dr = q - oq, r - orr
+        d = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+        if d < low:
+            low = d
+    return low
+
+
 def reach_limit(rules: RuleTables, seat: Seat) -> int:
     """The farthest a damage card in ``seat``'s hand can hit from where it stands, with the
     display's range bonus (-1: it holds none). A character farther away is out of reach of
@@ -180,13 +194,17 @@ def reach_limit(rules: RuleTables, seat: Seat) -> int:
     negative hits behind, as far away. The policies skip their previews when every enemy is
     out of reach (half the decisions of a six-player playout), which changes no choice."""
     bonus = display_bonus(rules, seat, EffectKind.REACH)
-    cards = rules.cards
+    spans = rules._reach_span
     farthest = -1
-    for code in distinct(seat.hand):
-        if cards[code].type is CardType.DAMAGE:
-            for _, _, reach in rules._sides[code]:
-                if abs(reach + bonus) > farthest:
-                    farthest = abs(reach + bonus)
+    for code in seat.hand:
+        span = spans[code]
+        if span is not None:
+            # |reach + bonus| is largest at the least or the greatest reach.
+            low, high = abs(span[0] + bonus), abs(span[1] + bonus)
+            if low > farthest:
+                farthest = low
+            if high > farthest:
+                farthest = high
     return farthest
 
 
@@ -212,6 +230,10 @@ def move_threats(rules: RuleTables, state: ArenaState, moves: Sequence[Move]) ->
     }
     after_step: dict[tuple[int, int], dict[int, int]] = {}
     others = {st.pos: i for i, st in enumerate(seats) if i != active}  # a step goes to a free hex
+    teams = rules.teams
+    enemies = [st.pos for i, st in enumerate(seats) if teams[i] != teams[active]]
+    limit = reach_limit(rules, seat)
+    out_of_reach = dict.fromkeys(damage, 0)
     found = []
     for move in moves:
         step = (move.direction, move.facing)
@@ -220,12 +242,18 @@ def move_threats(rules: RuleTables, state: ArenaState, moves: Sequence[Move]) ->
             # The piece after the step (the card discarded for it stays out of the display:
             # a preview reads positions and displays only).
             ahead = hexgrid.neighbour(seat.pos, move.direction)
-            where = others.copy()
-            where[ahead] = active
-            previews = after_step[step] = {
-                code: deal(rules, where, active, ahead, move.facing, code, None, reach, damage_up)
-                for code in damage
-            }
+            if nearest(ahead, enemies) > limit:
+                previews = out_of_reach  # no card in hand reaches an enemy from there
+            else:
+                where = others.copy()
+                where[ahead] = active
+                previews = {
+                    code: deal(
+                        rules, where, active, ahead, move.facing, code, None, reach, damage_up
+                    )
+                    for code in damage
+                }
+            after_step[step] = previews
         best = 0
         for code in left[move.card]:
             if previews[code] > best:

@@ -71,9 +71,12 @@ class SensiblePolicy:
             return actions[-1]  # a card's straight move: as far as it goes
         if isinstance(first, Discard):
             return best(actions, discard_cost(rules), rng)
-        seat = state.seats[state.active]
-        enemies = [state.seats[e].pos for e in rules.enemies(state.active)]
-        near = min(hexgrid.distance(seat.pos, e) for e in enemies)
+        seats = state.seats
+        seat = seats[state.active]
+        teams = rules.teams
+        side = teams[state.active]
+        enemies = [other.pos for i, other in enumerate(seats) if teams[i] != side]
+        near = combat.nearest(seat.pos, enemies)
         # Every enemy out of reach: no play hits one (the previews would all be <= 0), and
         # beyond reach + 1 no step brings one into reach (every threat would be 0).
         reach = combat.reach_limit(rules, seat)
@@ -97,7 +100,7 @@ class SensiblePolicy:
                 closer = closer_by_direction.get(move.direction)
                 if closer is None:
                     ahead = hexgrid.neighbour(seat.pos, move.direction)
-                    closer = min(hexgrid.distance(ahead, e) for e in enemies) < near
+                    closer = combat.nearest(ahead, enemies) < near
                     closer_by_direction[move.direction] = closer
                 card_key = card_keys.get(move.card)
                 if card_key is None:

@@ -289,6 +289,14 @@ class ArenaTalesRules(TurnFlow):
             )
             for ranges in self._ranges
         ]
+        self._reach_span = [
+            (min(r for _, _, r in sides), max(r for _, _, r in sides))
+            if card.type is CardType.DAMAGE and sides
+            else None
+            for card, sides in zip(self.cards, self._sides, strict=True)
+        ]
+        """Per card, the least and greatest reach of its sides if it deals damage (for
+        ``combat.reach_limit``), else None."""
         self._has = [frozenset(e.kind for e in card.effects) for card in self.cards]
         self._stays = [
             card.type is CardType.TALENT
