@@ -173,6 +173,10 @@ def targets(
     return [s.play[PLAY_TARGET]] if s.play and s.play[PLAY_TARGET] >= 0 else []
 
 
+ALL_LINES = 0b111111
+"""Every direction, as ``_covers`` bits."""
+
+
 def nearest(h: hexgrid.Hex, others: Sequence[hexgrid.Hex]) -> int:
     """The distance from ``h`` to the nearest of ``others`` (``hexgrid.distance`` inlined:
     the policies ask it several times a decision, in every playout; far beyond any map when
@@ -247,10 +251,22 @@ def move_threats(rules: RuleTables, state: ArenaState, moves: Sequence[Move]) ->
             else:
                 where = others.copy()
                 where[ahead] = active
+                # Only a threat above 0 counts: a card none of whose sides points along a
+                # line an enemy stands on (when every range runs along its lines) is 0.
+                aimed = ALL_LINES
+                if rules._lines_exact:
+                    lines = rules._lines[ahead]
+                    aimed = 0
+                    for enemy in enemies:
+                        line = lines.get(enemy)
+                        if line is not None:
+                            aimed |= 1 << line
+                covers = rules._covers
+                facing = move.facing
                 previews = {
-                    code: deal(
-                        rules, where, active, ahead, move.facing, code, None, reach, damage_up
-                    )
+                    code: deal(rules, where, active, ahead, facing, code, None, reach, damage_up)
+                    if covers[code][facing] & aimed
+                    else 0
                     for code in damage
                 }
             after_step[step] = previews
