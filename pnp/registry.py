@@ -59,6 +59,9 @@ class SearchSettings:
     look_early: bool = False
     """``halving``: whether a choice between two actions may stop after a few shared playouts
     when the other action has not gained on the anchor (as choices among more already do)."""
+    iterations_at: tuple[tuple[int, int], ...] = ()
+    """``halving``: (players, playouts) pairs, the playouts a decision at those player counts
+    instead of ``iterations`` (``strong:N`` plays N at every count)."""
 
 
 SHOWN_VALUES = 8

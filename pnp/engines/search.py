@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -265,6 +265,7 @@ class HalvingSearchPolicy(_Playouts):
         margin: float = 1.0,
         stop_early: bool = True,
         look_early: bool = False,
+        iterations_at: Mapping[int, int] | None = None,
         rollout_limit: int = 5_000,
         name: str = "strong",
     ) -> None:
@@ -279,6 +280,10 @@ class HalvingSearchPolicy(_Playouts):
         )
         self.candidates = candidates
         """Root actions considered at most: the anchor and a random sample of the others."""
+        self.iterations_at = dict(iterations_at or {})
+        """Playouts a decision at these player counts, instead of ``iterations``: a table
+        where a decision costs more (more seats to play out) or moves the result less may
+        need another budget to stay cheap or strong."""
         self.margin = margin
         self.stop_early = stop_early
         self.look_early = look_early
@@ -301,12 +306,13 @@ class HalvingSearchPolicy(_Playouts):
         assert seat is not None, "search asked to choose at a chance step"
         anchor = self.rollout.choose(rules, state, rng)
         others = [action for action in legal if action != anchor]
+        budget = self.iterations_at.get(rules.num_players, self.iterations)
         # A small budget compares fewer actions: every action needs a playout to be compared.
-        wanted = max(2, min(self.candidates, self.iterations)) - 1
+        wanted = max(2, min(self.candidates, budget)) - 1
         if len(others) > wanted:
             others = rng.sample(others, wanted)
         alive = [anchor, *others]
-        schedule = self._schedule(len(alive))
+        schedule = self._schedule(len(alive), budget)
         if self._anchor_is_certain(len(alive), schedule):
             # The playouts would not change the choice; their seeds are still drawn, so the
             # games that follow are the same.
@@ -345,17 +351,19 @@ class HalvingSearchPolicy(_Playouts):
         plays its rollout policy's moves, and need not play the playouts to know it."""
         return actions == 1 or sum(schedule) < 2
 
-    def _schedule(self, actions: int) -> list[int]:
+    def _schedule(self, actions: int, budget: int | None = None) -> list[int]:
         """Playouts per action in each round of `choose`, for this many root actions: the
-        budget split over ceil(log2(actions)) rounds, the worse half dropped after each. It
-        depends on the counts alone (which actions survive does not change how many do)."""
+        budget (``iterations`` unless given) split over ceil(log2(actions)) rounds, the worse
+        half dropped after each. It depends on the counts alone (which actions survive does
+        not change how many do)."""
+        iterations = self.iterations if budget is None else budget
         rounds = max(1, math.ceil(math.log2(actions)))
         schedule: list[int] = []
         spent = 0
         for round_index in range(rounds):
-            if round_index and spent >= self.iterations:
+            if round_index and spent >= iterations:
                 break
-            per_action = max(1, (self.iterations - spent) // (actions * (rounds - round_index)))
+            per_action = max(1, (iterations - spent) // (actions * (rounds - round_index)))
             if rounds == 1 and self.stop_early and self.look_early and per_action > FUTILE_AFTER:
                 # Two actions make a single round, which the early stop never looks into:
                 # look after FUTILE_AFTER shared playouts, as between the rounds of more.

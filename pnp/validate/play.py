@@ -107,6 +107,7 @@ def make_policy(game: Game, name: str) -> Policy:
                 candidates=settings.candidates,
                 margin=settings.margin,
                 look_early=settings.look_early,
+                iterations_at=None if budget else dict(settings.iterations_at),
                 name=name,
             )
         return SearchPolicy(

@@ -338,3 +338,26 @@ def test_halving_deals_the_hidden_cards_once_a_shared_playout() -> None:
     strong = HalvingSearchPolicy(iterations=32, rollout=TakeOne(), stop_early=False)
     assert strong.choose(CountingCoin(), Guess(1, None), random.Random(0)) == 1
     assert CountingCoin.dealt == 1 + 3 + 6
+
+
+def test_halving_plays_the_budget_set_for_the_table_s_player_count(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    played: list[int] = []
+    sample = HalvingSearchPolicy._sample
+
+    def counted(self: HalvingSearchPolicy, *args: Any) -> float:
+        played.append(1)
+        return sample(self, *args)
+
+    monkeypatch.setattr(HalvingSearchPolicy, "_sample", counted)
+    spent = {}
+    for at in ({1: 16}, {2: 16}):
+        strong = HalvingSearchPolicy(
+            iterations=32, rollout=TakeOne(), stop_early=False, iterations_at=at
+        )
+        played.clear()
+        strong.choose(CoinRules(), Guess(1, None), random.Random(0))
+        spent[min(at)] = len(played)
+    # Coin is a solo game: its own count's budget holds; another count's leaves it 32.
+    assert spent == {1: 16, 2: 32}

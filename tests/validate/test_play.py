@@ -308,6 +308,11 @@ def test_strong_player_names_ask_for_a_budget_and_a_horizon() -> None:
     assert (search.iterations, search.rollout_depth) == (40, 6)
     halving = make_policy(replace(game, search=SearchSettings(method="halving")), "strong:9")
     assert isinstance(halving, HalvingSearchPolicy) and halving.iterations == 9
+    by_count = replace(game, search=SearchSettings(method="halving", iterations_at=((2, 5),)))
+    own = make_policy(by_count, "strong")
+    assert isinstance(own, HalvingSearchPolicy) and own.iterations_at == {2: 5}
+    asked = make_policy(by_count, "strong:9")  # a budget asked for holds at every count
+    assert isinstance(asked, HalvingSearchPolicy) and asked.iterations_at == {}
     for bad in ("strong:0", "strong:x", "strong:4:0", "strong:1:2:3"):
         with pytest.raises(PnpError, match="expected 'strong'"):
             make_policy(game, bad)
