@@ -342,22 +342,32 @@ class GreedyPolicy:
         return worth
 
     def best(
-        self, rules: MaquisRules, s: MaquisState, i: int, need: list[float]
+        self,
+        rules: MaquisRules,
+        s: MaquisState,
+        i: int,
+        need: list[float],
+        at: dict[int, tuple[float, tuple[str, ...]]] | None = None,
     ) -> tuple[float, tuple[str, ...]]:
         """The best value a worker on space ``i`` can gain and every option key reaching it
-        (``-``, doing nothing, when no option gains anything)."""
-        at = self._best_at(rules, s)
+        (``-``, doing nothing, when no option gains anything). ``at``: the position's memo
+        (:meth:`_best_at`), when the caller asks for several spaces and has it already."""
+        if at is None:
+            at = self._best_at(rules, s)
         cached = at.get(i)
         if cached is None:
             cached = at[i] = self._best(rules, s, i, need)
         return cached
 
     def _needs_unless_known(
-        self, rules: MaquisRules, s: MaquisState, spaces: list[int]
+        self,
+        rules: MaquisRules,
+        s: MaquisState,
+        spaces: list[int],
+        at: dict[int, tuple[float, tuple[str, ...]]],
     ) -> list[float]:
-        """:meth:`needs`, or nothing when :meth:`best` knows every space already (it reads
-        the needs only for a space it does not know)."""
-        at = self._best_at(rules, s)
+        """:meth:`needs`, or nothing when :meth:`best` knows every space already in the
+        position's memo ``at`` (it reads the needs only for a space it does not know)."""
         return self.needs(rules, s) if any(i not in at for i in spaces) else []
 
     def _best_at(
@@ -403,9 +413,11 @@ class GreedyPolicy:
             lose = self.LOSE_WORKER - 8.0 * rules.level.arrest_morale * (1 + (s.morale <= 3))
             scored = []
             spaces = [rules.index[a.loc] for a in places]
-            need = self._needs_unless_known(rules, s, spaces)
+            # The memo's key hashes most of the position: look it up once, not per space.
+            at = self._best_at(rules, s)
+            need = self._needs_unless_known(rules, s, spaces, at)
             for a, i in zip(places, spaces, strict=True):
-                value, _ = self.best(rules, s, i, need)
+                value, _ = self.best(rules, s, i, need, at)
                 risk = risks[i]
                 keep = value if rules.locs[i].shield else value * (1 - risk)
                 scored.append((keep - risk * lose - 0.01 * dist[i], a))
@@ -428,9 +440,10 @@ class GreedyPolicy:
             return Return()
         activations: list[tuple[float, Activate]] = []
         workers = [i for i, c in enumerate(s.board) if c == WORKER]
-        need = self._needs_unless_known(rules, s, workers)
+        at = self._best_at(rules, s)
+        need = self._needs_unless_known(rules, s, workers, at)
         for i in workers:
-            value, keys = self.best(rules, s, i, need)
+            value, keys = self.best(rules, s, i, need, at)
             activations += [(value, rules._activation(i, key)) for key in keys]
             rescue = self._rescue(rules, s, i, need)
             if rescue is not None:
