@@ -132,7 +132,7 @@ def test_placements_of_equal_worth_are_chosen_at_random(
     # Every space worth the same and equally safe: no space may win by its place in a list.
     rules, state = _first_placement(model)
     monkeypatch.setattr(policy_type, "arrest_risks", lambda self, r, s: [0.0] * len(r.locs))
-    monkeypatch.setattr(policy_type, "best", lambda self, r, s, i, need: (1.0, ("-",)))
+    monkeypatch.setattr(policy_type, "best", lambda self, r, s, i, need, at=None: (1.0, ("-",)))
     monkeypatch.setattr(policy_type, "_distances", lambda self, r, s: [0] * len(r.locs))
     places = [a for a in rules.legal_actions(state) if isinstance(a, Place)]
     picks = Counter(policy_type().choose(rules, state, random.Random(seed)) for seed in range(400))
@@ -152,7 +152,7 @@ def test_activations_of_equal_worth_are_chosen_at_random(
             if rules.is_chance(state)
             else GreedyPolicy().choose(rules, state, rng),
         )
-    monkeypatch.setattr(GreedyPolicy, "best", lambda self, r, s, i, need: (1.0, ("-",)))
+    monkeypatch.setattr(GreedyPolicy, "best", lambda self, r, s, i, need, at=None: (1.0, ("-",)))
     workers = {a.loc for a in rules.legal_actions(state) if isinstance(a, Activate)}
     picks = Counter(
         GreedyPolicy().choose(rules, state, random.Random(seed)).loc for seed in range(200)
