@@ -262,16 +262,16 @@ SEARCH = SearchSettings(
     method="halving",
     candidates=8,
     margin=0.5,
-    look_early=True,
 )
 """The strong player: the sensible policy improved by up to 16 shared playouts a decision, each
 8 sensible decisions scored by ``evaluate`` (halving search, anchored on the sensible move,
-replaced by a move half a standard error better; a choice between two actions stops after 4
-playouts when the other has not gained). A game of four strong players costs about 2.6 s of
-CPU (3.7 s with 32 playouts); against the sensible policy at 4 players it wins 64 % vs 53 %
-(200 paired games, seed 1, p = 0.008; 32 playouts won 72 % vs 53 % on 100). Playouts cut
-after 3 or 4 decisions cost less (2.0 and 2.4 s) but lost the edge (61 % and 58 % vs 53 %,
-p = 0.13 and 0.29). Since 失控 forbids a discard-move next to an enemy, talents are a choice
-and 识破 picks its card, a whole standard error asked too much at 4 players: one seat of a
-side moves the side's result less than at 2. Measure it with ``pnp simulate arena-tales
---duel``."""
+replaced by a move half a standard error better). Against the sensible policy, paired games
+from seed 1: at 4 players 65 % vs 53 % (200 games, p = 0.011), at 6 players 67 % vs 46 % (100
+games, p = 0.004). Stopping a choice between two actions after 4 playouts when the other had
+not gained (``look_early``) saved little and cost the edge: 64 % vs 53 % at 4 players and
+62 % vs 51 % at 6 (p = 0.025, undecided at 200). 32 playouts won 72 % vs 53 % at 4 players
+over the first 100 of those games (16: 65 %), but cost about twice as much. Playouts cut after
+3 or 4 decisions lost the edge. Since 失控 forbids a discard-move next to an enemy, talents
+are a choice and 识破 picks its card, a whole standard error asked too much at 4 players: one
+seat of a side moves the side's result less than at 2. Measure it with ``pnp simulate
+arena-tales --duel``."""
