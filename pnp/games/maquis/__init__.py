@@ -42,8 +42,10 @@ GAME = Game(
     # candidate moves, each played to the end by the sensible policy (halving search). The
     # one-step search scored by play.evaluate it replaced won 2 % on normal against the
     # sensible policy's 60 %: the hint rewards filled boxes a patrol then takes away. A game
-    # costs about 1.7 s of CPU (6.8 s with 24 playouts over 8 candidates); normal, 150 paired
-    # games: 69 % against 57 % (p = 0.03; 24 playouts over 8: 70 % against 56 %, p = 0.007).
+    # costs about 1.7 s of CPU on an idle machine, 2-4 s on a busy one (6.8 s with 24 playouts
+    # over 8 candidates); normal, 200 paired games from seed 1: 64 % against 59 % (p = 0.19,
+    # not shown stronger; 69 % against 57 % over the first 150; 24 playouts over 8: 70 % against
+    # 56 % over 150, p = 0.007).
     search=SearchSettings(
         iterations=12, rollout="sensible", depth=None, method="halving", candidates=4
     ),
