@@ -34,10 +34,6 @@ from pnp.output import atomic_output
 from pnp.render.fonts import FontSet, prepare_cjk_fonts
 from pnp.render.forms import document_forms
 from pnp.render.icons import prepare_canvas
-
-# Imported for its reportlab settings too (no ASCII85 streams): without it a rulebook built in a
-# process that drew no kit first had other bytes than one built after a kit.
-from pnp.render.pdf import new_canvas as _settings  # noqa: F401
 from pnp.render.reportlab_adapter import LayoutOnlyFrame
 from pnp.render.text import CJKParagraph, inline_icons, to_markup
 from pnp.render.typeset import NOT_A_BLOCK, SetBlock, set_block
