@@ -22,6 +22,29 @@ def build(content: Path, out: Path) -> str:
     return result.stdout
 
 
+@pytest.fixture(scope="session")
+def built_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """deadline-99's kit folder as `pnp build` makes it from the repository's content, built
+    once for the whole run (see `made_once`)."""
+    from tests.conftest import CONTENT, made_once
+
+    root = made_once(
+        tmp_path_factory,
+        "cli-build-deadline-99",
+        lambda folder: build(CONTENT, folder / "deadline-99"),
+    )
+    return root / "deadline-99"
+
+
+def built(kit: Path, out: Path) -> None:
+    """Give ``out`` the kit a build of unchanged content writes (a copy of `built_once`): each
+    test then edits and builds again. The record of the build names the bytes it read, not
+    where they were, so a copy of the content is as up to date as the content itself."""
+    import shutil
+
+    shutil.copytree(kit, out)
+
+
 def test_the_next_build_removes_what_a_killed_build_left(
     content_copy: Path, tmp_path: Path
 ) -> None:
@@ -41,9 +64,11 @@ def test_the_next_build_removes_what_a_killed_build_left(
     assert not [p.name for p in out.iterdir() if p.name.startswith(".deadline-99")]
 
 
-def test_a_renamed_product_leaves_no_stale_pdf(content_copy: Path, tmp_path: Path) -> None:
+def test_a_renamed_product_leaves_no_stale_pdf(
+    content_copy: Path, tmp_path: Path, built_once: Path
+) -> None:
     out = tmp_path / "deadline-99"
-    build(content_copy, out)
+    built(built_once, out)
     (out / "my-notes.pdf").write_bytes(b"%PDF-1.4 mine")
     old = out / "deadline-99-count-tracker.pdf"
     assert old.is_file()
@@ -59,11 +84,8 @@ def test_a_renamed_product_leaves_no_stale_pdf(content_copy: Path, tmp_path: Pat
     assert (out / "my-notes.pdf").exists()
 
 
-def test_the_manifest_records_every_file_with_its_digest(tmp_path: Path) -> None:
-    from tests.conftest import CONTENT
-
-    out = tmp_path / "deadline-99"
-    build(CONTENT, out)
+def test_the_manifest_records_every_file_with_its_digest(built_once: Path) -> None:
+    out = built_once
     files = read_manifest(out)["files"]
     assert isinstance(files, dict)
     pdfs = sorted(p.name for p in out.glob("*.pdf"))
@@ -84,9 +106,11 @@ def _build_args(content: Path, out: Path, *extra: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def test_a_build_of_unchanged_inputs_writes_nothing(content_copy: Path, tmp_path: Path) -> None:
+def test_a_build_of_unchanged_inputs_writes_nothing(
+    content_copy: Path, tmp_path: Path, built_once: Path
+) -> None:
     out = tmp_path / "deadline-99"
-    build(content_copy, out)
+    built(built_once, out)
     before = _times(out)
     code, stdout, _ = _build_args(content_copy, out)
     assert code == 0 and "deadline-99: up to date" in stdout
@@ -94,10 +118,10 @@ def test_a_build_of_unchanged_inputs_writes_nothing(content_copy: Path, tmp_path
 
 
 def test_a_one_card_edit_renders_that_product_and_what_lists_it_only(
-    content_copy: Path, tmp_path: Path
+    content_copy: Path, tmp_path: Path, built_once: Path
 ) -> None:
     out = tmp_path / "deadline-99"
-    build(content_copy, out)
+    built(built_once, out)
     before = _times(out)
     variants = content_copy / "deadline-99" / "variants.yaml"
     variants.write_text(variants.read_text(encoding="utf-8").replace("name: 天使", "name: 大天使"))
@@ -122,9 +146,11 @@ def test_a_one_card_edit_renders_that_product_and_what_lists_it_only(
         assert sha256_of(out / name) == sha256_of(fresh / name), name
 
 
-def test_a_file_changed_by_hand_is_rendered_again(content_copy: Path, tmp_path: Path) -> None:
+def test_a_file_changed_by_hand_is_rendered_again(
+    content_copy: Path, tmp_path: Path, built_once: Path
+) -> None:
     out = tmp_path / "deadline-99"
-    build(content_copy, out)
+    built(built_once, out)
     tracker = out / "deadline-99-count-tracker.pdf"
     good = sha256_of(tracker)
     tracker.write_bytes(b"%PDF-1.4 scribbled over")
@@ -146,7 +172,7 @@ def test_only_builds_the_named_product_and_leaves_the_rest(
 
 
 def test_watch_rebuilds_a_game_when_its_content_is_saved(
-    content_copy: Path, tmp_path: Path
+    content_copy: Path, tmp_path: Path, built_once: Path
 ) -> None:
     import threading
     import time
@@ -157,7 +183,7 @@ def test_watch_rebuilds_a_game_when_its_content_is_saved(
     from pnp.options import BuildOptions
 
     out = tmp_path / "deadline-99"
-    build(content_copy, out)
+    built(built_once, out)
     before = _times(out)
     context = Context(content_copy, verbosity=0)
 
@@ -186,10 +212,10 @@ def test_watch_rebuilds_a_game_when_its_content_is_saved(
 
 
 def test_clean_removes_what_pnp_wrote_and_keeps_the_rest(
-    content_copy: Path, tmp_path: Path
+    content_copy: Path, tmp_path: Path, built_once: Path
 ) -> None:
     out = tmp_path / "deadline-99"
-    build(content_copy, out)
+    built(built_once, out)
     (out / "export" / "png").mkdir(parents=True)
     (out / "export" / "png" / "old.zip").write_bytes(b"old")
     (out / "my-notes.txt").write_text("mine")
@@ -293,10 +319,10 @@ def test_watch_sees_every_template_edit(tmp_path: Path) -> None:
 
 
 def test_hidden_files_are_neither_read_nor_a_reason_to_rebuild(
-    content_copy: Path, tmp_path: Path
+    content_copy: Path, tmp_path: Path, built_once: Path
 ) -> None:
     out = tmp_path / "deadline-99"
-    build(content_copy, out)
+    built(built_once, out)
     lock = content_copy / "deadline-99" / ".#cards.yaml"  # an editor's lock file
     lock.write_text("players: [broken\n", encoding="utf-8")
     code, stdout, err = _build_args(content_copy, out)
@@ -389,13 +415,15 @@ def test_builds_side_by_side_into_one_folder_all_succeed(
     assert code == 0 and "up to date" in stdout
 
 
-def test_a_tampered_record_is_not_trusted(content_copy: Path, tmp_path: Path) -> None:
+def test_a_tampered_record_is_not_trusted(
+    content_copy: Path, tmp_path: Path, built_once: Path
+) -> None:
     """The record lies in the output folder, which others can write: a foreign PDF whose hash
     was written into it is rendered over, and a file it lists that pnp never wrote stays."""
     import json
 
     out = tmp_path / "deadline-99"
-    build(content_copy, out)
+    built(built_once, out)
     tracker = out / "deadline-99-count-tracker.pdf"
     good = sha256_of(tracker)
     tracker.write_bytes(b"%PDF-1.4 not the kit's")
@@ -412,9 +440,11 @@ def test_a_tampered_record_is_not_trusted(content_copy: Path, tmp_path: Path) ->
     assert notes.read_text(encoding="utf-8") == "mine"
 
 
-def test_a_listed_file_that_is_no_longer_pnps_is_kept(content_copy: Path, tmp_path: Path) -> None:
+def test_a_listed_file_that_is_no_longer_pnps_is_kept(
+    content_copy: Path, tmp_path: Path, built_once: Path
+) -> None:
     out = tmp_path / "deadline-99"
-    build(content_copy, out)
+    built(built_once, out)
     tracker = out / "deadline-99-count-tracker.pdf"
     tracker.write_bytes(b"%PDF-1.4 a player's own edit")
     kit = content_copy / "deadline-99" / "kit.yaml"
