@@ -47,22 +47,16 @@ def test_a_game_failing_its_checks_beside_others_is_not_played_and_the_others_ar
 ) -> None:
     rulebook = content_copy / "deadline-99" / "rulebook.yaml"
     rulebook.write_text(rulebook.read_text().replace("item: 7-heart", "item: 7-hearts", 1))
-    runs = [
-        validate_games(
-            content_copy,
-            ["deadline-99", "dragon-hoard"],
-            REPOSITORY / "templates",
-            simulated_games=2,
-            seed=4,
-            workers=workers,
-        )
-        for workers in (1, 2)
-    ]
-    for run in runs:
-        broken = [p for p in run.problems if p.game == "deadline-99" and p.severity == "error"]
-        assert any("has no item '7-hearts'" in p.message for p in broken)
-        assert "deadline-99" not in run.reports  # nothing simulated for content that fails
-        assert run.reports["dragon-hoard"]["play"]["liveness"]
-    one, two = runs
-    assert [str(p) for p in one.problems] == [str(p) for p in two.problems]
-    assert untimed(one.reports) == untimed(two.reports)
+    # Side by side (one game a process); one process gives the same (the test above).
+    run = validate_games(
+        content_copy,
+        ["deadline-99", "dragon-hoard"],
+        REPOSITORY / "templates",
+        simulated_games=2,
+        seed=4,
+        workers=2,
+    )
+    broken = [p for p in run.problems if p.game == "deadline-99" and p.severity == "error"]
+    assert any("has no item '7-hearts'" in p.message for p in broken)
+    assert "deadline-99" not in run.reports  # nothing simulated for content that fails
+    assert run.reports["dragon-hoard"]["play"]["liveness"]
