@@ -25,21 +25,21 @@ def build(content: Path, out: Path) -> str:
 @pytest.fixture(scope="session")
 def built_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """deadline-99's kit folder as `pnp build` makes it from the repository's content, built
-    once for the whole run (see `made_once`)."""
-    from tests.conftest import CONTENT, made_once
+    once by each test process: a kit is up to date for the fonts as this process named them
+    (a process that first met another font cache names its fonts otherwise, which changes
+    the bytes), so each process builds its own."""
+    from tests.conftest import CONTENT
 
-    root = made_once(
-        tmp_path_factory,
-        "cli-build-deadline-99",
-        lambda folder: build(CONTENT, folder / "deadline-99"),
-    )
-    return root / "deadline-99"
+    out = tmp_path_factory.mktemp("built-once") / "deadline-99"
+    build(CONTENT, out)
+    return out
 
 
 def built(kit: Path, out: Path) -> None:
     """Give ``out`` the kit a build of unchanged content writes (a copy of `built_once`): each
     test then edits and builds again. The record of the build names the bytes it read, not
-    where they were, so a copy of the content is as up to date as the content itself."""
+    where they were, so the kit is as up to date for a copy of the content as for the
+    content itself."""
     import shutil
 
     shutil.copytree(kit, out)
