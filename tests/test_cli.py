@@ -247,6 +247,7 @@ def test_an_unexpected_exception_is_an_internal_error_with_its_own_code(
         raise RuntimeError("boom")
 
     monkeypatch.setattr(pnp.content.loader, "load_yaml", explode)
+    monkeypatch.setattr(pnp.content.loader, "_LOADED", {})  # read the files again
     code, out, err = run("list")
     assert code == 3
     assert "internal error: RuntimeError: boom" in err and "a bug in pnp" in err

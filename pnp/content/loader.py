@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import difflib
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,6 +74,35 @@ def load_game(
     if sources is None:
         templates = templates_root or templates_root_for(content_root)
         sources = take_snapshot(folder, templates, label=display_folder)
+    # The model is a function of the bytes read and the model type: a second reading of the
+    # same bytes (a watch that saw no change, a table page reloaded, the validator after the
+    # build) is handed the model the first made, whose frozen values then keep the faces laid
+    # out for them (see pnp.layout.template.layout_face).
+    key = (str(folder), display_folder, sources.digest, model_type)
+    known_game = _LOADED.get(key)
+    if known_game is not None:
+        return dataclasses.replace(known_game, sources=sources)
+    loaded = _load(folder, slug, display_folder, sources, model_type, registered is None)
+    if len(_LOADED) >= _KEEP_LOADED:
+        _LOADED.pop(next(iter(_LOADED)))
+    _LOADED[key] = loaded
+    return loaded
+
+
+_LOADED: dict[tuple[str, str, str, type], LoadedGame] = {}
+_KEEP_LOADED = 32
+"""Games a process keeps loaded, oldest dropped first: a long `pnp watch` or `pnp play`
+reads each saved version of the content once."""
+
+
+def _load(
+    folder: Path,
+    slug: str,
+    display_folder: str,
+    sources: Snapshot,
+    model_type: type,
+    data_only: bool,
+) -> LoadedGame:
     names = sources.content.names(".yaml")
     if not names:
         raise ContentError([Problem(Location(display_folder), "no *.yaml files", game=slug)])
@@ -97,7 +127,7 @@ def load_game(
             model = with_shared_icons(model, sources)
     except ContentError as error:
         problems = _with_game(error.problems, slug)
-        if registered is None:
+        if data_only:
             problems.append(
                 Problem(
                     Location(display_folder),
