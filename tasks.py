@@ -280,12 +280,14 @@ def main(argv: list[str]) -> int:
 
 
 def _on_every_core(pytest_options: list[str]) -> list[str]:
-    """``-n auto`` (pytest-xdist), unless the options already say how many processes."""
+    """``-n auto --dist worksteal`` (pytest-xdist), unless the options already say how many
+    processes."""
     chosen = any(
         option == "no:xdist" or option.startswith(("-n", "--numprocesses"))
         for option in pytest_options
     )
-    return [] if chosen else ["-n", "auto"]
+    # Work stealing: a process that runs out of tests takes the last ones queued for another.
+    return [] if chosen else ["-n", "auto", "--dist", "worksteal"]
 
 
 if __name__ == "__main__":

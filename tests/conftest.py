@@ -22,6 +22,13 @@ CONTENT = REPOSITORY / "content"
 TEMPLATES = REPOSITORY / "templates"
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked ``long`` (several seconds each) run first: the processes of a parallel
+    run then finish together on short tests, where one that drew a long test last kept the
+    run going alone."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
 @pytest.fixture(scope="session")
 def deadline_99() -> LoadedGame:
     return load_game(CONTENT, "deadline-99")

@@ -451,6 +451,7 @@ def test_schema_writes_one_json_schema_per_game(tmp_path: Path) -> None:
     assert code == 2 and "did you mean 'deadline-99'" in err
 
 
+@pytest.mark.long
 def test_games_built_side_by_side_are_the_games_built_one_by_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

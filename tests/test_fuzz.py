@@ -3,6 +3,8 @@ through every command (benchmarks/fuzz.py runs thousands; see its figures in the
 
 from __future__ import annotations
 
+import pytest
+
 from benchmarks.fuzz import COMMANDS, fuzz
 from pnp.paths import discover_games
 from tests.conftest import CONTENT
@@ -12,6 +14,7 @@ CASES = 5
 content shows here on every run; the thousands of cases are `python3 tasks.py fuzz`'s."""
 
 
+@pytest.mark.long
 def test_random_content_edits_never_reach_a_traceback_a_hang_or_a_false_pass() -> None:
     # That the unedited content passes (else no false pass could be seen) is
     # tests/cli/test_validate.py's; `python3 tasks.py fuzz` checks it first itself

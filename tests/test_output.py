@@ -272,6 +272,7 @@ def test_replaced_art_is_drawn_by_the_next_build(tmp_path: Path) -> None:
     assert sha256_of(sheet) == sha256_of(fresh / sheet.name)
 
 
+@pytest.mark.long
 def test_watch_sees_every_template_edit(tmp_path: Path) -> None:
     import threading
     import time
@@ -364,6 +365,7 @@ def test_a_file_saved_while_a_build_runs_is_built_by_the_next_build(
     assert "up to date" in stdout
 
 
+@pytest.mark.long
 def test_a_second_build_waits_for_the_first_and_leaves_its_files_alone(
     content_copy: Path, tmp_path: Path
 ) -> None:
@@ -394,6 +396,7 @@ def test_a_second_build_waits_for_the_first_and_leaves_its_files_alone(
     assert code == 0 and "up to date" in stdout
 
 
+@pytest.mark.long
 def test_builds_side_by_side_into_one_folder_all_succeed(
     content_copy: Path, tmp_path: Path
 ) -> None:

@@ -10,10 +10,13 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from pnp.paths import REPOSITORY, discover_games
 from tests.conftest import CONTENT
 
 
+@pytest.mark.long
 def test_the_shipped_content_passes_a_full_validate() -> None:
     run = subprocess.run(
         [sys.executable, "-m", "pnp", "validate"],

@@ -253,6 +253,7 @@ def test_a_png_decodes_to_the_same_pixels_with_its_profile_and_resolution() -> N
     assert Image.open(io.BytesIO(png_bytes(with_alpha, 150))).getpixel((0, 0)) == (10, 20, 30)
 
 
+@pytest.mark.long
 def test_exports_of_games_built_side_by_side_run_inside_their_workers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

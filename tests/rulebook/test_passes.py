@@ -20,6 +20,7 @@ def mineventure() -> LoadedGame:
     return load_game(CONTENT, "mineventure")
 
 
+@pytest.mark.long
 def test_two_passes_and_the_same_bytes_as_unseeded_passes(
     mineventure: LoadedGame, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

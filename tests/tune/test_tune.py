@@ -51,6 +51,7 @@ def chiyan(content: Path, games: int, seed: int) -> Figure:
     return found
 
 
+@pytest.mark.long
 def test_tune_brings_the_unfair_red_edit_back_by_changing_red_cards_only(tmp_path: Path) -> None:
     content = unfair_copy(tmp_path)
     cards = content / "arena-tales" / "cards.yaml"

@@ -33,6 +33,7 @@ def make_red_damage_free_and_deadly(content: Path) -> list[str]:
     return edited
 
 
+@pytest.mark.long
 def test_plain_validate_fails_an_edit_that_makes_one_character_win_almost_every_game(
     content_copy: Path,
 ) -> None:

@@ -423,6 +423,7 @@ TABLES = st.integers(3, 12).flatmap(
 )
 
 
+@pytest.mark.long
 @settings(max_examples=300, deadline=None)
 @given(table=TABLES, seed=st.integers(0, 2**32))
 def test_random_play_keeps_every_rule(table: tuple[int, Mode, bool], seed: int) -> None:
