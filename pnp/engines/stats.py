@@ -15,6 +15,19 @@ Z95 = 1.96
 """The two-sided 95 % quantile of the standard normal distribution, as customarily rounded."""
 
 
+def z_over_looks(looks: int, alpha: float = 0.05) -> float:
+    """The two-sided normal quantile each of ``looks`` judgements of the same figure must use
+    for all of them together to be wrong with a chance of at most ``alpha`` (Bonferroni).
+
+    A run that looks at its games after 25, 50, 100 ... and stops at the first decided look
+    has as many chances to be fooled as it has looks: judged at a plain 95 % each time, a
+    figure exactly on a promise's edge was called broken about 12 % of the time. One look is
+    the customary 1.96."""
+    if looks <= 1:
+        return Z95
+    return statistics.NormalDist().inv_cdf(1 - alpha / (2 * looks))
+
+
 def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval (95 % by default) of the rate ``successes / trials``.
 
@@ -62,7 +75,7 @@ def binomial_two_sided(successes: int, trials: int, p: float) -> float:
 
 @dataclass(frozen=True)
 class Rate:
-    """A rate with its 95 % Wilson interval."""
+    """A rate with its Wilson interval (95 % unless judged over several looks)."""
 
     successes: int
     trials: int
@@ -70,6 +83,9 @@ class Rate:
     """Independent trials the rate is worth when its trials are not independent (two seats of
     one team win or lose together; one winner among the seats of a half): the interval is
     Wilson's at this count. None: every trial is independent."""
+    z: float = Z95
+    """The interval's normal quantile: wider than 95 %'s when the rate is one of several looks
+    at the same figure (:func:`z_over_looks`)."""
 
     @classmethod
     def clustered(cls, clusters: Sequence[tuple[int, int]]) -> Rate:
@@ -97,8 +113,8 @@ class Rate:
     @property
     def interval(self) -> tuple[float, float]:
         if self.effective is None:
-            return wilson(self.successes, self.trials)
-        return wilson_of(self.value, self.effective)
+            return wilson(self.successes, self.trials, self.z)
+        return wilson_of(self.value, self.effective, self.z)
 
     def __str__(self) -> str:
         low, high = self.interval

@@ -35,7 +35,7 @@ from pnp.engines.base import Policy, RandomPolicy, Rules, Table, play_game
 from pnp.engines.batch import game_seeds, run_on_ray, run_seeds
 from pnp.engines.record import GameRecordFile, record_of, write_record
 from pnp.engines.search import HalvingSearchPolicy, SearchPolicy, terminal_scores
-from pnp.engines.stats import Lengths, Rate, sign_test
+from pnp.engines.stats import Lengths, Rate, sign_test, z_over_looks
 from pnp.errors import Location, PnpError
 from pnp.model.common import Balance
 from pnp.paths import default_output_root
@@ -544,14 +544,26 @@ def judge_promises(
     balance: Balance,
     runs: Mapping[str, Sequence[Played]],
     players: Mapping[str, int],
+    looks: Mapping[str, int] | None = None,
 ) -> tuple[list[Figure], list[tuple[Location, str]]]:
     """Every figure of every promise of ``balance`` on the games of each table (``runs`` by
-    table), with its verdict; and the promises that name a table there is none of."""
+    table), with its verdict; and the promises that name a table there is none of.
+
+    ``looks`` by table: how many times a sequential run judges the table (:func:`looks`). The
+    95 % is shared among them (:func:`z_over_looks`; a ladder step's alpha likewise), so a run
+    that stops at the first decided look is wrong no more often than one judged once."""
     figures: list[Figure] = []
     unknown: list[tuple[Location, str]] = []
+
+    def at_looks(rate: Rate, table: str) -> Rate:
+        return replace(rate, z=z_over_looks(looks.get(table, 1) if looks else 1))
+
     for spread in balance.spreads:
         for table, played in runs.items():
-            rates = factor_rates(played, spread.factor, players[table])
+            rates = {
+                label: at_looks(rate, table)
+                for label, rate in factor_rates(played, spread.factor, players[table]).items()
+            }
             if not rates:
                 continue
             is_game_factor = all(one.seat_factor(spread.factor) is None for one in played) and (
@@ -583,7 +595,7 @@ def judge_promises(
         if banded is None:
             unknown.append((band.where, f"balance band names unknown table {band.table!r}"))
             continue
-        rate = Rate(sum(bool(one.winners) for one in banded), len(banded))
+        rate = at_looks(Rate(sum(bool(one.winners) for one in banded), len(banded)), band.table)
         figures.append(
             _rate_figure(
                 band.where, band.table, f"table {band.table!r} win rate", rate, band.min, band.max
@@ -596,7 +608,8 @@ def judge_promises(
                 missing = easier if easier not in runs else harder
                 unknown.append((ladder.where, f"difficulty ladder names unknown table {missing!r}"))
                 continue
-            figures.append(_ladder_step(ladder.where, ladder.alpha, easier, harder, runs))
+            shared = max(looks.get(easier, 1), looks.get(harder, 1)) if looks else 1
+            figures.append(_ladder_step(ladder.where, ladder.alpha / shared, easier, harder, runs))
     return figures, unknown
 
 
@@ -644,12 +657,13 @@ def check_balance(
     balance: Balance,
     runs: Mapping[str, Sequence[Played]],
     players: Mapping[str, int],
+    looks: Mapping[str, int] | None = None,
 ) -> list[Figure]:
     """Each promise of ``balance`` against the games of each table (``runs`` by table), as the
     balance run reports them: a figure whose interval lies outside its promise is an error; one
     outside by its point estimate only is a warning asking for more games; a ladder step not
-    shown harder is an error. Returns the figures."""
-    figures, unknown = judge_promises(balance, runs, players)
+    shown harder is an error. ``looks``: as :func:`judge_promises`. Returns the figures."""
+    figures, unknown = judge_promises(balance, runs, players, looks)
     for where, message in unknown:
         findings.error(where, message)
     for figure in figures:
@@ -662,7 +676,9 @@ def check_balance(
                     f"{easier!r} ({figure.detail})",
                 )
         elif figure.verdict is Verdict.BROKEN:
-            findings.error(figure.where, f"{figure.what}: {figure.detail} (95 % interval)")
+            shared = max((looks or {}).get(table, 1) for table in figure.tables)
+            interval = "95 % interval" if shared == 1 else f"95 % over {shared} looks"
+            findings.error(figure.where, f"{figure.what}: {figure.detail} ({interval})")
         elif figure.outside:
             findings.warning(
                 figure.where,
@@ -1008,11 +1024,14 @@ def play_in_stages(
     return runs
 
 
-def _open_tables(balance: Balance, players: Mapping[str, int]) -> Callable[..., set[str]]:
-    """The tables some figure of a promise is still undecided on (a sequential run's rule)."""
+def _open_tables(
+    balance: Balance, players: Mapping[str, int], looks: Mapping[str, int]
+) -> Callable[..., set[str]]:
+    """The tables some figure of a promise is still undecided on (a sequential run's rule),
+    each look judged with its share of the 95 %."""
 
     def go_on(runs: Mapping[str, Sequence[Played]]) -> set[str]:
-        figures, _ = judge_promises(balance, runs, players)
+        figures, _ = judge_promises(balance, runs, players, looks)
         return {
             table for figure in figures if figure.verdict is Verdict.OPEN for table in figure.tables
         }
@@ -1036,8 +1055,8 @@ def balance_runs(
     """The games the balance promises are judged on: every table (or those named in
     ``only``), ``balance.policy`` in every seat, the same seeds on every table (so ladder steps
     are paired). ``games`` a table; or, ``sequential``, up to ``balance.games``, a table
-    stopping once every figure of every promise on it is decided at 95 % (:class:`Verdict`),
-    as a designer stops a playtest."""
+    stopping once every figure of every promise on it is decided at 95 % over all its looks
+    (:class:`Verdict`, :func:`judge_promises`), as a designer stops a playtest."""
     tables = [table for table in game_tables(game, model) if only is None or table.name in only]
     players = {table.name: table.rules.num_players for table in tables}
     count = games if games is not None else balance.games
@@ -1048,7 +1067,7 @@ def balance_runs(
         balance.policy,
         sizes,
         seed=seed,
-        go_on=_open_tables(balance, players),
+        go_on=_open_tables(balance, players, {name: len(sizes) for name in players}),
         workers=workers,
         use_ray=use_ray,
         ray_address=ray_address,
@@ -1181,6 +1200,9 @@ class BalanceRun:
     """The tables played with another policy than ``policy`` (a strong run's other tables)."""
     caps: Mapping[str, int] = field(default_factory=dict)
     """The tables whose most games differ from ``cap`` (a strong run's strong tables)."""
+    looks: Mapping[str, int] = field(default_factory=dict)
+    """How often each table was judged (a sequential run's looks; 1 when absent): its
+    promises were decided at 95 % over all of them."""
 
     def played_by(self, table: str) -> str:
         return self.policies.get(table, self.policy)
@@ -1199,8 +1221,9 @@ class BalanceRun:
             lengths = Lengths.of([one.turns for one in played if not one.capped])
             capped = sum(one.capped for one in played)
             most = self.caps.get(table, self.cap)
+            judged = self.looks.get(table, 1)
             stopped = (
-                f" of at most {most}, every promise decided"
+                f" of at most {most}, every promise decided at 95 % over {judged} looks"
                 if most is not None and len(played) < most
                 else ""
             )
@@ -1235,6 +1258,7 @@ class BalanceRun:
                 table: {
                     "policy": self.played_by(table),
                     "games": len(played),
+                    "looks": self.looks.get(table, 1),
                     "capped": sum(one.capped for one in played),
                     "won": rate(Rate(sum(bool(one.winners) for one in played), len(played))),
                     "by": {
@@ -1347,6 +1371,8 @@ def judge_balance(
         runs.update(group_runs)
         players.update(group_players)
     runs = {name: runs[name] for name in names}
+    # How often each table was judged: a sequential table at each of its looks.
+    judged = {name: len(looks(caps[name])) if games is None else 1 for name in names}
     check_liveness(
         findings,
         game,
@@ -1354,7 +1380,7 @@ def judge_balance(
         [TableRun(name, policies[name], tuple(played)) for name, played in runs.items()],
         seed=seed,
     )
-    check_balance(findings, balance, runs, players)
+    check_balance(findings, balance, runs, players, judged)
     return BalanceRun(
         chosen_policy,
         seed,
@@ -1366,4 +1392,5 @@ def judge_balance(
         caps={name: cap for name, cap in caps.items() if cap != balance.games}
         if games is None
         else {},
+        looks=judged,
     )

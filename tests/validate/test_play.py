@@ -470,13 +470,14 @@ def test_the_screen_says_nothing_of_a_fair_game_it_cannot_judge_on_few_games(
 def test_a_sequential_run_stops_a_table_once_its_promises_are_decided() -> None:
     game = coin_game("ash", edge=1.0, tables=2)
     # Every hero wins 5-95 % of its games: a fair table shows it within a few dozen games;
-    # ash, who always wins at t0, is shown above 95 % beyond doubt only after some 70 games.
+    # ash, who always wins at t0, is shown above 95 % beyond doubt (each of the six looks
+    # judged at 1 - 5 %/6) only after a few hundred.
     promise = Spread("hero", 0.45, fair=0.5)
-    balance = Balance(policy="sensible", games=400, spreads=(promise,))
+    balance = Balance(policy="sensible", games=800, spreads=(promise,))
     runs, _ = balance_runs(game, object(), balance, seed=1, sequential=True, workers=1)
     full, _ = balance_runs(game, object(), balance, seed=1, workers=1)
-    assert len(runs["t1"]) < len(runs["t0"]) < 400
-    assert {len(games) for games in runs.values()} <= set(looks(400))
+    assert len(runs["t1"]) < len(runs["t0"]) < 800
+    assert {len(games) for games in runs.values()} <= set(looks(800))
     findings_t0 = factor_rates(runs["t0"], "hero", 2)["ash"]
     assert findings_t0.interval[0] > 0.95  # broken, and decided: no more games were needed
     # A stopped table's games are the first games of the full run: the same seeds.
@@ -530,3 +531,45 @@ def test_a_strong_table_that_is_no_table_is_a_located_error(findings: Findings) 
     errors = [p for p in findings.problems if p.severity == "error"]
     assert [p.location for p in errors] == [STRONG_AT]
     assert "unknown table 't9' (tables: t0, t1)" in errors[0].message
+
+
+def _decisions(rule_z: float, wins_at: list[list[int]], sizes: list[int]) -> tuple[float, float]:
+    """How often a run stopping at its first decided look calls a seat that wins exactly at
+    its promise's upper edge kept, and how often broken: both are wrong (the truth is on the
+    edge, which 95 % must not tell either way more than 2.5 % of the time each)."""
+    from pnp.validate.play import Verdict, _rate_figure
+
+    low, high = 1 / 3 - 0.05, 1 / 3 + 0.05
+    kept = broken = 0
+    for case in wins_at:
+        for wins, size in zip(case, sizes, strict=True):
+            rate = Rate(wins, size, z=rule_z)
+            verdict = _rate_figure(STRONG_AT, "3p", "seat 1 wins", rate, low, high).verdict
+            if verdict is not Verdict.OPEN:
+                kept += verdict is Verdict.KEPT
+                broken += verdict is Verdict.BROKEN
+                break
+    return kept / len(wins_at), broken / len(wins_at)
+
+
+def test_a_sequential_run_is_fooled_at_a_promises_edge_no_more_often_than_a_single_look() -> None:
+    from pnp.engines.stats import Z95, z_over_looks
+
+    sizes = looks(800)  # 25, 50, ... 800: six looks
+    edge = 1 / 3 + 0.05
+    rng = random.Random(20261128)
+    cases = 1500
+    wins_at: list[list[int]] = []
+    for _ in range(cases):
+        wins, played, case = 0, 0, []
+        for size in sizes:
+            wins += sum(rng.random() < edge for _ in range(size - played))
+            played = size
+            case.append(wins)
+        wins_at.append(case)
+    allowed = 0.025 + 3 * (0.025 * 0.975 / cases) ** 0.5
+    kept, broken = _decisions(z_over_looks(len(sizes)), wins_at, sizes)
+    assert kept <= allowed and broken <= allowed, (kept, broken)
+    # Judged at a plain 95 % at every look, the same run is fooled several times as often.
+    naive_kept, naive_broken = _decisions(Z95, wins_at, sizes)
+    assert max(naive_kept, naive_broken) > allowed, (naive_kept, naive_broken)
