@@ -545,13 +545,17 @@ def judge_promises(
     runs: Mapping[str, Sequence[Played]],
     players: Mapping[str, int],
     looks: Mapping[str, int] | None = None,
+    *,
+    final: bool = True,
 ) -> tuple[list[Figure], list[tuple[Location, str]]]:
     """Every figure of every promise of ``balance`` on the games of each table (``runs`` by
     table), with its verdict; and the promises that name a table there is none of.
 
     ``looks`` by table: how many times a sequential run judges the table (:func:`looks`). The
-    95 % is shared among them (:func:`z_over_looks`; a ladder step's alpha likewise), so a run
-    that stops at the first decided look is wrong no more often than one judged once."""
+    95 % is shared among them (:func:`z_over_looks`), so a run that stops at the first decided
+    look is wrong no more often than one judged once. A difficulty ladder's step is judged once,
+    on the paired games at the end (``final``), at its own alpha: before that it is open, and
+    its tables play on (a step shown at 0.05 on 300 paired games needs 0.01 over five looks)."""
     figures: list[Figure] = []
     unknown: list[tuple[Location, str]] = []
 
@@ -608,8 +612,8 @@ def judge_promises(
                 missing = easier if easier not in runs else harder
                 unknown.append((ladder.where, f"difficulty ladder names unknown table {missing!r}"))
                 continue
-            shared = max(looks.get(easier, 1), looks.get(harder, 1)) if looks else 1
-            figures.append(_ladder_step(ladder.where, ladder.alpha / shared, easier, harder, runs))
+            step = _ladder_step(ladder.where, ladder.alpha, easier, harder, runs)
+            figures.append(step if final else replace(step, verdict=Verdict.OPEN))
     return figures, unknown
 
 
@@ -1031,7 +1035,7 @@ def _open_tables(
     each look judged with its share of the 95 %."""
 
     def go_on(runs: Mapping[str, Sequence[Played]]) -> set[str]:
-        figures, _ = judge_promises(balance, runs, players, looks)
+        figures, _ = judge_promises(balance, runs, players, looks, final=False)
         return {
             table for figure in figures if figure.verdict is Verdict.OPEN for table in figure.tables
         }

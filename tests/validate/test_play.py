@@ -573,3 +573,17 @@ def test_a_sequential_run_is_fooled_at_a_promises_edge_no_more_often_than_a_sing
     # Judged at a plain 95 % at every look, the same run is fooled several times as often.
     naive_kept, naive_broken = _decisions(Z95, wins_at, sizes)
     assert max(naive_kept, naive_broken) > allowed, (naive_kept, naive_broken)
+
+
+def test_a_ladder_step_is_judged_once_on_the_games_at_the_end_of_a_sequential_run(
+    findings: Findings,
+) -> None:
+    # t0 always goes to ash, t1 is a fair coin: t1 is plainly "harder" for ash's seat within a
+    # few dozen paired games, but a step judged at every look at its full alpha would be fooled
+    # as often as the looks add up; it is judged once, on all the games, so its tables play on.
+    game = coin_game("ash", edge=1.0, tables=2)
+    balance = Balance(policy="sensible", games=200, ladder=Ladder(("t0", "t1")))
+    runs, players = balance_runs(game, object(), balance, seed=1, sequential=True, workers=1)
+    assert {len(games) for games in runs.values()} == {200}
+    [step] = check_balance(findings, balance, runs, players, {"t0": 5, "t1": 5})
+    assert "needs < 0.05" in step.detail  # the ladder's own alpha, not shared among looks
