@@ -1238,11 +1238,21 @@ class BalanceRun:
                 + (f", {capped} capped" if capped else "")
             )
             for factor in self.factors:
-                rates = factor_rates(played, factor, self.players[table])
+                rates = self.judged_rates(table, factor)
                 if len(rates) > 1:
                     shown = "; ".join(f"{label} {rate}" for label, rate in rates.items())
                     out.append(f"  by {factor}: {shown}")
         return out
+
+    def judged_rates(self, table: str, factor: str) -> dict[str, Rate]:
+        """The win rate per label of ``factor`` at ``table``, with the interval its promises
+        were judged by (wider than 95 %'s after several looks): what is shown is what was
+        judged."""
+        z = z_over_looks(self.looks.get(table, 1))
+        return {
+            label: replace(rate, z=z)
+            for label, rate in factor_rates(self.runs[table], factor, self.players[table]).items()
+        }
 
     def as_json(self) -> dict[str, Any]:
         def rate(value: Rate) -> dict[str, Any]:
@@ -1268,9 +1278,7 @@ class BalanceRun:
                     "by": {
                         factor: {
                             label: rate(value)
-                            for label, value in factor_rates(
-                                played, factor, self.players[table]
-                            ).items()
+                            for label, value in self.judged_rates(table, factor).items()
                         }
                         for factor in self.factors
                     },

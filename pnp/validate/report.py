@@ -16,7 +16,7 @@ from pathlib import Path
 from pnp.engines.stats import Rate
 from pnp.model.common import Balance
 from pnp.output import atomic_output
-from pnp.validate.play import BalanceRun, HeadToHead, Played, factor_rates, matchups
+from pnp.validate.play import BalanceRun, HeadToHead, Played, matchups
 
 BAR_WIDTH = 420
 ROW = 18
@@ -141,7 +141,8 @@ def render_report(
         "</style></head><body>",
         f"<h1>{_escape(title)}</h1>",
         f"<p>Policy <b>{_escape(run.policy)}</b> in every seat, seed {run.seed}; "
-        "every rate with its 95 % Wilson interval.</p>",
+        "every rate with its 95 % Wilson interval (shared among its looks where a table was "
+        "judged after 25, 50, ... games and stopped once decided).</p>",
     ]
     if run.policies:
         others = ", ".join(f"{table} ({policy})" for table, policy in run.policies.items())
@@ -161,12 +162,12 @@ def render_report(
         out.append(f"<h2>{_escape(table)}</h2>")
         if players > 1:
             out.append("<h3>By seat</h3>")
-            seats = factor_rates(played, "seat", players)
+            seats = run.judged_rates(table, "seat")
             out.append(rate_bars(list(seats.items()), fair=1 / players))
         for factor in run.factors:
             if factor == "seat":
                 continue
-            rates = factor_rates(played, factor, players)
+            rates = run.judged_rates(table, factor)
             if len(rates) < 2:
                 continue
             fair = 1 / players if players > 1 else _won(played).value
