@@ -16,6 +16,8 @@ from pnp.layout.primitives import Face, TextShape
 from pnp.layout.sizes import item_size
 from pnp.layout.template import Template, layout_face, load_template
 from pnp.model.common import Product, ProductKind
+from pnp.options import BuildOptions
+from pnp.units import mm
 
 
 @dataclass(frozen=True)
@@ -71,25 +73,19 @@ def layout_product(
     return laid_out
 
 
-def laid_out_for_text(game: LoadedGame, product: Product, templates_root: Path) -> LaidOutProduct:
-    """`product` laid out for the text its faces show: a layout this process already made
-    (the kit's, at the kit's bleed) when the bleed cannot change a text of its fronts,
-    else one with no bleed. The shapes around the text may differ with the bleed."""
-    if not load_template(templates_root, product.face).text_may_read("bleed_mm"):
-        for (_, product_id, root, _), (laid_game, laid) in reversed(_RECENT.items()):
-            if laid_game is game and product_id == product.id and root == templates_root:
-                return laid
-    return layout_product(game, product, templates_root, 0.0)
+DEFAULT_BLEED = mm(BuildOptions.bleed_mm)
+"""The kit's default bleed. The checks lay faces out at it, so a default build reuses their
+layouts; a rulebook pictures faces at it whatever the build's bleed (a picture is trimmed:
+its bleed is never seen), so a picture's bytes never depend on which layouts this process
+happened to make first (a cold cache ran the checks before the rulebook, a warm one not)."""
 
 
-def laid_out_any(game: LoadedGame, product: Product, templates_root: Path) -> LaidOutProduct:
-    """`product` as this process last laid it out for `game`, at whatever bleed (the kit's):
-    a picture that draws its faces trimmed needs no layout of its own; else one with no
-    bleed."""
-    for (_, product_id, root, _), (laid_game, laid) in reversed(_RECENT.items()):
-        if laid_game is game and product_id == product.id and root == templates_root:
-            return laid
-    return layout_product(game, product, templates_root, 0.0)
+def laid_out_for_pictures(
+    game: LoadedGame, product: Product, templates_root: Path
+) -> LaidOutProduct:
+    """`product` laid out as a rulebook pictures and quotes it: at `DEFAULT_BLEED`, whatever
+    else this process laid out."""
+    return layout_product(game, product, templates_root, DEFAULT_BLEED)
 
 
 def _layout_product(

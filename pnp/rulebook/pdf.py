@@ -26,7 +26,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 from pnp.content.icons import icon_map
 from pnp.content.loader import LoadedGame
 from pnp.layout.primitives import Face, TextShape
-from pnp.layout.products import collection, laid_out_for_text, layout_front, printed_count
+from pnp.layout.products import laid_out_for_pictures, printed_count
 from pnp.layout.sizes import item_size
 from pnp.model.common import ProductKind, bring_amount, physical_of
 from pnp.model.rulebook import Block, BlockKind, Generated, GlossaryEntry, Rulebook, Section
@@ -570,8 +570,12 @@ class StoryBuilder:
         if block.position:
             return self.position_figure(block)
         product = next(p for p in self.game.model.products if p.id == block.product)
-        item = next(i for i in collection(self.game.model, product) if i.id == block.item)
-        face = layout_front(self.game, product, self.templates_root, 0.0, item)
+        laid = laid_out_for_pictures(self.game, product, self.templates_root)
+        face = next(
+            front
+            for item, (front, _, _) in zip(laid.items, laid.runs, strict=True)
+            if item.id == block.item
+        )
         figure = self._centred(
             [[self._figure(face)], [para(self.text(block.title, block), self.styles.small)]]
         )
@@ -667,7 +671,7 @@ class StoryBuilder:
         for product in self.game.model.products:
             if product.kind is not ProductKind.CARDS:
                 continue
-            laid = laid_out_for_text(self.game, product, self.templates_root)
+            laid = laid_out_for_pictures(self.game, product, self.templates_root)
             # One entry per name: the same card in each player's colour or deck differs only
             # in the line naming its owner, so the first face stands for them all.
             first: dict[str, Face] = {}

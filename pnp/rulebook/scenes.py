@@ -21,7 +21,7 @@ from pnp.content.loader import LoadedGame
 from pnp.engines.view import Board, Card, FaceRef, Pictured, Piece, Row
 from pnp.errors import PnpError
 from pnp.layout.primitives import Face, TextShape
-from pnp.layout.products import laid_out_any
+from pnp.layout.products import laid_out_for_pictures
 from pnp.model.common import ProductKind
 from pnp.model.icons import Icon
 from pnp.registry import find_game
@@ -56,7 +56,7 @@ class KitFaces:
             self._laid.add(ref.product)
             product = next((p for p in self._game.model.products if p.id == ref.product), None)
             if product is not None:
-                laid = laid_out_any(self._game, product, self._root)
+                laid = laid_out_for_pictures(self._game, product, self._root)
                 for item, (front, back, _) in zip(laid.items, laid.runs, strict=True):
                     self._faces[FaceRef(product.id, item.id)] = front
                     if back is not None:

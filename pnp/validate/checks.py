@@ -20,7 +20,7 @@ from pnp.content.sandbox import ENVIRONMENT
 from pnp.engines.base import Declaration, field_paths
 from pnp.errors import Location, Problem, TemplateError
 from pnp.layout.primitives import ImageShape
-from pnp.layout.products import LaidOutProduct, layout_product
+from pnp.layout.products import DEFAULT_BLEED, LaidOutProduct, layout_product
 from pnp.layout.sheets import card_slot, plan_card_grid
 from pnp.layout.sizes import SizeError, item_size
 from pnp.layout.template import template_path
@@ -289,7 +289,7 @@ def check_layout(
         if product.id in skip:
             continue
         try:
-            laid_out = layout_product(game, product, templates_root, mm(3.0))
+            laid_out = layout_product(game, product, templates_root, DEFAULT_BLEED)
         except (TemplateError, SizeError) as error:
             where, message = _located(error)
             if (where or product.where) not in reported:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pnp.content.loader import LoadedGame
 from pnp.layout.primitives import TextShape
-from pnp.layout.products import laid_out_for_text, layout_product
+from pnp.layout.products import DEFAULT_BLEED, laid_out_for_pictures, layout_product
 from pnp.layout.template import load_template
 from pnp.model.common import ProductKind
 from pnp.units import mm
@@ -29,16 +29,15 @@ def test_a_board_is_laid_out_once_whatever_bleed_is_asked(deadline_99: LoadedGam
     )
 
 
-def test_the_card_appendix_reads_the_kits_layout_with_the_same_texts(
+def test_the_rulebook_pictures_the_kits_default_layout_whatever_was_laid_out_last(
     deadline_99: LoadedGame,
 ) -> None:
     for product in deadline_99.model.products:
         if product.kind is not ProductKind.CARDS:
             continue
-        kit = layout_product(deadline_99, product, TEMPLATES, mm(3))
-        for_text = laid_out_for_text(deadline_99, product, TEMPLATES)
-        assert for_text is kit
+        kit = layout_product(deadline_99, product, TEMPLATES, DEFAULT_BLEED)
         unbled = layout_product(deadline_99, product, TEMPLATES, 0.0)
+        assert laid_out_for_pictures(deadline_99, product, TEMPLATES) is kit
         assert unbled is not kit and _texts(unbled) == _texts(kit)
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from pnp.content.loader import LoadedGame, load_game
 from pnp.kit import paper_size
+from pnp.layout.products import layout_product
 from pnp.layout.sheets import PRINTER_MARGIN
 from pnp.rulebook.build import RulebookFiles, booklet_note, build_rulebook
 from pnp.rulebook.impose import booklet_order, booklet_scale, impose_booklet
@@ -165,6 +166,18 @@ def test_the_pdfs_are_byte_identical_across_builds(
     again = build_rulebook(deadline_99, tmp_path, TEMPLATES)
     assert again.reading.read_bytes() == book.reading.read_bytes()
     assert again.booklet.read_bytes() == book.booklet.read_bytes()
+
+
+def test_the_pictures_do_not_depend_on_what_the_process_laid_out_before(
+    deadline_99: LoadedGame, book: RulebookFiles, tmp_path: Path
+) -> None:
+    # A cold cache checks the content (laying every face out) before the rulebook; a warm one
+    # does not; a build at another bleed lays the kit out at that bleed. None of it may show.
+    for product in deadline_99.model.products:
+        for bleed in (0.0, mm(5)):
+            layout_product(deadline_99, product, TEMPLATES, bleed)
+    again = build_rulebook(deadline_99, tmp_path, TEMPLATES)
+    assert again.reading.read_bytes() == book.reading.read_bytes()
 
 
 def test_every_font_of_both_editions_is_embedded(book: RulebookFiles) -> None:
