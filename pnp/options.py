@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnp.layout.sheets import Flip
+from pnp.layout.sheets import DEFAULT_BLEED_MM, Flip
 
 
 @dataclass(frozen=True)
 class BuildOptions:
     paper: str = "a4"
-    bleed_mm: float = 3.0
+    bleed_mm: float = DEFAULT_BLEED_MM
     crop_marks: bool = True
     duplex: bool = True
     flip: Flip = Flip.LONG_EDGE

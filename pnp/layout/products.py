@@ -13,10 +13,10 @@ from typing import Any
 from pnp.content.loader import LoadedGame
 from pnp.errors import TemplateError
 from pnp.layout.primitives import Face, TextShape
+from pnp.layout.sheets import DEFAULT_BLEED_MM
 from pnp.layout.sizes import item_size
 from pnp.layout.template import Template, layout_face, load_template
 from pnp.model.common import Product, ProductKind
-from pnp.options import BuildOptions
 from pnp.units import mm
 
 
@@ -73,7 +73,7 @@ def layout_product(
     return laid_out
 
 
-DEFAULT_BLEED = mm(BuildOptions.bleed_mm)
+DEFAULT_BLEED = mm(DEFAULT_BLEED_MM)
 """The kit's default bleed. The checks lay faces out at it, so a default build reuses their
 layouts; a rulebook pictures faces at it whatever the build's bleed (a picture is trimmed:
 its bleed is never seen), so a picture's bytes never depend on which layouts this process

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from pnp.units import mm
 
 PRINTER_MARGIN = mm(5)  # most home printers cannot print the outer 5 mm of a sheet
+DEFAULT_BLEED_MM = 3.0  # a print shop's usual bleed: what a kit is built with unless told
 MARK_GAP = mm(1)  # crop marks stop short of the trim line's neighbourhood
 MARK_MIN = mm(2)  # a crop mark shorter than this is no help to a cutter
 MARK_LENGTH = mm(8)

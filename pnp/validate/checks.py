@@ -163,7 +163,9 @@ def check_card_fits_paper(findings: Findings, product: Any) -> None:
     for paper in PRINT_PAPERS:
         page_w, page_h = (mm(side) for side in PAPER_SIZES_MM[paper])
         try:
-            plan_card_grid(slot_w, slot_h, bleed=mm(3), page_width=page_w, page_height=page_h)
+            plan_card_grid(
+                slot_w, slot_h, bleed=DEFAULT_BLEED, page_width=page_w, page_height=page_h
+            )
         except ValueError as error:
             findings.error(product.where, f"product {product.id!r} on {paper}: {error}")
             return

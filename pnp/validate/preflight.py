@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from pnp.errors import Location
 from pnp.layout.primitives import TextShape
-from pnp.layout.products import LaidOutProduct
+from pnp.layout.products import DEFAULT_BLEED, LaidOutProduct
 from pnp.layout.sheets import (
     PRINTER_MARGIN,
     CardGrid,
@@ -66,7 +66,7 @@ def check_sheets(
     products: Iterable[LaidOutProduct],
     *,
     margin: float = PRINTER_MARGIN,
-    bleed: float = mm(3.0),
+    bleed: float = DEFAULT_BLEED,
 ) -> None:
     """The laid-out products as the build imposes them on A4 and on Letter: token products
     on the sheets they share, every shelf's grid checked as a card grid is."""
