@@ -219,6 +219,30 @@ def _units(frags: list[Any]) -> tuple[list[Any], list[float | None], list[bool]]
     return units, widths, breaks
 
 
+KEYWORD_BRACKETS = ("【", "】")
+"""A keyword the cards quote (【锁定】) reads as one sign: a line does not break inside it."""
+
+_LONGEST_HELD = 8
+"""Characters between the brackets up to which they are kept on one line (a longer span is
+a phrase, and a line too narrow for it must break somewhere)."""
+
+
+def _held_together(units: list[Any]) -> list[bool]:
+    """For each unit, whether the line may not break just before it: inside a short
+    bracketed keyword."""
+    held = [False] * (len(units) + 1)
+    opened: int | None = None
+    for index, unit in enumerate(units):
+        if unit == KEYWORD_BRACKETS[0]:
+            opened = index
+        elif unit == KEYWORD_BRACKETS[1] and opened is not None:
+            if index - opened - 1 <= _LONGEST_HELD:
+                for inner in range(opened + 1, index + 1):
+                    held[inner] = True
+            opened = None
+    return held
+
+
 def _split_cjk(frags: list[Any], max_widths: list[float], style: ParagraphStyle) -> Any:
     units, known, breaks = _units(frags)
     lines: list[Any] = []
@@ -235,6 +259,7 @@ def _split_cjk(frags: list[Any], max_widths: list[float], style: ParagraphStyle)
     start = i = 0
     used = 0.0
     count = len(units)
+    held: list[bool] | None = None  # worked out at the first line that needs a break
     while i < count:
         max_width = line_width()
         if breaks[i]:
@@ -253,7 +278,12 @@ def _split_cjk(frags: list[Any], max_widths: list[float], style: ParagraphStyle)
             i += 1
             continue
         # units[i] does not fit: end the line at the last legal break at or before i.
-        cut = next((j for j in range(i, start, -1) if _may_break(units[j - 1], units[j])), i)
+        if held is None:
+            held = _held_together(units)
+        cut = next(
+            (j for j in range(i, start, -1) if not held[j] and _may_break(units[j - 1], units[j])),
+            i,
+        )
         lines.append(
             _make_line(units[start:cut], widths(start, cut, max_width), max_width, False, style)
         )

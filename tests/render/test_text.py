@@ -330,3 +330,14 @@ def test_plain_lines_are_written_as_reportlab_writes_them(
         canvas.save()
         written.append(path.read_bytes())
     assert written[0] == written[1]
+
+
+def test_a_bracketed_keyword_is_never_split_across_lines(cjk_fonts: FontSet) -> None:
+    """「【锁定】」 reads as one sign on a card: at every width where the natural break falls
+    inside it, the whole keyword moves to the next line instead."""
+    text = "打出：对前方造成伤害并【锁定】目标【击退 1】"
+    for chars in range(6, 16):  # each width holds the longest keyword, 【击退 1】
+        lines = _wrap(cjk_fonts, text, chars * 10 + 1)
+        assert "".join(lines) == text
+        for line in lines:
+            assert line.count("【") == line.count("】"), (chars, lines)
