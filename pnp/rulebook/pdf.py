@@ -29,7 +29,7 @@ from pnp.layout.primitives import Face, TextShape
 from pnp.layout.products import laid_out_for_pictures, printed_count
 from pnp.layout.sizes import item_size
 from pnp.model.common import ProductKind, bring_amount, physical_of
-from pnp.model.rulebook import Block, BlockKind, Generated, GlossaryEntry, Rulebook, Section
+from pnp.model.rulebook import Block, BlockKind, Generated, Rulebook, Section
 from pnp.output import atomic_output
 from pnp.render.fonts import FontSet, prepare_cjk_fonts
 from pnp.render.forms import document_forms
@@ -46,7 +46,7 @@ from pnp.rulebook.scenes import (
     positions_of,
     scene_areas,
 )
-from pnp.rulebook.text import context_for, lines_of, render, walk_sections
+from pnp.rulebook.text import context_for, glossary_entries, lines_of, render, walk_sections
 from pnp.units import PAPER_SIZES_MM, mm
 
 A5 = (mm(PAPER_SIZES_MM["a5"][0]), mm(PAPER_SIZES_MM["a5"][1]))
@@ -363,18 +363,6 @@ def _table(rows: list[list[str]], widths: list[float], styles: Styles, fonts: Fo
     return table
 
 
-def glossary_entries(rulebook: Rulebook, model: Any) -> tuple[GlossaryEntry, ...]:
-    """The rulebook's own glossary; without one, the game's keyword glossary (entries with a
-    `name` and a `text`, as the cards print them), so no meaning is written twice."""
-    if rulebook.glossary:
-        return rulebook.glossary
-    return tuple(
-        GlossaryEntry(entry.name, entry.text, icon=getattr(entry, "icon", ""), where=entry.where)
-        for entry in getattr(model, "glossary", ())
-        if hasattr(entry, "name") and hasattr(entry, "text")
-    )
-
-
 class StoryBuilder:
     """Rulebook content -> flowables. Text goes through jinja with the model and examples."""
 
@@ -517,7 +505,15 @@ class StoryBuilder:
         # figure) travels with its heading instead of leaving it alone at a page bottom.
         if body and isinstance(body[0], KeepTogether):
             return [CondPageBreak(mm(30)), KeepTogether([heading, *body[0]._content]), *body[1:]]
-        return [CondPageBreak(mm(30)), heading, *body]
+        room = mm(30)
+        if body and isinstance(body[0], CondPageBreak):
+            # The body asks room of its own (a card appendix's first row): the heading asks
+            # for that plus itself, or it would stay behind alone when the body moves on.
+            _, height = heading.wrap(self.width, 1e6)
+            spacing = heading.getSpaceBefore() + heading.getSpaceAfter()
+            room = max(room, body[0].height + height + spacing)
+            body = body[1:]
+        return [CondPageBreak(room), heading, *body]
 
     def block(self, block: Block, rulebook: Rulebook) -> list[Flowable]:
         styles = self.styles

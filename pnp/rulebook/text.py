@@ -10,7 +10,7 @@ from typing import Any
 from pnp.content.loader import LoadedGame
 from pnp.content.prose import render_prose
 from pnp.errors import Location
-from pnp.model.rulebook import Block, BlockKind, Rulebook, Section
+from pnp.model.rulebook import Block, BlockKind, GlossaryEntry, Rulebook, Section
 from pnp.registry import find_game
 
 
@@ -83,3 +83,15 @@ def lines_of(block: Block, context: dict[str, Any]) -> list[str]:
         return [render(item, context, block.where) for item in block.items]
     rendered = render(block.text, context, block.where)
     return [line.strip() for line in rendered.splitlines() if line.strip()]
+
+
+def glossary_entries(rulebook: Rulebook, model: Any) -> tuple[GlossaryEntry, ...]:
+    """The rulebook's own glossary; without one, the game's keyword glossary (entries with a
+    `name` and a `text`, as the cards print them), so no meaning is written twice."""
+    if rulebook.glossary:
+        return rulebook.glossary
+    return tuple(
+        GlossaryEntry(entry.name, entry.text, icon=getattr(entry, "icon", ""), where=entry.where)
+        for entry in getattr(model, "glossary", ())
+        if hasattr(entry, "name") and hasattr(entry, "text")
+    )

@@ -386,7 +386,7 @@ def player_texts(game: object) -> list[PlayerText]:
             texts.append(PlayerText(decision.where, f"ruling {decision.id!r} {name}", value))
     rulebook = getattr(model, "rulebook", None)
     if rulebook is not None:
-        from pnp.rulebook.pdf import glossary_entries
+        from pnp.rulebook.text import glossary_entries
 
         rulebook_context = context_for(game)  # type: ignore[arg-type]
         for entry in glossary_entries(rulebook, model):

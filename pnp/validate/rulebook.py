@@ -8,12 +8,12 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from pnp.content.icons import icon_map, icons_in, unknown_icon
+from pnp.content.icons import SHARED_FILE, icon_map, icons_in, unknown_icon
 from pnp.content.loader import LoadedGame
 from pnp.errors import Location, TemplateError
 from pnp.model.rulebook import BlockKind
 from pnp.registry import find_game
-from pnp.rulebook.text import context_for, prose_of, render, walk_sections
+from pnp.rulebook.text import context_for, glossary_entries, prose_of, render, walk_sections
 from pnp.validate.checks import Findings, suggest
 
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
@@ -69,6 +69,7 @@ def check_rulebook(findings: Findings, terms: list[tuple[str, Location]]) -> Non
             findings.error(
                 entry.where, f"glossary {entry.term!r}: icon: {unknown_icon(entry.icon, icons)}"
             )
+    check_icon_terms(findings, rulebook)
     check_figures(findings, rulebook)
     text = "\n".join(rendered)
     for term, where in terms:
@@ -76,6 +77,23 @@ def check_rulebook(findings: Findings, terms: list[tuple[str, Location]]) -> Non
             findings.error(
                 where,
                 f"rulebook: the term {term!r} appears on cards but the rulebook never explains it",
+            )
+
+
+def check_icon_terms(findings: Findings, rulebook: Any) -> None:
+    """Every term one of the game's own icons stands for has a glossary row: a player who
+    meets the icon on a face looks it up there (the row shows the icon beside the term). The
+    shared set's icons stand for everyday words (回合, 牌) and need none."""
+    model = findings.game.model
+    explained = {entry.term for entry in glossary_entries(rulebook, model)}
+    for icon in getattr(model, "icons", ()):
+        shared = icon.where.path.endswith(f"templates/{SHARED_FILE}")
+        if icon.term and not shared and icon.term not in explained:
+            findings.error(
+                icon.where,
+                f"icon {icon.name!r}: the glossary has no row for its term {icon.term!r}; "
+                "add one to the rulebook's glossary (term and meaning), so a player who meets "
+                "the icon can look it up",
             )
 
 

@@ -91,7 +91,7 @@ def _check_static(game: LoadedGame, templates_root: Path, margin: float) -> Find
 
 
 def _glossary_terms(game: LoadedGame) -> list[tuple[str, Location]]:
-    from pnp.rulebook.pdf import glossary_entries
+    from pnp.rulebook.text import glossary_entries
 
     rulebook = getattr(game.model, "rulebook", None)
     if rulebook is None:

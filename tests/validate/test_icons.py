@@ -56,6 +56,11 @@ CASES: dict[str, tuple[Callable[[Path], None], str]] = {
         r"content/deadline-99/rulebook\.yaml:\d+:\d+: deadline-99: glossary '出局': icon: "
         r"unknown icon \[\[skul\]\] \(did you mean \[\[skull\]\]\?\)",
     ),
+    "an icon whose term the glossary does not explain": (
+        lambda root: _sub(root / "content/deadline-99/icons.yaml", "term: 计数", "term: 总数"),
+        r"content/deadline-99/icons\.yaml:\d+:\d+: deadline-99: icon 'count': the glossary has "
+        r"no row for its term '总数'",
+    ),
     "a path that cannot be drawn": (
         lambda root: _sub(root / "templates/icons.yaml", "M12 21.5 C10.5", "M12 21.5 A10.5"),
         r"templates/icons\.yaml:\d+:\d+: deadline-99: icon 'life': path: arcs \(A\) are not drawn",

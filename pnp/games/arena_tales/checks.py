@@ -84,6 +84,8 @@ def used_keywords(model: ArenaTales) -> dict[Keyword, Location]:
     for arena in model.arenas:
         if arena.orientation_points:
             used.setdefault(Keyword.ORIENTATION_POINT, arena.where)
+        # Every figure faces an edge of its hex: the arrow its token prints.
+        used.setdefault(Keyword.FACING, arena.where)
     for sanity in model.sanity_cards:
         used.setdefault(Keyword.SANITY, sanity.sane.where)
         used.setdefault(Keyword.OUT_OF_CONTROL, sanity.wild.where)

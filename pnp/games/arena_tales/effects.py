@@ -28,9 +28,11 @@ from pnp.games.arena_tales.state import (
 )
 from pnp.games.arena_tales.tables import RuleTables
 
-RULE_KEYWORDS = frozenset({Keyword.ORIENTATION_POINT, Keyword.SANITY, Keyword.OUT_OF_CONTROL})
-"""Keywords the rules core implements (facing changes, the sanity flip, the move restriction)
-rather than a card effect."""
+RULE_KEYWORDS = frozenset(
+    {Keyword.ORIENTATION_POINT, Keyword.FACING, Keyword.SANITY, Keyword.OUT_OF_CONTROL}
+)
+"""Keywords the rules core implements (facing and its changes, the sanity flip, the move
+restriction) rather than a card effect."""
 
 
 def _fx_noop(rules: RuleTables, s: ArenaState, seat: int, code: int, x: int, t: Timing) -> None:

@@ -111,6 +111,7 @@ class Keyword(enum.Enum):
     DISPLAY = "display"
     PERMANENT = "permanent"
     ORIENTATION_POINT = "orientation_point"
+    FACING = "facing"
     SANITY = "sanity"
     OUT_OF_CONTROL = "out_of_control"
     INITIAL_TALENT = "initial_talent"

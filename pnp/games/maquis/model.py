@@ -369,6 +369,48 @@ class Maquis(GameContent):
     def days_text(self, days: tuple[int, ...]) -> str:
         return "、".join(str(d) for d in days)
 
+    def _actions(self) -> tuple[tuple[str, Action], ...]:
+        """Every action a worker may take, named as the board or its tile prints it."""
+        spaces = tuple((loc.name, loc.action) for loc in self.locations if loc.action)
+        tiles = tuple((tile.name, tile.action) for tile in self.vacant_tiles if tile.action)
+        return spaces + tiles
+
+    def gained_at(self, resource_id: str) -> tuple[str, ...]:
+        """Where a worker takes ``resource_id``: the spaces and tiles whose reward holds it,
+        and 空投 when a level's airdrop may bring it (the glossary's words, from the board)."""
+        places = [
+            name
+            for name, action in self._actions()
+            if any(resource_id in reward.resources for reward in action.gain)
+        ]
+        places += [
+            f"「{mission.name}」"
+            for mission in self.missions
+            if any(step.gain and resource_id in step.gain.resources for step in mission.steps)
+        ]
+        if any(resource_id in bundle for level in self.difficulties for bundle in level.airdrop):
+            places.append("空投")
+        return tuple(dict.fromkeys(places))
+
+    def spent_at(self, resource_id: str) -> tuple[str, ...]:
+        """What ``resource_id`` pays for: actions, mission boxes, killing a police figure and
+        laying a vacant-house tile, as the board and cards name them."""
+        uses = [
+            name
+            for name, action in self._actions()
+            if any(resource_id in bundle for bundle in action.pay)
+        ]
+        uses += [
+            f"「{mission.name}」"
+            for mission in self.missions
+            if any(resource_id in bundle for step in mission.steps for bundle in step.pay)
+        ]
+        if resource_id in self.settings.kill_cost:
+            uses.append("击杀警察")
+        if resource_id in self.settings.build_cost:
+            uses.append("空屋板块")
+        return tuple(dict.fromkeys(uses))
+
     @property
     def action_spaces(self) -> tuple[BoardLocation, ...]:
         return tuple(loc for loc in self.locations if loc.kind is LocationKind.ACTION)

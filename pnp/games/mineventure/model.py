@@ -370,6 +370,24 @@ class Buff:
     rounds: int = field(metadata=doc("rounds it lasts (0: until replaced or cleansed)"))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
+    @property
+    def meaning(self) -> str:
+        """What the buff does, in the words the rulebook's buff list and glossary print (the
+        numbers from its effect: one wording, two places)."""
+        effect = self.effect
+        amount = effect.amount
+        mark = effect.rounding.mark if effect.rounding else ""
+        return {
+            "strength": f"你的攻击伤害 +{amount}",
+            "halve_taken": f"你受到的物理伤害减半{mark}",
+            "halve_dealt": f"你造成的伤害减半{mark}",
+            "regeneration": f"每轮结束时回复 {amount} 点血量",
+            "poison": f"每轮结束时受到 {amount} 点真实伤害",
+            "stride": f"移动点数 {'+' if amount >= 0 else '−'}{abs(amount)}",
+            "glowing": f"你的攻击范围 +{amount}，别人对你的攻击范围也 +{amount}",
+            "starve": "每天结束时不回复血量",
+        }.get(effect.kind.value, "")
+
 
 @dataclass(frozen=True)
 class BuffToken:
