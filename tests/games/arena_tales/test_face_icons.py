@@ -4,6 +4,8 @@ with the amounts from the model, and still fits its panel at its full size."""
 
 from __future__ import annotations
 
+import re
+
 from pnp.content.loader import load_game
 from pnp.layout.primitives import TextShape
 from pnp.layout.products import layout_product
@@ -40,3 +42,20 @@ def test_effect_panels_print_icons_for_the_words_that_have_one() -> None:
             seen.add(kind)
         assert fit_text_shape(panel, font).size == panel.size, card.name
     assert seen == {"knockback", "draw", "dash"}
+
+
+def test_the_keyword_aid_explains_every_icon_the_cards_print() -> None:
+    game = load_game(CONTENT, "arena-tales")
+    products = {p.id: p for p in game.model.products}
+    printed = set()
+    for front, _, _ in layout_product(game, products["character-decks"], TEMPLATES, 0.0).runs:
+        for shape in front.shapes:
+            if isinstance(shape, TextShape):
+                printed |= set(re.findall(r"\[\[([a-z-]+)\]\]", shape.text))
+    assert {"damage", "range", "draw", "life", "move", "facing", "knockback"} <= printed
+    aid = layout_product(game, products["glossary-aid"], TEMPLATES, 0.0).runs[0][0]
+    texts = [s for s in aid.shapes if isinstance(s, TextShape)]
+    explained = set(re.findall(r"\[\[([a-z-]+)\]\] ", "\n".join(s.text for s in texts)))
+    assert printed <= explained, printed - explained
+    font = prepare_cjk_fonts().regular
+    assert not any(fit_text_shape(s, font).overflow for s in texts)
