@@ -30,6 +30,7 @@ from pnp.layout.sheets import (
 )
 from pnp.layout.sizes import item_size
 from pnp.model.common import Decision, ProductKind
+from pnp.model.icons import INLINE_ICON
 from pnp.units import PAPER_SIZES_MM, mm
 from pnp.validate.checks import Findings
 
@@ -251,7 +252,8 @@ def check_player_words(findings: Findings, texts: Iterable[PlayerText], ids: set
                     "in the players' words or move it to the designer's report",
                 )
         if id_pattern is not None:
-            match = id_pattern.search(text.text)
+            # An icon is drawn, not read: [[facing]] is the facing arrow, not a ruling's id.
+            match = id_pattern.search(INLINE_ICON.sub(" ", text.text))
             if match:
                 findings.error(
                     text.where,

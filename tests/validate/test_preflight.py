@@ -68,6 +68,14 @@ def test_plain_words_pass() -> None:
     assert findings.problems == []
 
 
+def test_an_icon_named_like_a_ruling_is_not_a_reference_to_it() -> None:
+    # [[facing]] draws the facing arrow; Arena Tales also has a ruling with the id 'facing'.
+    findings = Findings(load_game(CONTENT, "deadline-99"))
+    texts = [PlayerText(HERE, "rulebook text", "沿 [[facing]] [[move]] 走。")]
+    check_player_words(findings, texts, {"facing"})
+    assert findings.problems == []
+
+
 def test_a_term_spelt_two_ways_is_found_at_the_term() -> None:
     findings = Findings(load_game(CONTENT, "deadline-99"))
     texts = [PlayerText(HERE, "rulebook setup.text", "每回合翻开一张巡逻牌。")]
