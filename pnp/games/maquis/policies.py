@@ -359,16 +359,23 @@ class GreedyPolicy:
             cached = at[i] = self._best(rules, s, i, need)
         return cached
 
-    def _needs_unless_known(
-        self,
-        rules: MaquisRules,
-        s: MaquisState,
-        spaces: list[int],
-        at: dict[int, tuple[float, tuple[str, ...]]],
-    ) -> list[float]:
-        """:meth:`needs`, or nothing when :meth:`best` knows every space already in the
-        position's memo ``at`` (it reads the needs only for a space it does not know)."""
-        return self.needs(rules, s) if any(i not in at for i in spaces) else []
+    def _best_of_spaces(
+        self, rules: MaquisRules, s: MaquisState, spaces: list[int]
+    ) -> tuple[list[tuple[float, tuple[str, ...]]], list[float]]:
+        """:meth:`best` for each of ``spaces``, and the needs (empty when the position's memo
+        knew every space: only an unknown space reads them). The needs, the stock's value
+        and the supply are the same for every space of a position, so they are found once
+        for all the spaces the memo lacks, not once a space."""
+        at = self._best_at(rules, s)
+        missing = [i for i in spaces if i not in at]
+        need: list[float] = []
+        if missing:
+            need = self.needs(rules, s)
+            before = self.stock_value(rules, need, s.stock)
+            supply = rules.supply(s)
+            for i in missing:
+                at[i] = self._best(rules, s, i, need, before, supply)
+        return [at[i] for i in spaces], need
 
     def _best_at(
         self, rules: MaquisRules, s: MaquisState
@@ -384,14 +391,22 @@ class GreedyPolicy:
         return at
 
     def _best(
-        self, rules: MaquisRules, s: MaquisState, i: int, need: list[float]
+        self,
+        rules: MaquisRules,
+        s: MaquisState,
+        i: int,
+        need: list[float],
+        before: float | None = None,
+        supply: list[int] | None = None,
     ) -> tuple[float, tuple[str, ...]]:
         best_value, best_keys = 0.0, ["-"]
         options = rules.options(s, i)
         if not options:
             return best_value, tuple(best_keys)
-        before = self.stock_value(rules, need, s.stock)
-        supply = rules.supply(s)
+        if before is None:
+            before = self.stock_value(rules, need, s.stock)
+        if supply is None:
+            supply = rules.supply(s)
         for o in options:
             v = self.option_value(rules, s, o, list(need), before, supply)
             if v > best_value + TIE:
@@ -403,8 +418,8 @@ class GreedyPolicy:
     def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> MaquisAction:
         assert isinstance(rules, MaquisRules) and isinstance(state, MaquisState)
         s = state
-        actions = rules.legal_actions(s)
         if s.phase == "place":
+            actions = rules.legal_actions(s)
             places = [a for a in actions if isinstance(a, Place)]
             if not places:
                 return actions[0]  # Stay: no empty space is left
@@ -413,22 +428,20 @@ class GreedyPolicy:
             lose = self.LOSE_WORKER - 8.0 * rules.level.arrest_morale * (1 + (s.morale <= 3))
             scored = []
             spaces = [rules.index[a.loc] for a in places]
-            # The memo's key hashes most of the position: look it up once, not per space.
-            at = self._best_at(rules, s)
-            need = self._needs_unless_known(rules, s, spaces, at)
-            for a, i in zip(places, spaces, strict=True):
-                value, _ = self.best(rules, s, i, need, at)
+            bests, _ = self._best_of_spaces(rules, s, spaces)
+            for a, i, (value, _) in zip(places, spaces, bests, strict=True):
                 risk = risks[i]
                 keep = value if rules.locs[i].shield else value * (1 - risk)
                 scored.append((keep - risk * lose - 0.01 * dist[i], a))
             chosen: MaquisAction = best_of(scored, rng)
             return chosen
-        # Action phase.
+        # Action phase. The legal actions are listed only where the choice reads them: listing
+        # every worker's options costs a tenth of a strong game's playouts.
         if s.active >= 0:
             if not rules.has_path_home(s, s.active) and s.morale > 1 - rules.s.kill_morale:
                 opening = [
                     kill
-                    for kill in actions
+                    for kill in rules.legal_actions(s)
                     if isinstance(kill, Kill)
                     and rules.has_path_home(
                         s, s.active, _put(s.board, rules.index[kill.loc], EMPTY)
@@ -440,16 +453,14 @@ class GreedyPolicy:
             return Return()
         activations: list[tuple[float, Activate]] = []
         workers = [i for i, c in enumerate(s.board) if c == WORKER]
-        at = self._best_at(rules, s)
-        need = self._needs_unless_known(rules, s, workers, at)
-        for i in workers:
-            value, keys = self.best(rules, s, i, need, at)
+        bests, need = self._best_of_spaces(rules, s, workers)
+        for i, (value, keys) in zip(workers, bests, strict=True):
             activations += [(value, rules._activation(i, key)) for key in keys]
             rescue = self._rescue(rules, s, i, need)
             if rescue is not None:
                 activations.append(rescue)
         if not activations:
-            return actions[0]
+            return rules.legal_actions(s)[0]
         activation: MaquisAction = best_of(activations, rng)
         return activation
 

@@ -26,7 +26,7 @@ from pnp.games.maquis.play import (
 )
 from pnp.games.maquis.policies import GreedyPolicy, PassivePolicy, best_of
 from pnp.games.maquis.rules import MaquisRules
-from pnp.games.maquis.state import Activate, Kill, Place
+from pnp.games.maquis.state import Activate, Kill, MaquisState, Place
 from pnp.validate.play import make_policy, policy_names
 from tests.conftest import CONTENT
 from tests.validate.seeding import Seeding, only
@@ -125,6 +125,14 @@ def _first_placement(model: Maquis) -> tuple[MaquisRules, Any]:
     return rules, rules.initial_state(random.Random(1))
 
 
+def _every_space_worth_one(
+    self: GreedyPolicy, rules: MaquisRules, s: MaquisState, spaces: list[int]
+) -> tuple[list[tuple[float, tuple[str, ...]]], list[float]]:
+    """What the policy reads of every space's best option, replaced by one value for all (the
+    policy's memo of real values stays as it was)."""
+    return [(1.0, ("-",))] * len(spaces), []
+
+
 @pytest.mark.parametrize("policy_type", [GreedyPolicy, PassivePolicy])
 def test_placements_of_equal_worth_are_chosen_at_random(
     model: Maquis, policy_type: type[GreedyPolicy], monkeypatch: pytest.MonkeyPatch
@@ -132,7 +140,7 @@ def test_placements_of_equal_worth_are_chosen_at_random(
     # Every space worth the same and equally safe: no space may win by its place in a list.
     rules, state = _first_placement(model)
     monkeypatch.setattr(policy_type, "arrest_risks", lambda self, r, s: [0.0] * len(r.locs))
-    monkeypatch.setattr(policy_type, "best", lambda self, r, s, i, need, at=None: (1.0, ("-",)))
+    monkeypatch.setattr(policy_type, "_best_of_spaces", _every_space_worth_one)
     monkeypatch.setattr(policy_type, "_distances", lambda self, r, s: [0] * len(r.locs))
     places = [a for a in rules.legal_actions(state) if isinstance(a, Place)]
     picks = Counter(policy_type().choose(rules, state, random.Random(seed)) for seed in range(400))
@@ -152,7 +160,7 @@ def test_activations_of_equal_worth_are_chosen_at_random(
             if rules.is_chance(state)
             else GreedyPolicy().choose(rules, state, rng),
         )
-    monkeypatch.setattr(GreedyPolicy, "best", lambda self, r, s, i, need, at=None: (1.0, ("-",)))
+    monkeypatch.setattr(GreedyPolicy, "_best_of_spaces", _every_space_worth_one)
     workers = {a.loc for a in rules.legal_actions(state) if isinstance(a, Activate)}
     picks = Counter(
         GreedyPolicy().choose(rules, state, random.Random(seed)).loc for seed in range(200)
