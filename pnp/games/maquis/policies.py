@@ -102,6 +102,9 @@ class GreedyPolicy:
         self._cache = _BEST
         self._distance_cache = _DISTANCES
         self._reach_cache = _REACH
+        # The best placements of a position, kept by this player alone: they also depend on
+        # the methods that value a space, which a subclass or a test may replace.
+        self._placement_memo: dict[tuple[Any, ...], list[Place]] = {}
 
     def _distances(self, rules: MaquisRules, s: MaquisState) -> list[int]:
         """Hops from every space to the nearest safe house, ignoring figures (so they depend
@@ -415,6 +418,24 @@ class GreedyPolicy:
                 best_keys.append(o.key)
         return best_value, tuple(best_keys)
 
+    def _best_placements(
+        self, rules: MaquisRules, s: MaquisState, places: list[Place]
+    ) -> list[Place]:
+        """The placements worth most (a tie: all of them), each space's best option weighed
+        against the risk of arrest there."""
+        dist = self._distances(rules, s)
+        risks = self.arrest_risks(rules, s)
+        lose = self.LOSE_WORKER - 8.0 * rules.level.arrest_morale * (1 + (s.morale <= 3))
+        scored = []
+        spaces = [rules.index[a.loc] for a in places]
+        bests, _ = self._best_of_spaces(rules, s, spaces)
+        for a, i, (value, _) in zip(places, spaces, bests, strict=True):
+            risk = risks[i]
+            keep = value if rules.locs[i].shield else value * (1 - risk)
+            scored.append((keep - risk * lose - 0.01 * dist[i], a))
+        top = max(score for score, _ in scored)
+        return [a for score, a in scored if score >= top - TIE]
+
     def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> MaquisAction:
         assert isinstance(rules, MaquisRules) and isinstance(state, MaquisState)
         s = state
@@ -423,17 +444,17 @@ class GreedyPolicy:
             places = [a for a in actions if isinstance(a, Place)]
             if not places:
                 return actions[0]  # Stay: no empty space is left
-            dist = self._distances(rules, s)
-            risks = self.arrest_risks(rules, s)
-            lose = self.LOSE_WORKER - 8.0 * rules.level.arrest_morale * (1 + (s.morale <= 3))
-            scored = []
-            spaces = [rules.index[a.loc] for a in places]
-            bests, _ = self._best_of_spaces(rules, s, spaces)
-            for a, i, (value, _) in zip(places, spaces, bests, strict=True):
-                risk = risks[i]
-                keep = value if rules.locs[i].shield else value * (1 - risk)
-                scored.append((keep - risk * lose - 0.01 * dist[i], a))
-            chosen: MaquisAction = best_of(scored, rng)
+            # A playout meets the same placement again and again (the same round from other
+            # hidden cards): what the placements are worth depends on the key alone.
+            pile = s.draw or s.discard
+            key: tuple[Any, ...] = (rules, s.stock, s.morale, s.missions, s.boxes, s.cafe)
+            key += (s.drops, s.tiles, s.day, s.board, pile, s.patrols_left)
+            tops = self._placement_memo.get(key)
+            if tops is None:
+                if len(self._placement_memo) > MEMO_LIMIT:
+                    self._placement_memo.clear()
+                tops = self._placement_memo[key] = self._best_placements(rules, s, places)
+            chosen: MaquisAction = pick(rng, tops)
             return chosen
         # Action phase. The legal actions are listed only where the choice reads them: listing
         # every worker's options costs a tenth of a strong game's playouts.
