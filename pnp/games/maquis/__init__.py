@@ -48,10 +48,11 @@ GAME = Game(
     # 56 % over 150, p = 0.007); very-easy, 200 from seed 1: 80 % against 70 % (p = 0.008,
     # stronger), about 4 s of CPU a game under load; easy (68 % against 64 %, p = 0.23), hard,
     # harder and very-hard not shown stronger. The sensible policy now values a position's spaces
-    # and best placements once (same moves): 2-3 s a game under load, 20-25 % less on normal;
-    # very-hard, 200 paired games: 33 % against 22 % (p = 0.014, not under the sequential
-    # duel's 0.0125). Playouts cut after 24 decisions and scored by play.evaluate cost 1.4 s
-    # but played weaker: normal 54 % against 59 % over 200.
+    # and best placements once (same moves): on normal 2.1-2.3 s a game against 2.8 s side by
+    # side, still 2-4 s on a busy machine; the duels are unchanged (normal 64 % against 59 %,
+    # p = 0.19; very-hard 33 % against 22 %, p = 0.014, over the sequential duel's 0.0125).
+    # Playouts cut after 24 decisions and scored by play.evaluate cost 1.4 s but played
+    # weaker: normal 54 % against 59 % over 200.
     search=SearchSettings(
         iterations=12, rollout="sensible", depth=None, method="halving", candidates=4
     ),
