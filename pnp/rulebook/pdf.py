@@ -513,6 +513,15 @@ class StoryBuilder:
             spacing = heading.getSpaceBefore() + heading.getSpaceAfter()
             room = max(room, body[0].height + height + spacing)
             body = body[1:]
+        elif body and isinstance(body[0], Table):
+            # A table splits between rows and repeats its header: a first row taller than the
+            # room left (Arena Tales' glossary) would move on with the header, the heading
+            # alone behind. Ask for the heading, the header and the first row.
+            _, height = heading.wrap(self.width, 1e6)
+            spacing = heading.getSpaceBefore() + heading.getSpaceAfter()
+            body[0].wrap(self.width, 1e6)
+            rows = sum(body[0]._rowHeights[:2])
+            room = max(room, rows + height + spacing + mm(2))
         return [CondPageBreak(room), heading, *body]
 
     def block(self, block: Block, rulebook: Rulebook) -> list[Flowable]:
