@@ -506,13 +506,15 @@ class StoryBuilder:
         if body and isinstance(body[0], KeepTogether):
             return [CondPageBreak(mm(30)), KeepTogether([heading, *body[0]._content]), *body[1:]]
         room = mm(30)
-        if body and isinstance(body[0], CondPageBreak):
-            # The body asks room of its own (a card appendix's first row): the heading asks
-            # for that plus itself, or it would stay behind alone when the body moves on.
+        if body and isinstance(body[0], Table):
+            # A table splits between rows and repeats its header: a first row taller than the
+            # room left (Arena Tales' glossary) would move on with the header, the heading
+            # alone behind. Ask for the heading, the header and the first row.
             _, height = heading.wrap(self.width, 1e6)
             spacing = heading.getSpaceBefore() + heading.getSpaceAfter()
-            room = max(room, body[0].height + height + spacing)
-            body = body[1:]
+            body[0].wrap(self.width, 1e6)
+            rows = sum(body[0]._rowHeights[:2])
+            room = max(room, rows + height + spacing + mm(2))
         return [CondPageBreak(room), heading, *body]
 
     def block(self, block: Block, rulebook: Rulebook) -> list[Flowable]:
@@ -662,8 +664,10 @@ class StoryBuilder:
         """Every distinct card of every card product: its face drawn small from the kit's own
         layout, and beside it its name, how many the kit holds and every text it prints, in
         the order printed (a card that prints a word twice shows it twice)."""
-        flowables: list[Flowable] = []
         styles = self.styles
+        # The appendix as a run of units, each a row of entries (a row never splits) or a
+        # heading kept with the first row under it, however tall that row is.
+        units: list[Flowable] = []
         for product in self.game.model.products:
             if product.kind is not ProductKind.CARDS:
                 continue
@@ -680,27 +684,36 @@ class StoryBuilder:
             # narrower columns with smaller drawings, in about half the pages; a deck of
             # sentences keeps two columns, where three would stack its words into tall
             # entries. The shorter of the two decides.
-            table, figures = min(
-                (self._reference_table(first, copies, layout) for layout in _REFERENCE_LAYOUTS),
-                key=lambda laid_table: laid_table[0].wrap(self.width, 1e6)[1],
+            rows, figures = min(
+                (self._reference_rows(first, copies, layout) for layout in _REFERENCE_LAYOUTS),
+                key=lambda laid_rows: sum(row.wrap(self.width, 1e6)[1] for row in laid_rows[0]),
             )
             self.figures += figures
-            # The heading needs its first row under it; a short deck's one row (Arena Tales'
-            # one token) fits where a fixed 45 mm sent it alone to a last page.
-            first_row = table._rowHeights[0] if table._rowHeights else mm(45)
-            flowables += [
-                CondPageBreak(min(mm(45), first_row + mm(12))),
-                para(product.title, styles.h2),
-                table,
-                Spacer(1, mm(3)),
-            ]
-        return flowables
+            if units:
+                units.append(Spacer(1, mm(3)))
+            units.append(KeepTogether([para(product.title, styles.h2), rows[0]]))
+            units += rows[1:]
+        if not units:
+            return []
+        # The last page holds the appendix's last two rows (with any heading among them): a
+        # short last deck (Arena Tales' one token) takes the row before it along rather than
+        # stand alone on a page of its own. Flat, as reportlab measures a KeepTogether inside
+        # another as endless; where the two are taller than a page, each keeps its heading.
+        start = [n for n, unit in enumerate(units) if not isinstance(unit, Spacer)][-2]
+        tail: list[Flowable] = []
+        for unit in units[start:]:
+            tail += unit._content if isinstance(unit, KeepTogether) else [unit]
+        height = sum(f.wrap(self.width, 1e6)[1] + f.getSpaceBefore() for f in tail)
+        if height <= A5[1] - MARGIN_TOP - MARGIN_BOTTOM:
+            units[start:] = [KeepTogether(tail)]
+        return [*units, Spacer(1, mm(3))]
 
-    def _reference_table(
+    def _reference_rows(
         self, faces: dict[str, Face], copies: dict[str, int], layout: tuple[int, float]
-    ) -> tuple[Table, list[FaceFigure]]:
-        """The product's entries in `layout` (columns, the drawing's longer side), and the
-        drawings it places."""
+    ) -> tuple[list[Table], list[FaceFigure]]:
+        """The product's entries in `layout` (columns, the drawing's longer side), one table
+        a row (so a row can keep with its heading or its neighbour), and the drawings they
+        place."""
         columns, side = layout
         column = self.width / columns
         figures: list[FaceFigure] = []
@@ -712,21 +725,22 @@ class StoryBuilder:
             list(entries[start : start + columns]) for start in range(0, len(entries), columns)
         ]
         rows[-1] += [""] * (columns - len(rows[-1]))
-        table = Table(rows, colWidths=[column] * columns)
-        table.setStyle(
-            TableStyle(
-                [
-                    ("FONTNAME", (0, 0), (-1, -1), self.fonts.regular),
-                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                    ("RIGHTPADDING", (0, 0), (-1, -1), mm(2)),
-                    ("TOPPADDING", (0, 0), (-1, -1), mm(1.5)),
-                    ("BOTTOMPADDING", (0, 0), (-1, -1), mm(1.5)),
-                    ("LINEBELOW", (0, 0), (-1, -2), 0.3, HexColor("#d9d0bc")),
-                ]
-            )
-        )
-        return table, figures
+        tables = []
+        for number, row in enumerate(rows, 1):
+            table = Table([row], colWidths=[column] * columns)
+            style: list[tuple[Any, ...]] = [
+                ("FONTNAME", (0, 0), (-1, -1), self.fonts.regular),
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                ("RIGHTPADDING", (0, 0), (-1, -1), mm(2)),
+                ("TOPPADDING", (0, 0), (-1, -1), mm(1.5)),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), mm(1.5)),
+            ]
+            if number < len(rows):  # a rule between rows, none under the last
+                style.append(("LINEBELOW", (0, 0), (-1, -1), 0.3, HexColor("#d9d0bc")))
+            table.setStyle(TableStyle(style))
+            tables.append(table)
+        return tables, figures
 
     def _reference_entry(
         self,

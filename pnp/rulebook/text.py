@@ -87,11 +87,13 @@ def lines_of(block: Block, context: dict[str, Any]) -> list[str]:
 
 def glossary_entries(rulebook: Rulebook, model: Any) -> tuple[GlossaryEntry, ...]:
     """The rulebook's own glossary; without one, the game's keyword glossary (entries with a
-    `name` and a `text`, as the cards print them), so no meaning is written twice."""
+    `name` and a `text`, as the cards print them), so no meaning is written twice, after the
+    rows of the model's `icon_glossary` (icons the faces print that are no keyword: a player
+    meets them first, on every card)."""
     if rulebook.glossary:
         return rulebook.glossary
     return tuple(
         GlossaryEntry(entry.name, entry.text, icon=getattr(entry, "icon", ""), where=entry.where)
-        for entry in getattr(model, "glossary", ())
+        for entry in (*getattr(model, "icon_glossary", ()), *getattr(model, "glossary", ()))
         if hasattr(entry, "name") and hasattr(entry, "text")
     )

@@ -64,7 +64,7 @@ def check_rulebook(findings: Findings, terms: list[tuple[str, Location]]) -> Non
                 f"rulebook {prose.field}: literal number {number} in "
                 f"the rules; take it from content{hint}",
             )
-    for entry in rulebook.glossary:
+    for entry in glossary_entries(rulebook, game.model):
         if entry.icon and entry.icon not in icons:
             findings.error(
                 entry.where, f"glossary {entry.term!r}: icon: {unknown_icon(entry.icon, icons)}"

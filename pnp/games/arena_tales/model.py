@@ -306,6 +306,17 @@ class GlossaryEntry:
 
 
 @dataclass(frozen=True)
+class IconTerm:
+    """A glossary row for an icon the card faces print that is no keyword (damage, range,
+    draw, life, move): a player who meets the icon finds it, drawn beside the term."""
+
+    icon: str = field(metadata=doc("the icon's name, as [[name]] places it"))
+    name: str = field(metadata=doc("the term, as the rules call it", nonempty=True))
+    text: str = field(metadata=doc("what it means (numbers from the model)", nonempty=True))
+    where: Location = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
 class HexPoint:
     """A named hex of the arena in axial coordinates (q, r), flat-topped, r growing south."""
 
@@ -430,6 +441,9 @@ class ArenaTales(GameContent):
     aids: tuple[Aid, ...] = field(metadata=doc("printed player aids"))
     markers: tuple[kit.Marker, ...] = field(
         default=(), metadata=doc("track markers (the pending draw), one per seat")
+    )
+    icon_glossary: tuple[IconTerm, ...] = field(
+        default=(), metadata=doc("glossary rows for the card icons that are no keyword")
     )
 
     @property

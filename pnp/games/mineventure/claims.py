@@ -146,7 +146,7 @@ def claims(model: Mineventure, templates_root: Path) -> list[Claim]:
                 Claim(
                     buff.where,
                     f"buff token {buff.id!r}",
-                    f"你的武器伤害 +{buff.effect.amount}",
+                    buff.meaning,
                     partial(bench.strong, buff.id),
                 )
             )
@@ -656,6 +656,11 @@ class Bench:
         lost = self._one_hit(self._armed(sword, buffs=self.with_buff(buff)), {}, "main")
         if lost != sword.damage + amount:
             return f"a {sword.id} hit ({sword.damage}) takes {lost} HP"
+        # The card says attack damage, not weapon damage: bare hands gain it too.
+        fist = self.model.settings.unarmed_damage
+        lost = self._one_hit({"buffs": self.with_buff(buff)}, {}, "fist")
+        if lost != fist + amount:
+            return f"a bare-handed hit ({fist}) takes {lost} HP"
         return None
 
     def guarded(self, partner: Partner) -> str | None:

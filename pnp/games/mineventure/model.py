@@ -206,6 +206,26 @@ class Effect:
     rounding: Rounding | None = field(default=None, metadata=doc("up/down mark of a halving"))
     where: Location = field(default=NOWHERE, compare=False, repr=False)
 
+    @property
+    def meaning(self) -> str:
+        """What a buff's effect does to whoever holds it: the one wording that the potion,
+        food and event faces, the rulebook's buff list and the glossary all print ("" for a
+        kind no buff has). It names no one, so it reads the same on a potion thrown at
+        another player as on one drunk; the numbers are the effect's own."""
+        amount = f"{'+' if self.amount >= 0 else '−'}{abs(self.amount)}"
+        mark = self.rounding.mark if self.rounding else ""
+        return {
+            # Bare hands gain it too (the engine adds it to every attack, not just a weapon's).
+            "strength": f"攻击伤害 {amount}",
+            "halve_taken": f"受到的物理伤害减半{mark}",
+            "halve_dealt": f"造成的伤害减半{mark}",
+            "regeneration": f"每轮结束时回复 {self.amount} 点血量",
+            "poison": f"每轮结束时受到 {self.amount} 点真实伤害",
+            "stride": f"移动点数 {amount}",
+            "glowing": f"攻击范围 {amount}，别人对其的攻击范围也 {amount}",
+            "starve": "每天结束时不回复血量",
+        }.get(self.kind.value, "")
+
 
 @dataclass(frozen=True)
 class Icon:
@@ -372,21 +392,8 @@ class Buff:
 
     @property
     def meaning(self) -> str:
-        """What the buff does, in the words the rulebook's buff list and glossary print (the
-        numbers from its effect: one wording, two places)."""
-        effect = self.effect
-        amount = effect.amount
-        mark = effect.rounding.mark if effect.rounding else ""
-        return {
-            "strength": f"你的攻击伤害 +{amount}",
-            "halve_taken": f"你受到的物理伤害减半{mark}",
-            "halve_dealt": f"你造成的伤害减半{mark}",
-            "regeneration": f"每轮结束时回复 {amount} 点血量",
-            "poison": f"每轮结束时受到 {amount} 点真实伤害",
-            "stride": f"移动点数 {'+' if amount >= 0 else '−'}{abs(amount)}",
-            "glowing": f"你的攻击范围 +{amount}，别人对你的攻击范围也 +{amount}",
-            "starve": "每天结束时不回复血量",
-        }.get(effect.kind.value, "")
+        """What the buff does: its effect's one wording (see `Effect.meaning`)."""
+        return self.effect.meaning
 
 
 @dataclass(frozen=True)
