@@ -5,6 +5,7 @@
     python3 tasks.py test  [pytest options...]      # lint, type-check, the tests (pnp validate too)
     python3 tasks.py bench [options...]             # benchmark figures (benchmarks/bench.py)
     python3 tasks.py fuzz  [--cases N --seed S]     # content fuzzing (benchmarks/fuzz.py)
+    python3 tasks.py ray   [pytest options...]      # Ray's extra into .venv, then its tests (CI)
     python3 tasks.py lock                           # rewrite requirements/*.txt from .venv
 
 Each creates .venv/ on first use and installs pnp into it (the font included: it comes from
@@ -36,6 +37,7 @@ STAMP = VENV / ".pnp-installed"
 LOCKS = ROOT / "requirements"
 RUN_LOCK = LOCKS / "run.txt"  # pnp's dependencies and its build backend
 TEST_LOCK = LOCKS / "test.txt"  # what the test extra adds
+RAY_LOCK = LOCKS / "ray.txt"  # what the ray extra adds to both
 # The distribution was called "pnp" before it took a name that is free on PyPI.
 OLD_DISTRIBUTION = "pnp"
 
@@ -47,7 +49,7 @@ def _bin(name: str) -> Path:
 
 def _requirements_hash() -> str:
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes())
-    for lock_file in (RUN_LOCK, TEST_LOCK):
+    for lock_file in (RUN_LOCK, TEST_LOCK, RAY_LOCK):
         if lock_file.is_file():
             digest.update(b"\0" + lock_file.read_bytes())
     return digest.hexdigest()
@@ -57,15 +59,19 @@ def _pip(*args: str) -> list[str]:
     return [str(_bin("python")), "-m", "pip", *args, "--disable-pip-version-check"]
 
 
-def ensure_environment(*, test: bool) -> None:
+def ensure_environment(*, test: bool, ray: bool = False) -> None:
     """``.venv`` with pnp at the pinned versions; ``test``: with the test extra too (pytest,
     ruff, mypy, playwright, ...), which a build-only user does not need (it was most of the
-    venv). A venv that has the extra serves a build as it is."""
+    venv); ``ray``: with the ray extra as well (about 200 MB, for a balance run on a cluster
+    and its tests). A venv that has an extra serves a task without it as it is."""
     wanted = _requirements_hash()
     installed = STAMP.read_text().split() if STAMP.is_file() else []
-    if installed[:1] == [wanted] and (not test or "test" in installed[1:]) and _bin("pnp").exists():
+    extras = [name for name, asked in (("test", test or ray), ("ray", ray)) if asked]
+    if installed[:1] == [wanted] and set(extras) <= set(installed[1:]) and _bin("pnp").exists():
         compile_sources()
         return
+    # A venv installed anew keeps the extras it had (a lock change must not drop Ray's).
+    extras += [name for name in installed[1:] if name in ("test", "ray") and name not in extras]
     if not _bin("python").exists():
         print("tasks: creating .venv", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
@@ -75,7 +81,10 @@ def ensure_environment(*, test: bool) -> None:
         subprocess.run(_pip("uninstall", "--yes", "--quiet", OLD_DISTRIBUTION), check=True)
     # Metadata the old name left in the work tree announces every game a second time.
     shutil.rmtree(ROOT / f"{OLD_DISTRIBUTION}.egg-info", ignore_errors=True)
-    locks = [RUN_LOCK, TEST_LOCK] if test else [RUN_LOCK]
+    locks = [
+        RUN_LOCK,
+        *(lock for name, lock in (("test", TEST_LOCK), ("ray", RAY_LOCK)) if name in extras),
+    ]
     if all(lock_file.is_file() for lock_file in locks):
         # Hash-checking mode covers every requirement of a run, so pnp itself (an editable
         # install, which has no hash) goes in a second step, with the locked build backend.
@@ -91,9 +100,9 @@ def ensure_environment(*, test: bool) -> None:
         # A dependency added to pyproject.toml but not to the lock shows here, by name.
         subprocess.run(_pip("check"), check=True, stdout=subprocess.DEVNULL)
     else:  # a copy without the lock files: the newest versions pyproject.toml allows
-        target = f"{ROOT}[test]" if test else str(ROOT)
+        target = f"{ROOT}[{','.join(extras)}]" if extras else str(ROOT)
         subprocess.run(_pip("install", "--quiet", "-e", target), check=True)
-    STAMP.write_text(f"{wanted} test" if test else wanted)
+    STAMP.write_text(" ".join([wanted, *extras]))
     compile_sources()
 
 
@@ -111,9 +120,10 @@ def compile_sources() -> None:
     )
 
 
-# Run by .venv's Python: pnp's dependency closure as {"run": {name: version}, "test": {...}},
-# "test" holding only what the test extra adds; the build backend counts as a run dependency
-# (pnp is installed from its source tree without build isolation).
+# Run by .venv's Python: pnp's dependency closure as {"run": {name: version}, "test": {...},
+# "ray": {...}}, "test" holding only what the test extra adds and "ray" what the ray extra adds
+# to both (empty when .venv has no Ray); the build backend counts as a run dependency (pnp is
+# installed from its source tree without build isolation).
 _LOCK_SCRIPT = r"""
 import importlib.metadata as md, json, sys, tomllib
 from packaging.requirements import Requirement
@@ -147,7 +157,14 @@ everything = closure(
     project["project"]["dependencies"] + project["project"]["optional-dependencies"]["test"]
 )
 test = {name: version for name, version in everything.items() if name not in run}
-print(json.dumps({"run": run, "test": test}, sort_keys=True))
+try:
+    md.distribution("ray")
+except md.PackageNotFoundError:
+    ray = {}
+else:
+    with_ray = closure(project["project"]["optional-dependencies"]["ray"])
+    ray = {name: version for name, version in with_ray.items() if name not in everything}
+print(json.dumps({"run": run, "test": test, "ray": ray}, sort_keys=True))
 """
 
 
@@ -215,7 +232,7 @@ def lock() -> int:
     pins: dict[str, dict[str, str]] = json.loads(result.stdout)
     hashes: dict[str, list[str]] = {}
     try:
-        for name, version in sorted({**pins["run"], **pins["test"]}.items()):
+        for name, version in sorted({**pins["run"], **pins["test"], **pins["ray"]}.items()):
             hashes[name] = file_hashes(name, version)
     except (OSError, LookupError, ValueError) as exc:
         print(f"tasks: lock: {exc}", file=sys.stderr)
@@ -224,7 +241,11 @@ def lock() -> int:
     for path, title, chosen in (
         (RUN_LOCK, "pnp's dependencies and build backend, exact versions and file hashes.", "run"),
         (TEST_LOCK, "What pnp's test extra adds to requirements/run.txt.", "test"),
+        (RAY_LOCK, "What pnp's ray extra adds to requirements/run.txt and test.txt.", "ray"),
     ):
+        if chosen == "ray" and not pins["ray"]:
+            print(f"tasks: {path.relative_to(ROOT)} kept (.venv has no Ray: tasks.py ray first)")
+            continue
         temporary = path.with_suffix(".tmp")
         temporary.write_text(_lock_text(title, pins[chosen], hashes))
         temporary.replace(path)
@@ -247,13 +268,20 @@ def bytecode_writing_environment() -> dict[str, str]:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in {"build", "test", "bench", "fuzz", "lock"}:
+    if not argv or argv[0] not in {"build", "test", "ray", "bench", "fuzz", "lock"}:
         print(__doc__.strip())
         return 2
     task, rest = argv[0], argv[1:]
     if task == "lock":
         return lock()
-    ensure_environment(test=task != "build")
+    ensure_environment(test=task != "build", ray=task == "ray")
+    if task == "ray":
+        # Ray's own tests, on a local Ray of two CPUs: a skip would hide that Ray is missing.
+        return run(
+            str(_bin("python")), "-m", "pytest", "-p", "no:xdist", "-q",
+            "tests/engines/test_ray.py", *rest,
+            env={**bytecode_writing_environment(), "PNP_REQUIRE_RAY": "1"},
+        )  # fmt: skip
     if task == "build":
         return run(str(_bin("pnp")), "build", *rest)
     if task == "bench":

@@ -801,7 +801,7 @@ def bench_ray(rows: list[Row]) -> None:
     try:
         import ray
     except ImportError:
-        print("    ray: not installed (pip install 'pnp-kit[ray]'): rows skipped", flush=True)
+        print("    ray: not installed (python3 tasks.py ray installs it): rows skipped", flush=True)
         return
     from pnp import registry
     from pnp.content.loader import load_game

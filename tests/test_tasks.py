@@ -31,6 +31,31 @@ def _installs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[list[str]
     return calls
 
 
+def test_the_ray_task_installs_the_ray_extra_once_and_requires_ray(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = _installs(tmp_path, monkeypatch)
+    tasks.ensure_environment(test=False, ray=True)
+    installs = [c for c in calls if "install" in c]
+    assert _locks(installs[-2]) == ["run.txt", "test.txt", "ray.txt"]
+    assert "--require-hashes" in installs[-2]
+    tasks.ensure_environment(test=True)  # Ray's venv serves the tests and a build as it is
+    tasks.ensure_environment(test=False)
+    assert [c for c in calls if "install" in c] == installs
+    # Its tests run with Ray required: a missing Ray fails there instead of skipping.
+    runs: list[tuple[tuple[str, ...], dict[str, str] | None]] = []
+
+    def run(*command: str, env: dict[str, str] | None = None) -> int:
+        runs.append((command, env))
+        return 0
+
+    monkeypatch.setattr(tasks, "run", run)
+    assert tasks.main(["ray"]) == 0
+    ((command, env),) = runs
+    assert "tests/engines/test_ray.py" in command
+    assert env is not None and env["PNP_REQUIRE_RAY"] == "1"
+
+
 def _locks(command: list[str]) -> list[str]:
     return [Path(command[k + 1]).name for k, arg in enumerate(command) if arg == "-r"]
 
@@ -79,10 +104,12 @@ def test_every_dependency_is_locked_with_a_version_it_allows_and_hashes() -> Non
 
     project = tomllib.loads((tasks.ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     run, test = _locked(tasks.RUN_LOCK), _locked(tasks.TEST_LOCK)
-    assert not set(run) & set(test), "a package is locked twice"
+    ray = _locked(tasks.RAY_LOCK)
+    assert not set(run) & set(test) and not set(ray) & {*run, *test}, "a package locked twice"
     wanted = [
         (project["project"]["dependencies"] + project["build-system"]["requires"], run),
         (project["project"]["optional-dependencies"]["test"], {**run, **test}),
+        (project["project"]["optional-dependencies"]["ray"], {**run, **test, **ray}),
     ]
     for requirements, locked in wanted:
         for text in requirements:
@@ -90,7 +117,7 @@ def test_every_dependency_is_locked_with_a_version_it_allows_and_hashes() -> Non
             name = canonicalize_name(requirement.name)
             assert name in locked, f"{name} is not in the lock: run `python3 tasks.py lock`"
             assert requirement.specifier.contains(locked[name][0], prereleases=True), text
-    for name, (_version, hashes) in {**run, **test}.items():
+    for name, (_version, hashes) in {**run, **test, **ray}.items():
         assert hashes and all(len(h) == 64 and int(h, 16) >= 0 for h in hashes), name
 
 
@@ -127,7 +154,7 @@ def test_the_test_run_keeps_pytests_rewritten_modules_where_bytecode_is_off(
     """The image sets PYTHONDONTWRITEBYTECODE; pytest must still keep the test modules it
     rewrites, or every worker of every run compiles them all again."""
     monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
-    monkeypatch.setattr(tasks, "ensure_environment", lambda test: None)
+    monkeypatch.setattr(tasks, "ensure_environment", lambda **_: None)
     runs: list[tuple[tuple[str, ...], dict[str, str] | None]] = []
 
     def run(*command: str, env: dict[str, str] | None = None) -> int:
