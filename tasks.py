@@ -62,7 +62,7 @@ def _pip(*args: str) -> list[str]:
 def ensure_environment(*, test: bool, ray: bool = False) -> None:
     """``.venv`` with pnp at the pinned versions; ``test``: with the test extra too (pytest,
     ruff, mypy, playwright, ...), which a build-only user does not need (it was most of the
-    venv); ``ray``: with the ray extra as well (about 200 MB, for a balance run on a cluster
+    venv); ``ray``: with the ray extra as well (Ray is about 240 MB: a balance run on a cluster
     and its tests). A venv that has an extra serves a task without it as it is."""
     wanted = _requirements_hash()
     installed = STAMP.read_text().split() if STAMP.is_file() else []
