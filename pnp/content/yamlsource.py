@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -105,7 +106,15 @@ def load_yaml(path: Path, display_path: str) -> Node:
     `display_path` is what locations show, typically the path relative to the content root.
     Raises ContentError listing every problem of the file.
     """
-    text = _read_text(path, display_path)
+    return _parse(_read_text(path, display_path), display_path)
+
+
+@lru_cache(maxsize=512)
+def _parse(text: str, display_path: str) -> Node:
+    """The tree of ``text``, kept for the next load of the same bytes under the same name: the
+    nodes are frozen, and validating a game loads every file of it again (a designer's watch,
+    a tuning search, a seeded copy of the content in the tests). A file that does not load
+    raises every time; exceptions are not kept. 512 files are a few MB."""
     check_shape(text, display_path)
     try:
         root = yaml.compose(text, Loader=_FAST_LOADER)

@@ -313,12 +313,29 @@ def scene_json(scene: Scene) -> dict[str, Any]:
     }
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+"""The field names of each dataclass a scene holds (empty for any other type): a scene is
+turned into JSON on every move of a table, and asking ``dataclasses`` each time was most of it."""
+
+
+def _field_names(kind: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        fields = dataclasses.fields(kind) if dataclasses.is_dataclass(kind) else ()
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in fields)
+    return names
+
+
 def _plain(value: Any) -> Any:
-    if isinstance(value, FaceRef):
-        return f"{value.product}/{value.item}/{value.side}"
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, (tuple, list)):
+    kind = type(value)
+    if kind is tuple or kind is list:
+        return [_plain(item) for item in value]
+    names = _field_names(kind)
+    if names:
+        if isinstance(value, FaceRef):
+            return f"{value.product}/{value.item}/{value.side}"
+        return {name: _plain(getattr(value, name)) for name in names}
+    if isinstance(value, (tuple, list)):  # a subclass (a named tuple)
         return [_plain(item) for item in value]
     return value
 

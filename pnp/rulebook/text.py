@@ -13,13 +13,29 @@ from pnp.errors import Location
 from pnp.model.rulebook import Block, BlockKind, GlossaryEntry, Rulebook, Section
 from pnp.registry import find_game
 
+_EXAMPLES: dict[int, tuple[object, dict[str, Any]]] = {}
+"""The examples of the last few models, by identity (each entry holds its model, so the
+identity is not reused while it is kept)."""
+_EXAMPLES_KEPT = 8
+
 
 def examples_for(game: LoadedGame) -> dict[str, Any]:
-    """Worked examples computed by the game's engine (`rulebook_examples(model)`), if any."""
+    """Worked examples computed by the game's engine (`rulebook_examples(model)`), if any.
+
+    Computed once per model: validating a game renders the rulebook's prose twice (its own
+    check and the preflight of player documents), and the examples play the engine."""
     plugin = find_game(game.slug)
     if plugin is None or plugin.rulebook_examples is None:
         return {}
-    return plugin.rulebook_examples(game.model)
+    model = game.model
+    kept = _EXAMPLES.get(id(model))
+    if kept is not None and kept[0] is model:
+        return kept[1]
+    examples = plugin.rulebook_examples(model)
+    if len(_EXAMPLES) >= _EXAMPLES_KEPT:
+        del _EXAMPLES[next(iter(_EXAMPLES))]
+    _EXAMPLES[id(model)] = (model, examples)
+    return examples
 
 
 def context_for(game: LoadedGame) -> dict[str, Any]:

@@ -10,6 +10,7 @@ every reader agree.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import yaml
 
@@ -34,8 +35,10 @@ resolvers included): any other scalar is text to both, with no need to parse it.
 _FLOAT_12 = re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)$")
 
 
+@lru_cache(maxsize=4096)
 def differs(text: str, *, key: bool) -> str | None:
-    """How YAML 1.1 and YAML 1.2 readers disagree on the plain scalar ``text``, or None."""
+    """How YAML 1.1 and YAML 1.2 readers disagree on the plain scalar ``text``, or None
+    (kept: a number is read by a whole YAML load, and the same few recur in every file)."""
     if _BOOL_11.match(text) or (not key and _SHORT_BOOL.match(text)):
         truth = "true" if text[0] in "yYoO" and text.lower() != "off" else "false"
         return f"YAML 1.1 tools read it as the boolean {truth}, YAML 1.2 ones as text"
@@ -83,25 +86,40 @@ def check_portable_yaml(findings: Findings) -> None:
             continue
         try:
             text = read_file(game.folder / display[len(prefix) :], display).decode("utf-8")
-            tokens = list(yaml.scan(text, Loader=_SCANNER))
-        except (ContentError, UnicodeDecodeError, yaml.YAMLError):
+        except (ContentError, UnicodeDecodeError):
             continue  # the loader reports an unreadable file; here there is nothing to add
-        after_key = False
-        for token in tokens:
-            if isinstance(token, yaml.ScalarToken) and token.plain:
-                why = differs(token.value, key=after_key)
-                if why is not None:
-                    mark = token.start_mark
-                    kind = "key" if after_key else "value"
-                    advice = (
-                        "rename the key or quote it"
-                        if after_key
-                        else "quote it"
-                        if "boolean" in why or "as text" in why
-                        else "write the number as both read it, or quote it"
-                    )
-                    findings.error(
+        for where, message in _disagreements(text, display):
+            findings.error(where, message)
+
+
+@lru_cache(maxsize=512)
+def _disagreements(text: str, display: str) -> tuple[tuple[Location, str], ...]:
+    """The errors of one file's text, kept for the same text: every validate scans every
+    content file, and most of a content tree is the same from one validate to the next."""
+    try:
+        tokens = list(yaml.scan(text, Loader=_SCANNER))
+    except yaml.YAMLError:
+        return ()  # the loader reports the syntax error
+    found: list[tuple[Location, str]] = []
+    after_key = False
+    for token in tokens:
+        if isinstance(token, yaml.ScalarToken) and token.plain:
+            why = differs(token.value, key=after_key)
+            if why is not None:
+                mark = token.start_mark
+                kind = "key" if after_key else "value"
+                advice = (
+                    "rename the key or quote it"
+                    if after_key
+                    else "quote it"
+                    if "boolean" in why or "as text" in why
+                    else "write the number as both read it, or quote it"
+                )
+                found.append(
+                    (
                         Location(display, mark.line + 1, mark.column + 1),
                         f'{kind} {token.value!r}: {why}; {advice}: "{token.value}"',
                     )
-            after_key = isinstance(token, yaml.KeyToken)
+                )
+        after_key = isinstance(token, yaml.KeyToken)
+    return tuple(found)
