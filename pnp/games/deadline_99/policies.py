@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from pnp.engines.base import Rules
-from pnp.games.deadline_99.model import Effect, EffectKind, Role
+from pnp.games.deadline_99.model import Effect, EffectKind, Identity, Role
 from pnp.games.deadline_99.rules import Deadline99Rules, Deadline99State, Play
 
 T = TypeVar("T")
@@ -96,6 +96,12 @@ def _facts(d99: Deadline99Rules) -> Callable[[Play], _Facts]:
     return facts
 
 
+def _is_ally_king(d99: Deadline99Rules, state: Deadline99State, me: Identity, target: int) -> bool:
+    """Whether ``target`` is a known king of ``me``'s camp (camp mode)."""
+    other = d99.identity(state, target)
+    return other is not None and other.role is Role.KING and other.camp is me.camp
+
+
 class SafePolicy:
     """A sensible player: never busts when a card keeps them in, and keeps the lifesavers.
 
@@ -123,37 +129,38 @@ class SafePolicy:
         d99, actions = _plays(rules, state)
         facts = _facts(d99)
         count, cap = state.count, d99.cap
-        safe = [action for action in actions if not facts(action).busts(count, cap)]
-        if not safe:
-            return actions[int(rng.random() * len(actions))]
         seat = state.seat
         me = d99.identity(state, seat)
         hands = state.hands
-
-        def ally_king(target: int) -> bool:
-            other = d99.identity(state, target)
-            return (
-                me is not None
-                and other is not None
-                and other.role is Role.KING
-                and other.camp is me.camp
-            )
-
-        def key(action: Play) -> tuple[int, int, int]:
+        # One pass: each play's facts are looked up once, the busting ones skipped, and the
+        # least key kept with its ties (as pick_best does, in the same order, so the same rng
+        # draw picks the same play). A search player's playouts make this choice millions of
+        # times.
+        best: list[Play] = []
+        best_key: tuple[int, int, int] | None = None
+        for action in actions:
             known = facts(action)
-            if known.safe_key is not None:
-                return known.safe_key
-            target = action.target
-            assert target is not None
-            cards = len(hands[target])
-            if known.effect.kind is EffectKind.CHOOSE_NEXT:
-                # A: name the opponent with the fewest cards (never oneself if others exist).
-                order = cards + (1000 if target == seat else 0)
-            else:
-                order = -cards
-            return (known.rank, 1 if me is not None and ally_king(target) else 0, order)
-
-        return pick_best(safe, key, rng)
+            if known.busts(count, cap):
+                continue
+            key = known.safe_key
+            if key is None:
+                target = action.target
+                assert target is not None
+                cards = len(hands[target])
+                if known.effect.kind is EffectKind.CHOOSE_NEXT:
+                    # A: name the opponent with the fewest cards (never oneself if others exist).
+                    order = cards + (1000 if target == seat else 0)
+                else:
+                    order = -cards
+                ally = me is not None and _is_ally_king(d99, state, me, target)
+                key = (known.rank, 1 if ally else 0, order)
+            if best_key is None or key < best_key:
+                best, best_key = [action], key
+            elif key == best_key:
+                best.append(action)
+        if not best:
+            return actions[int(rng.random() * len(actions))]
+        return best[0] if len(best) == 1 else best[int(rng.random() * len(best))]
 
     def __repr__(self) -> str:
         return "SafePolicy()"
