@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from pnp.engines.base import Rules
+from pnp.model.common import field_names
 from pnp.units import CARD_SIZES_MM, PAPER_SIZES_MM, parse_length, to_mm
 
 
@@ -313,25 +314,12 @@ def scene_json(scene: Scene) -> dict[str, Any]:
     }
 
 
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-"""The field names of each dataclass a scene holds (empty for any other type): a scene is
-turned into JSON on every move of a table, and asking ``dataclasses`` each time was most of it."""
-
-
-def _field_names(kind: type) -> tuple[str, ...]:
-    names = _FIELD_NAMES.get(kind)
-    if names is None:
-        fields = dataclasses.fields(kind) if dataclasses.is_dataclass(kind) else ()
-        names = _FIELD_NAMES[kind] = tuple(f.name for f in fields)
-    return names
-
-
 def _plain(value: Any) -> Any:
     kind = type(value)
     if kind is tuple or kind is list:
         return [_plain(item) for item in value]
-    names = _field_names(kind)
-    if names:
+    names = field_names(kind)
+    if names is not None:
         if isinstance(value, FaceRef):
             return f"{value.product}/{value.item}/{value.side}"
         return {name: _plain(getattr(value, name)) for name in names}

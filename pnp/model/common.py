@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
@@ -9,6 +10,25 @@ from typing import Protocol, runtime_checkable
 from pnp.errors import Location
 
 NOWHERE = Location("<derived>")
+
+_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
+
+
+def field_names(kind: type) -> tuple[str, ...] | None:
+    """The field names of the dataclass ``kind``, in order; None for any other type. Kept per
+    type: the checks walk every value of a model and the web table every value of a scene,
+    and asking ``dataclasses`` each time was most of those walks."""
+    try:
+        return _FIELD_NAMES[kind]
+    except KeyError:
+        pass
+    names = (
+        tuple(f.name for f in dataclasses.fields(kind))
+        if dataclasses.is_dataclass(kind) and isinstance(kind, type)
+        else None
+    )
+    _FIELD_NAMES[kind] = names
+    return names
 
 
 def doc(

@@ -24,7 +24,7 @@ from pnp.layout.products import DEFAULT_BLEED, LaidOutProduct, layout_product
 from pnp.layout.sheets import card_slot, plan_card_grid
 from pnp.layout.sizes import SizeError, item_size
 from pnp.layout.template import template_path
-from pnp.model.common import NOWHERE, ProductKind
+from pnp.model.common import NOWHERE, ProductKind, field_names
 from pnp.units import PAPER_SIZES_MM, mm
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -72,18 +72,19 @@ def collections(model: Any, path: str = "") -> Iterator[tuple[str, tuple[Any, ..
     """Every tuple of dataclass objects in the model, with its dotted path: a field's, or a
     named one in a mapping (a data-only game keeps its items in ``collections: {cards: …}``,
     which the checks once skipped, so a duplicate id there passed)."""
-    if not dataclasses.is_dataclass(model):
+    names = field_names(type(model))
+    if names is None:
         return
-    for field in dataclasses.fields(model):
-        value = getattr(model, field.name)
-        here = f"{path}{field.name}"
+    for field_name in names:
+        value = getattr(model, field_name)
+        here = f"{path}{field_name}"
         named = value.items() if isinstance(value, dict) else ()
         for name, items in [("", value), *((f".{key}", v) for key, v in named)]:
-            if isinstance(items, tuple) and items and dataclasses.is_dataclass(items[0]):
+            if isinstance(items, tuple) and items and field_names(type(items[0])) is not None:
                 yield here + name, items
                 for element in items:
                     yield from collections(element, f"{here}{name}[].")
-        if dataclasses.is_dataclass(value):
+        if field_names(type(value)) is not None:
             yield from collections(value, f"{here}.")
 
 
@@ -180,11 +181,11 @@ def _strings(value: Any) -> Iterator[tuple[str, Location | None]]:
     elif isinstance(value, dict):
         for element in value.values():
             yield from _strings(element)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+    elif (names := field_names(type(value))) is not None:
         where = getattr(value, "where", None)
-        for field in dataclasses.fields(value):
-            if field.name != "where":
-                for text, inner in _strings(getattr(value, field.name)):
+        for name in names:
+            if name != "where":
+                for text, inner in _strings(getattr(value, name)):
                     yield text, inner or where
 
 

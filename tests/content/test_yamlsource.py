@@ -197,3 +197,17 @@ def test_a_billion_laughs_file_is_refused(tmp_path: Path) -> None:
         len(problems) == 1
         and "aliases expand this file to more than 200,000 values" in (problems[0])
     )
+
+
+def test_an_edited_file_loads_its_new_values_and_a_copy_its_own_locations(tmp_path: Path) -> None:
+    # Loads of the same bytes are kept; an edit, or the same text under another name, is
+    # never answered with what was kept for other bytes or another file.
+    path = write(tmp_path, "cost: 3\n")
+    before = load_yaml(path, "game.yaml")
+    assert isinstance(before, MappingNode) and scalar(before.get("cost")).value == 3
+    path.write_text("cost: 4\n", encoding="utf-8")
+    first = load_yaml(path, "game.yaml")
+    assert isinstance(first, MappingNode) and scalar(first.get("cost")).value == 4
+    other = load_yaml(path, "copy/game.yaml")
+    assert isinstance(other, MappingNode)
+    assert other.key_where("cost") == Location("copy/game.yaml", 1, 1)

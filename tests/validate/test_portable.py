@@ -56,3 +56,15 @@ def test_a_key_and_values_other_tools_misread_fail_validate_at_their_line(tmp_pa
         f"duel/game.yaml:{line}:7: duel: value '1:20': YAML 1.1 tools read it as the "
         'number 80, YAML 1.2 ones as text; quote it: "1:20"',
     ]
+    # Validating the same bytes again, in the same process, reports the same errors; once the
+    # file is fixed, none.
+    again = runner.invoke(main, ["--content", str(content), "validate", "--static-only"])
+    assert [ln for ln in again.output.splitlines() if "YAML 1." in ln] == [
+        ln for ln in result.output.splitlines() if "YAML 1." in ln
+    ]
+    game.write_text(
+        text.replace("  goal: 10\n", "  goal: 10\n  'on': '1:20'\n  spare: '1:20'\n"),
+        encoding="utf-8",
+    )
+    fixed = runner.invoke(main, ["--content", str(content), "validate", "--static-only"])
+    assert "YAML 1." not in fixed.output
