@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from operator import sub
 from typing import Any
 
 from pnp.engines.base import Policy, RandomPolicy, Rules
@@ -19,7 +20,6 @@ from pnp.games.maquis.rules import MaquisRules
 from pnp.games.maquis.state import (
     EMPTY,
     POLICE,
-    SOLDIER,
     WORKER,
     Activate,
     Kill,
@@ -40,12 +40,30 @@ _BEST: dict[tuple[Any, ...], dict[int, tuple[float, tuple[str, ...]]]] = {}
 """GreedyPolicy.best by (rules, the parts of the position it depends on), then by space."""
 _DISTANCES: dict[tuple[MaquisRules, tuple[str, ...]], list[int]] = {}
 """GreedyPolicy._distances by (rules, vacant-house tiles)."""
-_REACH: dict[tuple[MaquisRules, int, int, int], int] = {}
-"""Spaces with a safe way home, as bits, by (rules, figures, safe houses, blocked space)."""
+_REACH: dict[tuple[MaquisRules, int, int], dict[int, int]] = {}
+"""Spaces with a safe way home, as bits, by (rules, figures, safe houses), then by the space
+one more patrol blocks (-1: none)."""
 _RISKS: dict[tuple[Any, ...], list[float]] = {}
 """GreedyPolicy.arrest_risks by (rules, board, tiles, patrol pile, patrols to come)."""
+_NEEDS: dict[tuple[Any, ...], tuple[float, ...]] = {}
+"""GreedyPolicy.needs by (rules, missions, boxes, stock)."""
 _STOCK_VALUES: dict[tuple[MaquisRules, tuple[float, ...], tuple[int, ...]], float] = {}
 """GreedyPolicy.stock_value by (rules, needs, stock)."""
+
+
+_PILE_COUNTS: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
+"""Each card of a patrol pile with its copies there, by pile."""
+
+
+def _pile_counts(pile: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """Each card in ``pile`` with how many copies of it the pile holds (memoised: a round's
+    pile is asked about once for every placement of every playout)."""
+    counts = _PILE_COUNTS.get(pile)
+    if counts is None:
+        if len(_PILE_COUNTS) > MEMO_LIMIT:
+            _PILE_COUNTS.clear()
+        counts = _PILE_COUNTS[pile] = tuple(Counter(pile).items())
+    return counts
 
 
 _PLANS: dict[MaquisRules, tuple[int, tuple[int, ...], int, int, int]] = {}
@@ -156,43 +174,66 @@ class GreedyPolicy:
         board = s.board
         n = len(rules.locs)
         safe = rules.safe_houses(s.tiles)
-        copies = Counter(pile)
-        landing = {
-            c: next((x for x in rules.card_locs[c] if board[x] == EMPTY and x not in safe), -1)
-            for c in copies
-        }
-        landings = Counter(landing[c] for c in pile if landing[c] >= 0)
         # Spaces as bits: who is reached from a safe house is one bitmask per blocked space.
         adjacent = rules.adjacent_bits
-        figures = sum(1 << j for j, c in enumerate(board) if c in (POLICE, SOLDIER))
-        houses = sum(1 << j for j in safe)
-        reached: dict[int, int] = {}
+        figures = rules.patrol_bits(board)
+        houses = rules._safe_bits_of(s.tiles)
         memo = self._reach_cache
+        reached = memo.get((rules, figures, houses))
+        if reached is None:
+            if len(memo) > MEMO_LIMIT:
+                memo.clear()
+            reached = memo[(rules, figures, houses)] = {}
 
         def reach(blocked: int) -> int:
             """The spaces with a safe way home (as bits) with a patrol on ``blocked``."""
             seen = reached.get(blocked)
             if seen is None:
-                key = (rules, figures, houses, blocked)
-                seen = memo.get(key)
-                if seen is None:
-                    closed = figures | (1 << blocked if blocked >= 0 else 0)
-                    seen = spread(houses, adjacent, closed)
-                    if len(memo) > MEMO_LIMIT:
-                        memo.clear()
-                    memo[key] = seen
-                reached[blocked] = seen
+                closed = figures | (1 << blocked if blocked >= 0 else 0)
+                seen = reached[blocked] = spread(houses, adjacent, closed)
             return seen
 
         base = reach(-1)
+        # Each card, with its copies in the pile, is followed once: where it lands (the first
+        # empty space it names, no safe house), and what a worker on a space it names risks
+        # from it. Counts are whole numbers, so the order they are summed in is no matter.
+        landings: dict[int, int] = {}
+        # Cards that arrest a worker on each space, or land where they cut his way home.
+        caught = [0] * n
+        for c, m in _pile_counts(pile):
+            locs = rules.card_locs[c]
+            open_spaces = [x for x in locs if board[x] == EMPTY and x not in safe]
+            if open_spaces:
+                i = open_spaces[0]
+                landings[i] = landings.get(i, 0) + m
+                if not base >> i & 1:
+                    continue  # a worker there has no way home anyway
+                # With the worker on i, the card goes on to the next empty space it names, or
+                # arrests the first worker it names when none is left.
+                spot = -1
+                for x in open_spaces:
+                    if x != i:
+                        spot = x
+                        break
+                if spot < 0:
+                    caught[i] += m * (next(x for x in locs if x == i or board[x] == WORKER) == i)
+                else:
+                    caught[i] += m * (not reach(spot) >> i & 1)
+            else:
+                # No empty space but safe houses: a worker on one of those it names is
+                # arrested when the card names him before any other worker.
+                for i in {x for x in locs if board[x] == EMPTY}:
+                    if base >> i & 1:
+                        caught[i] += m * (
+                            next(x for x in locs if x == i or board[x] == WORKER) == i
+                        )
         # A card landing on j cuts every way home from the spaces reach(-1) has and reach(j)
         # lacks (j itself aside): each such space counts the cards landing there.
-        cut_off = [0] * n
         for j, m in landings.items():
             cut = base & ~reach(j) & ~(1 << j)
             while cut:
                 low = cut & -cut
-                cut_off[low.bit_length() - 1] += m
+                caught[low.bit_length() - 1] += m
                 cut ^= low
         total = len(pile) or 1
         k = s.patrols_left
@@ -200,29 +241,26 @@ class GreedyPolicy:
         for i in range(n):
             if board[i] != EMPTY:
                 continue
-            bit = 1 << i
-            if not base & bit:
+            if not base >> i & 1:
                 risks[i] = 0.97
                 continue
-            # A card landing elsewhere may cut every way home.
-            bad = cut_off[i]
-            # Cards that would have landed here (or named no empty space) go further on with
-            # the worker here, or arrest the first worker they name if nothing is empty.
-            for c in rules.cards_naming[i]:
-                m = copies.get(c, 0)
-                if not m or landing[c] not in (i, -1):
-                    continue
-                locs = rules.card_locs[c]
-                spot = next((x for x in locs if x != i and board[x] == EMPTY and x not in safe), -1)
-                if spot < 0:
-                    bad += m * (next(x for x in locs if x == i or board[x] == WORKER) == i)
-                else:
-                    bad += m * (not reach(spot) & bit)
-            p = min(1.0, bad / total)
+            p = min(1.0, caught[i] / total)
             risks[i] = 1 - (1 - p) ** k
         return risks
 
     def needs(self, rules: MaquisRules, s: MaquisState) -> list[float]:
+        """What the open mission boxes still ask of each resource (memoised on the missions,
+        their boxes and the stock: a fresh list, which the caller may change)."""
+        key = (rules, s.missions, s.boxes, s.stock)
+        need = _NEEDS.get(key)
+        if need is None:
+            if len(_NEEDS) > MEMO_LIMIT:
+                _NEEDS.clear()
+            need = _NEEDS[key] = tuple(self._needs(rules, s))
+        return list(need)
+
+    @staticmethod
+    def _needs(rules: MaquisRules, s: MaquisState) -> list[float]:
         need = [0.0] * len(rules.res)
         for slot, mission_id in enumerate(s.missions):
             mission = rules.missions[mission_id]
@@ -277,13 +315,12 @@ class GreedyPolicy:
         supply: list[int] | None = None,
     ) -> float:
         """What doing ``o`` is worth; ``before`` (the stock's value for ``need``) and
-        ``supply`` may be given when the caller weighs several options of one position."""
-        stock = list(s.stock)
-        for r, n in o.pay.items():
-            stock[rules.res_index[r]] -= n
+        ``supply`` may be given when the caller weighs several options of one position.
+        ``need`` is left as it was."""
+        # The stock once paid (an option's cost is its pay as a vector).
+        gained = list(map(sub, s.stock, o.cost)) if o.cost else list(s.stock)
         if before is None:
             before = self.stock_value(rules, need, s.stock)
-        gained = list(stock)
         if supply is None:
             supply = rules.supply(s)
         value = 0.0
@@ -318,8 +355,8 @@ class GreedyPolicy:
             value += 60
             if sum(1 for b in s.boxes[slot] if not b) == 1:
                 value += 60
-            for r, n in o.pay.items():
-                need[rules.res_index[r]] -= n
+            # What this step pays is no longer needed.
+            need = [n - paid for n, paid in zip(need, o.cost, strict=True)] if o.cost else need
         value += self.stock_value(rules, need, gained) - before
         if o.airdrop is not None:
             value *= 0.8
@@ -411,7 +448,7 @@ class GreedyPolicy:
         if supply is None:
             supply = rules.supply(s)
         for o in options:
-            v = self.option_value(rules, s, o, list(need), before, supply)
+            v = self.option_value(rules, s, o, need, before, supply)
             if v > best_value + TIE:
                 best_value, best_keys = v, [o.key]
             elif v >= best_value - TIE and best_value > 0:
@@ -419,15 +456,21 @@ class GreedyPolicy:
         return best_value, tuple(best_keys)
 
     def _best_placements(
-        self, rules: MaquisRules, s: MaquisState, places: list[Place]
+        self,
+        rules: MaquisRules,
+        s: MaquisState,
+        places: list[Place],
+        spaces: list[int] | None = None,
     ) -> list[Place]:
         """The placements worth most (a tie: all of them), each space's best option weighed
-        against the risk of arrest there."""
+        against the risk of arrest there (``spaces``: the space of each placement, when the
+        caller has them)."""
         dist = self._distances(rules, s)
         risks = self.arrest_risks(rules, s)
         lose = self.LOSE_WORKER - 8.0 * rules.level.arrest_morale * (1 + (s.morale <= 3))
         scored = []
-        spaces = [rules.index[a.loc] for a in places]
+        if spaces is None:
+            spaces = [rules.index[a.loc] for a in places]
         bests, _ = self._best_of_spaces(rules, s, spaces)
         for a, i, (value, _) in zip(places, spaces, bests, strict=True):
             risk = risks[i]
@@ -440,10 +483,10 @@ class GreedyPolicy:
         assert isinstance(rules, MaquisRules) and isinstance(state, MaquisState)
         s = state
         if s.phase == "place":
-            actions = rules.legal_actions(s)
-            places = [a for a in actions if isinstance(a, Place)]
+            # The placements legal_actions would list (the rules' memo of this position).
+            spaces, places = rules._placements(s)
             if not places:
-                return actions[0]  # Stay: no empty space is left
+                return rules.legal_actions(s)[0]  # Stay: no empty space is left
             # A playout meets the same placement again and again (the same round from other
             # hidden cards): what the placements are worth depends on the key alone.
             pile = s.draw or s.discard
@@ -453,7 +496,9 @@ class GreedyPolicy:
             if tops is None:
                 if len(self._placement_memo) > MEMO_LIMIT:
                     self._placement_memo.clear()
-                tops = self._placement_memo[key] = self._best_placements(rules, s, places)
+                tops = self._placement_memo[key] = self._best_placements(
+                    rules, s, list(places), list(spaces)
+                )
             chosen: MaquisAction = pick(rng, tops)
             return chosen
         # Action phase. The legal actions are listed only where the choice reads them: listing
@@ -517,7 +562,7 @@ class GreedyPolicy:
                 hand = [a + b for a, b in zip(hand, s.drops[o.collect], strict=True)]
             if not rules._affords(hand, rules.kill_cost):
                 continue
-            value = self.option_value(rules, s, o, list(need)) + self.LOSE_WORKER
+            value = self.option_value(rules, s, o, need) + self.LOSE_WORKER
             if best is None or value > best[0]:
                 best = (value, rules._activation(i, o.key))
         return best

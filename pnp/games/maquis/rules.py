@@ -191,6 +191,7 @@ class MaquisRules(WorkerOptions, WayHome):
         self._placeable_memo: dict[tuple[Any, ...], Placements] = {}
         self._safe_bits: dict[tuple[str, ...], int] = {}
         self._reach_memo: dict[tuple[int, tuple[str, ...]], tuple[int, int]] = {}
+        self._reach_by_board: dict[tuple[str, tuple[str, ...]], tuple[int, int]] = {}
         # A board as binary digits, space 0 last: 1 for a patrol figure, 0 for anything else.
         self._patrol_digits = str.maketrans(
             {EMPTY: "0", WORKER: "0", ACTIVE: "0", POLICE: "1", SOLDIER: "1"}
