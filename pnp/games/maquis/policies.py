@@ -90,6 +90,21 @@ def _resource_plan(rules: MaquisRules) -> tuple[int, tuple[int, ...], int, int, 
     return plan
 
 
+_NOTHING: tuple[float, tuple[str, ...]] = (0.0, ("-",))
+"""The best a worker can gain where he has no option: nothing."""
+
+_SHIELDS: dict[MaquisRules, tuple[bool, ...]] = {}
+
+
+def _shields(rules: MaquisRules) -> tuple[bool, ...]:
+    """Whether each space has a star shield (a reward there is kept even when arrested),
+    looked up once per rules object."""
+    shields = _SHIELDS.get(rules)
+    if shields is None:
+        shields = _SHIELDS[rules] = tuple(loc.shield for loc in rules.locs)
+    return shields
+
+
 def pick(rng: random.Random, choices: Sequence[Any]) -> Any:
     """One of ``choices`` drawn from ``rng`` (the first without a draw when there is one)."""
     return choices[0] if len(choices) == 1 else choices[int(rng.random() * len(choices))]
@@ -439,10 +454,10 @@ class GreedyPolicy:
         before: float | None = None,
         supply: list[int] | None = None,
     ) -> tuple[float, tuple[str, ...]]:
-        best_value, best_keys = 0.0, ["-"]
         options = rules.options(s, i)
         if not options:
-            return best_value, tuple(best_keys)
+            return _NOTHING
+        best_value, best_keys = 0.0, ["-"]
         if before is None:
             before = self.stock_value(rules, need, s.stock)
         if supply is None:
@@ -468,16 +483,18 @@ class GreedyPolicy:
         dist = self._distances(rules, s)
         risks = self.arrest_risks(rules, s)
         lose = self.LOSE_WORKER - 8.0 * rules.level.arrest_morale * (1 + (s.morale <= 3))
-        scored = []
         if spaces is None:
             spaces = [rules.index[a.loc] for a in places]
         bests, _ = self._best_of_spaces(rules, s, spaces)
-        for a, i, (value, _) in zip(places, spaces, bests, strict=True):
-            risk = risks[i]
-            keep = value if rules.locs[i].shield else value * (1 - risk)
-            scored.append((keep - risk * lose - 0.01 * dist[i], a))
-        top = max(score for score, _ in scored)
-        return [a for score, a in scored if score >= top - TIE]
+        shields = _shields(rules)
+        # What a worker keeps there (all of it on a star shield, else only if not arrested),
+        # less the risk of losing him and a hair for the walk home.
+        scores = [
+            (value if shields[i] else value * (1 - risks[i])) - risks[i] * lose - 0.01 * dist[i]
+            for i, (value, _) in zip(spaces, bests, strict=True)
+        ]
+        top = max(scores)
+        return [a for a, score in zip(places, scores, strict=True) if score >= top - TIE]
 
     def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> MaquisAction:
         assert isinstance(rules, MaquisRules) and isinstance(state, MaquisState)
@@ -520,11 +537,18 @@ class GreedyPolicy:
         activations: list[tuple[float, Activate]] = []
         workers = [i for i, c in enumerate(s.board) if c == WORKER]
         bests, need = self._best_of_spaces(rules, s, workers)
+        # What rules a rescue out for every worker at once, asked once (_rescue asks again).
+        may_rescue = not (
+            s.killed
+            or s.morale <= 1 - rules.s.kill_morale
+            or rules._affords(s.stock, rules.kill_cost)
+        )
         for i, (value, keys) in zip(workers, bests, strict=True):
             activations += [(value, rules._activation(i, key)) for key in keys]
-            rescue = self._rescue(rules, s, i, need)
-            if rescue is not None:
-                activations.append(rescue)
+            if may_rescue:
+                rescue = self._rescue(rules, s, i, need)
+                if rescue is not None:
+                    activations.append(rescue)
         if not activations:
             return rules.legal_actions(s)[0]
         activation: MaquisAction = best_of(activations, rng)

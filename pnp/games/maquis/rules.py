@@ -658,7 +658,8 @@ class MaquisRules(WorkerOptions, WayHome):
             # 4 of a kind at most in play: take only what the supply still has (_gain).
             supply = self._supply(stock, drops)
             gained = list(stock)
-            for name, n in {k: n - used.get(k, 0) for k, n in r.resources.items()}.items():
+            for name, n in r.resources.items():
+                n -= used.get(name, 0)
                 k = self.res_index[name]
                 gained[k] += min(n, supply[k])
             stock = tuple(gained)
