@@ -45,6 +45,12 @@ _REACH: dict[tuple[MaquisRules, int, int], dict[int, int]] = {}
 one more patrol blocks (-1: none)."""
 _RISKS: dict[tuple[Any, ...], list[float]] = {}
 """GreedyPolicy.arrest_risks by (rules, board, tiles, patrol pile, patrols to come)."""
+Catches = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]
+"""A board's empty spaces with a safe way home and those without one, and for each patrol
+card the spaces it catches a worker put there on (arrests him, or lands where it cuts his
+way home), a space once for each way the card does it."""
+_CATCHES: dict[tuple[MaquisRules, str, tuple[str, ...]], Catches] = {}
+"""GreedyPolicy._catches by (rules, board, tiles)."""
 _NEEDS: dict[tuple[Any, ...], tuple[float, ...]] = {}
 """GreedyPolicy.needs by (rules, missions, boxes, stock)."""
 _STOCK_VALUES: dict[tuple[MaquisRules, tuple[float, ...], tuple[int, ...]], float] = {}
@@ -186,13 +192,40 @@ class GreedyPolicy:
     def _arrest_risks(
         self, rules: MaquisRules, s: MaquisState, pile: tuple[int, ...]
     ) -> list[float]:
-        board = s.board
-        n = len(rules.locs)
-        safe = rules.safe_houses(s.tiles)
+        homeward, stranded, catches = self._catches(rules, s.board, s.tiles)
+        # Each card counts its copies in the pile against the spaces it catches a worker on
+        # (whole numbers: the order they are summed in is no matter).
+        caught = [0] * len(rules.locs)
+        for c, m in _pile_counts(pile):
+            for x in catches[c]:
+                caught[x] += m
+        total = len(pile) or 1
+        k = s.patrols_left
+        risks = [0.0] * len(rules.locs)
+        for i in stranded:
+            risks[i] = 0.97
+        for i in homeward:
+            p = min(1.0, caught[i] / total)
+            risks[i] = 1 - (1 - p) ** k
+        return risks
+
+    def _catches(self, rules: MaquisRules, board: str, tiles: tuple[str, ...]) -> Catches:
+        """What each patrol card would do to a worker put on an empty space of ``board`` now
+        (memoised on the board and the tiles: the same for every pile and patrol count)."""
+        key = (rules, board, tiles)
+        found = _CATCHES.get(key)
+        if found is None:
+            if len(_CATCHES) > MEMO_LIMIT:
+                _CATCHES.clear()
+            found = _CATCHES[key] = self._find_catches(rules, board, tiles)
+        return found
+
+    def _find_catches(self, rules: MaquisRules, board: str, tiles: tuple[str, ...]) -> Catches:
+        safe = rules.safe_houses(tiles)
         # Spaces as bits: who is reached from a safe house is one bitmask per blocked space.
         adjacent = rules.adjacent_bits
         figures = rules.patrol_bits(board)
-        houses = rules._safe_bits_of(s.tiles)
+        houses = rules._safe_bits_of(tiles)
         memo = self._reach_cache
         reached = memo.get((rules, figures, houses))
         if reached is None:
@@ -209,59 +242,45 @@ class GreedyPolicy:
             return seen
 
         base = reach(-1)
-        # Each card, with its copies in the pile, is followed once: where it lands (the first
-        # empty space it names, no safe house), and what a worker on a space it names risks
-        # from it. Counts are whole numbers, so the order they are summed in is no matter.
-        landings: dict[int, int] = {}
-        # Cards that arrest a worker on each space, or land where they cut his way home.
-        caught = [0] * n
-        for c, m in _pile_counts(pile):
-            locs = rules.card_locs[c]
+        catches: list[tuple[int, ...]] = []
+        for locs in rules.card_locs:
+            caught: list[int] = []
             open_spaces = [x for x in locs if board[x] == EMPTY and x not in safe]
             if open_spaces:
+                # The card lands on the first empty space it names (no safe house), i.
                 i = open_spaces[0]
-                landings[i] = landings.get(i, 0) + m
-                if not base >> i & 1:
-                    continue  # a worker there has no way home anyway
-                # With the worker on i, the card goes on to the next empty space it names, or
-                # arrests the first worker it names when none is left.
-                spot = -1
-                for x in open_spaces:
-                    if x != i:
-                        spot = x
-                        break
-                if spot < 0:
-                    caught[i] += m * (next(x for x in locs if x == i or board[x] == WORKER) == i)
-                else:
-                    caught[i] += m * (not reach(spot) >> i & 1)
+                # A worker on i sends it on to the next empty space it names, or is arrested
+                # when it names no other empty space and him before any other worker.
+                if base >> i & 1:
+                    spot = -1
+                    for x in open_spaces:
+                        if x != i:
+                            spot = x
+                            break
+                    if spot < 0:
+                        hit = next(x for x in locs if x == i or board[x] == WORKER) == i
+                    else:
+                        hit = not reach(spot) >> i & 1
+                    if hit:
+                        caught.append(i)
+                # Landing on i, it cuts every way home from the spaces reach(-1) has and
+                # reach(i) lacks (i itself aside).
+                cut = base & ~reach(i) & ~(1 << i)
+                while cut:
+                    low = cut & -cut
+                    caught.append(low.bit_length() - 1)
+                    cut ^= low
             else:
                 # No empty space but safe houses: a worker on one of those it names is
                 # arrested when the card names him before any other worker.
                 for i in {x for x in locs if board[x] == EMPTY}:
-                    if base >> i & 1:
-                        caught[i] += m * (
-                            next(x for x in locs if x == i or board[x] == WORKER) == i
-                        )
-        # A card landing on j cuts every way home from the spaces reach(-1) has and reach(j)
-        # lacks (j itself aside): each such space counts the cards landing there.
-        for j, m in landings.items():
-            cut = base & ~reach(j) & ~(1 << j)
-            while cut:
-                low = cut & -cut
-                caught[low.bit_length() - 1] += m
-                cut ^= low
-        total = len(pile) or 1
-        k = s.patrols_left
-        risks = [0.0] * n
-        for i in range(n):
-            if board[i] != EMPTY:
-                continue
-            if not base >> i & 1:
-                risks[i] = 0.97
-                continue
-            p = min(1.0, caught[i] / total)
-            risks[i] = 1 - (1 - p) ** k
-        return risks
+                    if base >> i & 1 and next(x for x in locs if x == i or board[x] == WORKER) == i:
+                        caught.append(i)
+            catches.append(tuple(caught))
+        empty = [i for i, c in enumerate(board) if c == EMPTY]
+        homeward = tuple(i for i in empty if base >> i & 1)
+        stranded = tuple(i for i in empty if not base >> i & 1)
+        return homeward, stranded, tuple(catches)
 
     def needs(self, rules: MaquisRules, s: MaquisState) -> list[float]:
         """What the open mission boxes still ask of each resource (memoised on the missions,
