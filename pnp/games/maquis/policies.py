@@ -36,8 +36,14 @@ TIE = 1e-9
 MEMO_LIMIT = 8192
 """Entries a memo of the policies holds before it starts afresh (memory stays bounded)."""
 
-_BEST: dict[tuple[Any, ...], dict[int, tuple[float, tuple[str, ...]]]] = {}
-"""GreedyPolicy.best by (rules, the parts of the position it depends on), then by space."""
+SpaceKey = int | tuple[int, int]
+"""A space in the memo of :meth:`GreedyPolicy.best`: its index, or (index, day) for a space
+where a mission step may be done (which steps are open depends on the day)."""
+Best = tuple[float, tuple[str, ...]]
+"""The best value a worker on a space can gain, and the keys of the options reaching it."""
+_BEST: dict[tuple[Any, ...], dict[SpaceKey, Best]] = {}
+"""GreedyPolicy.best by (rules, the parts of the position it depends on but the day), then
+by space (and the day, for a space with a mission step)."""
 _DISTANCES: dict[tuple[MaquisRules, tuple[str, ...]], list[int]] = {}
 """GreedyPolicy._distances by (rules, vacant-house tiles)."""
 _REACH: dict[tuple[MaquisRules, int, int], dict[int, int]] = {}
@@ -421,42 +427,44 @@ class GreedyPolicy:
         s: MaquisState,
         i: int,
         need: list[float],
-        at: dict[int, tuple[float, tuple[str, ...]]] | None = None,
-    ) -> tuple[float, tuple[str, ...]]:
+        at: dict[SpaceKey, Best] | None = None,
+    ) -> Best:
         """The best value a worker on space ``i`` can gain and every option key reaching it
         (``-``, doing nothing, when no option gains anything). ``at``: the position's memo
         (:meth:`_best_at`), when the caller asks for several spaces and has it already."""
         if at is None:
             at = self._best_at(rules, s)
-        cached = at.get(i)
+        key = (i, s.day) if i in rules._options_at(s)[1] else i
+        cached = at.get(key)
         if cached is None:
-            cached = at[i] = self._best(rules, s, i, need)
+            cached = at[key] = self._best(rules, s, i, need)
         return cached
 
     def _best_of_spaces(
         self, rules: MaquisRules, s: MaquisState, spaces: list[int]
-    ) -> tuple[list[tuple[float, tuple[str, ...]]], list[float]]:
+    ) -> tuple[list[Best], list[float]]:
         """:meth:`best` for each of ``spaces``, and the needs (empty when the position's memo
         knew every space: only an unknown space reads them). The needs, the stock's value
         and the supply are the same for every space of a position, so they are found once
         for all the spaces the memo lacks, not once a space."""
         at = self._best_at(rules, s)
-        missing = [i for i in spaces if i not in at]
+        steps, day = rules._options_at(s)[1], s.day
+        keys: list[SpaceKey] = [(i, day) if i in steps else i for i in spaces]
+        missing = [(i, key) for i, key in zip(spaces, keys, strict=True) if key not in at]
         need: list[float] = []
         if missing:
             need = self.needs(rules, s)
             before = self.stock_value(rules, need, s.stock)
             supply = rules.supply(s)
-            for i in missing:
-                at[i] = self._best(rules, s, i, need, before, supply)
-        return [at[i] for i in spaces], need
+            for i, key in missing:
+                at[key] = self._best(rules, s, i, need, before, supply)
+        return [at[key] for key in keys], need
 
-    def _best_at(
-        self, rules: MaquisRules, s: MaquisState
-    ) -> dict[int, tuple[float, tuple[str, ...]]]:
+    def _best_at(self, rules: MaquisRules, s: MaquisState) -> dict[SpaceKey, Best]:
         """The memo of :meth:`best` for every space of this position's context."""
-        # Between two placements only the board changes, and options do not depend on it.
-        key = (rules, s.stock, s.morale, s.missions, s.boxes, s.cafe, s.drops, s.tiles, s.day)
+        # Between two placements only the board changes, and options do not depend on it;
+        # nor on the day, but for the mission steps open (the day is in their spaces' keys).
+        key = (rules, s.stock, s.morale, s.missions, s.boxes, s.cafe, s.drops, s.tiles)
         at = self._cache.get(key)
         if at is None:
             if len(self._cache) > MEMO_LIMIT:

@@ -211,6 +211,7 @@ class MaquisRules(WorkerOptions, WayHome):
             if action is not None:
                 self._pays[id(action)] = (action, self._pay_table(action))
         self._steps_memo: dict[tuple[Any, ...], tuple[OpenStep, ...]] = {}
+        self._spare_memo: dict[tuple[tuple[int, ...], ...], tuple[int, ...]] = {}
 
     # -- protocol -------------------------------------------------------------------------
 
