@@ -57,6 +57,22 @@ card the spaces it catches a worker put there on (arrests him, or lands where it
 way home), a space once for each way the card does it."""
 _CATCHES: dict[tuple[MaquisRules, str, tuple[str, ...]], Catches] = {}
 """GreedyPolicy._catches by (rules, board, tiles)."""
+_RISK_BY_CAUGHT: dict[tuple[int, int], tuple[float, ...]] = {}
+"""_risk_by_caught by (cards in the pile, patrols to come)."""
+
+
+def _risk_by_caught(total: int, patrols: int) -> tuple[float, ...]:
+    """The chance a worker is lost this round, by how many of the ``total`` cards in the pile
+    catch him, with ``patrols`` draws to come (each taken as independent). A card catches a
+    space once at most, so the count never passes ``total``."""
+    table = _RISK_BY_CAUGHT.get((total, patrols))
+    if table is None:
+        table = _RISK_BY_CAUGHT[(total, patrols)] = tuple(
+            1 - (1 - min(1.0, caught / total)) ** patrols for caught in range(total + 1)
+        )
+    return table
+
+
 _NEEDS: dict[tuple[Any, ...], tuple[float, ...]] = {}
 """GreedyPolicy.needs by (rules, missions, boxes, stock)."""
 _STOCK_VALUES: dict[tuple[MaquisRules, tuple[float, ...], tuple[int, ...]], float] = {}
@@ -205,14 +221,12 @@ class GreedyPolicy:
         for c, m in _pile_counts(pile):
             for x in catches[c]:
                 caught[x] += m
-        total = len(pile) or 1
-        k = s.patrols_left
+        by_caught = _risk_by_caught(len(pile) or 1, s.patrols_left)
         risks = [0.0] * len(rules.locs)
         for i in stranded:
             risks[i] = 0.97
         for i in homeward:
-            p = min(1.0, caught[i] / total)
-            risks[i] = 1 - (1 - p) ** k
+            risks[i] = by_caught[caught[i]]
         return risks
 
     def _catches(self, rules: MaquisRules, board: str, tiles: tuple[str, ...]) -> Catches:
@@ -449,16 +463,21 @@ class GreedyPolicy:
         for all the spaces the memo lacks, not once a space."""
         at = self._best_at(rules, s)
         steps, day = rules._options_at(s)[1], s.day
-        keys: list[SpaceKey] = [(i, day) if i in steps else i for i in spaces]
-        missing = [(i, key) for i, key in zip(spaces, keys, strict=True) if key not in at]
+        bests: list[Best] = []
         need: list[float] = []
-        if missing:
-            need = self.needs(rules, s)
-            before = self.stock_value(rules, need, s.stock)
-            supply = rules.supply(s)
-            for i, key in missing:
-                at[key] = self._best(rules, s, i, need, before, supply)
-        return [at[key] for key in keys], need
+        before = 0.0
+        supply: list[int] = []
+        for i in spaces:
+            key: SpaceKey = (i, day) if i in steps else i
+            best = at.get(key)
+            if best is None:
+                if not supply:  # the first space the memo lacks
+                    need = self.needs(rules, s)
+                    before = self.stock_value(rules, need, s.stock)
+                    supply = rules.supply(s)
+                best = at[key] = self._best(rules, s, i, need, before, supply)
+            bests.append(best)
+        return bests, need
 
     def _best_at(self, rules: MaquisRules, s: MaquisState) -> dict[SpaceKey, Best]:
         """The memo of :meth:`best` for every space of this position's context."""
@@ -562,7 +581,12 @@ class GreedyPolicy:
                     return killed
             return Return()
         activations: list[tuple[float, Activate]] = []
-        workers = [i for i, c in enumerate(s.board) if c == WORKER]
+        board = s.board
+        workers = []
+        i = board.find(WORKER)
+        while i >= 0:
+            workers.append(i)
+            i = board.find(WORKER, i + 1)
         bests, need = self._best_of_spaces(rules, s, workers)
         # What rules a rescue out for every worker at once, asked once (_rescue asks again).
         may_rescue = not (
@@ -570,9 +594,13 @@ class GreedyPolicy:
             or s.morale <= 1 - rules.s.kill_morale
             or rules._affords(s.stock, rules.kill_cost)
         )
+        # A worker next to a space with a way home has one (has_path_home, read once for
+        # all the workers): he needs no rescue, and _rescue need not be asked.
+        reach, safe = rules._reach(board, s.tiles) if may_rescue else (0, 0)
+        adjacent = rules.adjacent_bits
         for i, (value, keys) in zip(workers, bests, strict=True):
             activations += [(value, rules._activation(i, key)) for key in keys]
-            if may_rescue:
+            if may_rescue and (safe >> i & 1 or not adjacent[i] & reach):
                 rescue = self._rescue(rules, s, i, need)
                 if rescue is not None:
                     activations.append(rescue)

@@ -310,7 +310,12 @@ class MaquisRules(WorkerOptions, WayHome):
         return 0
 
     def is_chance(self, state: MaquisState) -> bool:
-        return state.phase == "place" and self._patrol_turn(state)
+        # _patrol_turn, written out: a playout asks this before every step.
+        return (
+            state.phase == "place"
+            and state.patrols_left > 0
+            and (state.to_place == 0 or not state.resistance_next)
+        )
 
     def _patrol_turn(self, s: MaquisState) -> bool:
         return s.patrols_left > 0 and (s.to_place == 0 or not s.resistance_next)
