@@ -305,13 +305,17 @@ class GreedyPolicy:
     def needs(self, rules: MaquisRules, s: MaquisState) -> list[float]:
         """What the open mission boxes still ask of each resource (memoised on the missions,
         their boxes and the stock: a fresh list, which the caller may change)."""
+        return list(self._need_of(rules, s))
+
+    def _need_of(self, rules: MaquisRules, s: MaquisState) -> tuple[float, ...]:
+        """:meth:`needs` as the memo holds them (shared: never to be changed)."""
         key = (rules, s.missions, s.boxes, s.stock)
         need = _NEEDS.get(key)
         if need is None:
             if len(_NEEDS) > MEMO_LIMIT:
                 _NEEDS.clear()
             need = _NEEDS[key] = tuple(self._needs(rules, s))
-        return list(need)
+        return need
 
     @staticmethod
     def _needs(rules: MaquisRules, s: MaquisState) -> list[float]:
@@ -333,7 +337,7 @@ class GreedyPolicy:
                     need[rules.res_index[r]] += n
         return need
 
-    def stock_value(self, rules: MaquisRules, need: list[float], stock: Sequence[int]) -> float:
+    def stock_value(self, rules: MaquisRules, need: Sequence[float], stock: Sequence[int]) -> float:
         """Direct mission needs are worth most; money and food as the way to what is short."""
         key = (rules, tuple(need), tuple(stock))
         value = _STOCK_VALUES.get(key)
@@ -344,7 +348,7 @@ class GreedyPolicy:
         return value
 
     @staticmethod
-    def _stock_value(rules: MaquisRules, need: list[float], stock: Sequence[int]) -> float:
+    def _stock_value(rules: MaquisRules, need: Sequence[float], stock: Sequence[int]) -> float:
         short = [max(0.0, n - h) for n, h in zip(need, stock, strict=True)]
         derived = [0.0] * len(stock)
         money, arms, medicine, food, information = _resource_plan(rules)
@@ -364,7 +368,7 @@ class GreedyPolicy:
         rules: MaquisRules,
         s: MaquisState,
         o: Option,
-        need: list[float],
+        need: Sequence[float],
         before: float | None = None,
         supply: list[int] | None = None,
     ) -> float:
@@ -421,7 +425,7 @@ class GreedyPolicy:
         return value
 
     @staticmethod
-    def tile_use(rules: MaquisRules, s: MaquisState, o: Option, need: list[float]) -> float:
+    def tile_use(rules: MaquisRules, s: MaquisState, o: Option, need: Sequence[float]) -> float:
         """What the action of the tile ``o`` lays is worth for the rounds to come: each
         resource still short for the missions it yields, and morale when it is low."""
         action = rules.tiles[o.build].action
@@ -440,7 +444,7 @@ class GreedyPolicy:
         rules: MaquisRules,
         s: MaquisState,
         i: int,
-        need: list[float],
+        need: Sequence[float],
         at: dict[SpaceKey, Best] | None = None,
     ) -> Best:
         """The best value a worker on space ``i`` can gain and every option key reaching it
@@ -456,7 +460,7 @@ class GreedyPolicy:
 
     def _best_of_spaces(
         self, rules: MaquisRules, s: MaquisState, spaces: list[int]
-    ) -> tuple[list[Best], list[float]]:
+    ) -> tuple[list[Best], Sequence[float]]:
         """:meth:`best` for each of ``spaces``, and the needs (empty when the position's memo
         knew every space: only an unknown space reads them). The needs, the stock's value
         and the supply are the same for every space of a position, so they are found once
@@ -464,7 +468,7 @@ class GreedyPolicy:
         at = self._best_at(rules, s)
         steps, day = rules._options_at(s)[1], s.day
         bests: list[Best] = []
-        need: list[float] = []
+        need: Sequence[float] = ()
         before = 0.0
         supply: list[int] = []
         for i in spaces:
@@ -472,7 +476,7 @@ class GreedyPolicy:
             best = at.get(key)
             if best is None:
                 if not supply:  # the first space the memo lacks
-                    need = self.needs(rules, s)
+                    need = self._need_of(rules, s)
                     before = self.stock_value(rules, need, s.stock)
                     supply = rules.supply(s)
                 best = at[key] = self._best(rules, s, i, need, before, supply)
@@ -496,7 +500,7 @@ class GreedyPolicy:
         rules: MaquisRules,
         s: MaquisState,
         i: int,
-        need: list[float],
+        need: Sequence[float],
         before: float | None = None,
         supply: list[int] | None = None,
     ) -> tuple[float, tuple[str, ...]]:
@@ -610,7 +614,7 @@ class GreedyPolicy:
         return activation
 
     def _rescue(
-        self, rules: MaquisRules, s: MaquisState, i: int, need: list[float]
+        self, rules: MaquisRules, s: MaquisState, i: int, need: Sequence[float]
     ) -> tuple[float, Activate] | None:
         """The worker on ``i`` is cut off from home, the stock cannot pay for a kill, but an
         option there puts what a kill costs in his hand: take it, and shoot the policeman in
