@@ -46,9 +46,9 @@ _BEST: dict[tuple[Any, ...], dict[SpaceKey, Best]] = {}
 by space (and the day, for a space with a mission step)."""
 _DISTANCES: dict[tuple[MaquisRules, tuple[str, ...]], list[int]] = {}
 """GreedyPolicy._distances by (rules, vacant-house tiles)."""
-_REACH: dict[tuple[MaquisRules, int, int], dict[int, int]] = {}
-"""Spaces with a safe way home, as bits, by (rules, figures, safe houses), then by the space
-one more patrol blocks (-1: none)."""
+_REACH: dict[tuple[MaquisRules, int, int], tuple[dict[int, int], dict[int, tuple[int, ...]]]] = {}
+"""By (rules, figures, safe houses): the spaces with a safe way home, as bits, by the space
+one more patrol blocks (-1: none); and the spaces a patrol landing on a space cuts off."""
 _RISKS: dict[tuple[Any, ...], list[float]] = {}
 """GreedyPolicy.arrest_risks by (rules, board, tiles, patrol pile, patrols to come)."""
 Catches = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]
@@ -133,6 +133,16 @@ def _shields(rules: MaquisRules) -> tuple[bool, ...]:
     return shields
 
 
+def _spaces_of(bits: int) -> tuple[int, ...]:
+    """The spaces whose bits are set, lowest first."""
+    spaces = []
+    while bits:
+        low = bits & -bits
+        spaces.append(low.bit_length() - 1)
+        bits ^= low
+    return tuple(spaces)
+
+
 def pick(rng: random.Random, choices: Sequence[Any]) -> Any:
     """One of ``choices`` drawn from ``rng`` (the first without a draw when there is one)."""
     return choices[0] if len(choices) == 1 else choices[int(rng.random() * len(choices))]
@@ -166,6 +176,7 @@ class GreedyPolicy:
         # The best placements of a position, kept by this player alone: they also depend on
         # the methods that value a space, which a subclass or a test may replace.
         self._placement_memo: dict[tuple[Any, ...], list[Place]] = {}
+        self._last_at: tuple[tuple[Any, ...], dict[SpaceKey, Best]] = ((), {})
 
     def _distances(self, rules: MaquisRules, s: MaquisState) -> list[int]:
         """Hops from every space to the nearest safe house, ignoring figures (so they depend
@@ -247,11 +258,12 @@ class GreedyPolicy:
         figures = rules.patrol_bits(board)
         houses = rules._safe_bits_of(tiles)
         memo = self._reach_cache
-        reached = memo.get((rules, figures, houses))
-        if reached is None:
+        found = memo.get((rules, figures, houses))
+        if found is None:
             if len(memo) > MEMO_LIMIT:
                 memo.clear()
-            reached = memo[(rules, figures, houses)] = {}
+            found = memo[(rules, figures, houses)] = ({}, {})
+        reached, cuts = found
 
         def reach(blocked: int) -> int:
             """The spaces with a safe way home (as bits) with a patrol on ``blocked``."""
@@ -285,11 +297,10 @@ class GreedyPolicy:
                         caught.append(i)
                 # Landing on i, it cuts every way home from the spaces reach(-1) has and
                 # reach(i) lacks (i itself aside).
-                cut = base & ~reach(i) & ~(1 << i)
-                while cut:
-                    low = cut & -cut
-                    caught.append(low.bit_length() - 1)
-                    cut ^= low
+                cut_off = cuts.get(i)
+                if cut_off is None:
+                    cut_off = cuts[i] = _spaces_of(base & ~reach(i) & ~(1 << i))
+                caught.extend(cut_off)
             else:
                 # No empty space but safe houses: a worker on one of those it names is
                 # arrested when the card names him before any other worker.
@@ -488,11 +499,16 @@ class GreedyPolicy:
         # Between two placements only the board changes, and options do not depend on it;
         # nor on the day, but for the mission steps open (the day is in their spaces' keys).
         key = (rules, s.stock, s.morale, s.missions, s.boxes, s.cafe, s.drops, s.tiles)
+        # The context asked about last first: the next position mostly shares it, and
+        # comparing a tuple of the same objects costs no hashing.
+        if key == self._last_at[0]:
+            return self._last_at[1]
         at = self._cache.get(key)
         if at is None:
             if len(self._cache) > MEMO_LIMIT:
                 self._cache.clear()
             at = self._cache[key] = {}
+        self._last_at = (key, at)
         return at
 
     def _best(
