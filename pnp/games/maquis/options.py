@@ -100,6 +100,7 @@ class WorkerOptions:
     _chosen: dict[tuple[int, str, tuple[str, ...], tuple[str, ...]], Option]
     _pays: dict[int, tuple[Action, PayTable]]
     _steps_memo: dict[tuple[Any, ...], tuple[OpenStep, ...]]
+    _spare_memo: dict[tuple[tuple[int, ...], ...], tuple[int, ...]]
     notation: Callable[[MaquisState], str]
 
     # -- building blocks: vectors, pay tables, groups -------------------------------------
@@ -376,7 +377,12 @@ class WorkerOptions:
         return self._supply(s.stock, s.drops)
 
     def _supply(self, stock: tuple[int, ...], drops: tuple[tuple[int, ...], ...]) -> list[int]:
-        if not drops:
-            return [limit - held for limit, held in zip(self.limit, stock, strict=True)]
-        dropped = map(sum, zip(*drops, strict=True))  # each resource summed over the zones
-        return [a - b - c for a, b, c in zip(self.limit, stock, dropped, strict=True)]
+        # What is left besides the stock, by the airdrops lying on the zones (memoised:
+        # they change far less often than the stock).
+        spare = self._spare_memo.get(drops)
+        if spare is None:
+            if len(self._spare_memo) >= MEMO_LIMIT:
+                self._spare_memo.clear()
+            dropped = map(sum, zip(*drops, strict=True)) if drops else (0,) * len(self.limit)
+            spare = self._spare_memo[drops] = tuple(map(sub, self.limit, dropped))
+        return list(map(sub, spare, stock))

@@ -45,6 +45,7 @@ class WayHome:
     _safe_memo: dict[tuple[str, ...], frozenset[int]]
     _safe_bits: dict[tuple[str, ...], int]
     _reach_memo: dict[tuple[int, tuple[str, ...]], tuple[int, int]]
+    _reach_by_board: dict[tuple[str, tuple[str, ...]], tuple[int, int]]
     _patrol_digits: dict[int, str]
 
     def is_safe_house(self, s: MaquisState, i: int) -> bool:
@@ -76,7 +77,13 @@ class WayHome:
         safe houses, as bits: spread from the safe houses one line at a time, never onto a
         patrol (memoised on where the patrols stand and the tiles: the same for every walk
         home of a round)."""
-        blocked = int(board.translate(self._patrol_digits)[::-1], 2)  # bit i: a patrol on i
+        # First by the board itself: a string keeps its hash, so this lookup skips reading
+        # the patrols off the board, which the memo by patrols below needs.
+        by_board = (board, tiles)
+        found = self._reach_by_board.get(by_board)
+        if found is not None:
+            return found
+        blocked = self.patrol_bits(board)
         key = (blocked, tiles)
         found = self._reach_memo.get(key)
         if found is None:
@@ -85,7 +92,14 @@ class WayHome:
             if len(self._reach_memo) >= MEMO_LIMIT:
                 self._reach_memo.clear()
             found = self._reach_memo[key] = (reach, safe)
+        if len(self._reach_by_board) >= MEMO_LIMIT:
+            self._reach_by_board.clear()
+        self._reach_by_board[by_board] = found
         return found
+
+    def patrol_bits(self, board: str) -> int:
+        """The spaces with a patrol figure on ``board``, as bits (bit i: a patrol on i)."""
+        return int(board.translate(self._patrol_digits)[::-1], 2)
 
     def _safe_bits_of(self, tiles: tuple[str, ...]) -> int:
         """The safe houses with these tiles laid, as bits (memoised)."""

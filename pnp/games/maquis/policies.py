@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from operator import sub
 from typing import Any
 
 from pnp.engines.base import Policy, RandomPolicy, Rules
@@ -19,7 +20,6 @@ from pnp.games.maquis.rules import MaquisRules
 from pnp.games.maquis.state import (
     EMPTY,
     POLICE,
-    SOLDIER,
     WORKER,
     Activate,
     Kill,
@@ -36,16 +36,62 @@ TIE = 1e-9
 MEMO_LIMIT = 8192
 """Entries a memo of the policies holds before it starts afresh (memory stays bounded)."""
 
-_BEST: dict[tuple[Any, ...], dict[int, tuple[float, tuple[str, ...]]]] = {}
-"""GreedyPolicy.best by (rules, the parts of the position it depends on), then by space."""
+SpaceKey = int | tuple[int, int]
+"""A space in the memo of :meth:`GreedyPolicy.best`: its index, or (index, day) for a space
+where a mission step may be done (which steps are open depends on the day)."""
+Best = tuple[float, tuple[str, ...]]
+"""The best value a worker on a space can gain, and the keys of the options reaching it."""
+_BEST: dict[tuple[Any, ...], dict[SpaceKey, Best]] = {}
+"""GreedyPolicy.best by (rules, the parts of the position it depends on but the day), then
+by space (and the day, for a space with a mission step)."""
 _DISTANCES: dict[tuple[MaquisRules, tuple[str, ...]], list[int]] = {}
 """GreedyPolicy._distances by (rules, vacant-house tiles)."""
-_REACH: dict[tuple[MaquisRules, int, int, int], int] = {}
-"""Spaces with a safe way home, as bits, by (rules, figures, safe houses, blocked space)."""
+_REACH: dict[tuple[MaquisRules, int, int], tuple[dict[int, int], dict[int, tuple[int, ...]]]] = {}
+"""By (rules, figures, safe houses): the spaces with a safe way home, as bits, by the space
+one more patrol blocks (-1: none); and the spaces a patrol landing on a space cuts off."""
 _RISKS: dict[tuple[Any, ...], list[float]] = {}
 """GreedyPolicy.arrest_risks by (rules, board, tiles, patrol pile, patrols to come)."""
+Catches = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]
+"""A board's empty spaces with a safe way home and those without one, and for each patrol
+card the spaces it catches a worker put there on (arrests him, or lands where it cuts his
+way home), a space once for each way the card does it."""
+_CATCHES: dict[tuple[MaquisRules, str, tuple[str, ...]], Catches] = {}
+"""GreedyPolicy._catches by (rules, board, tiles)."""
+_RISK_BY_CAUGHT: dict[tuple[int, int], tuple[float, ...]] = {}
+"""_risk_by_caught by (cards in the pile, patrols to come)."""
+
+
+def _risk_by_caught(total: int, patrols: int) -> tuple[float, ...]:
+    """The chance a worker is lost this round, by how many of the ``total`` cards in the pile
+    catch him, with ``patrols`` draws to come (each taken as independent). A card catches a
+    space once at most, so the count never passes ``total``."""
+    table = _RISK_BY_CAUGHT.get((total, patrols))
+    if table is None:
+        table = _RISK_BY_CAUGHT[(total, patrols)] = tuple(
+            1 - (1 - min(1.0, caught / total)) ** patrols for caught in range(total + 1)
+        )
+    return table
+
+
+_NEEDS: dict[tuple[Any, ...], tuple[float, ...]] = {}
+"""GreedyPolicy.needs by (rules, missions, boxes, stock)."""
 _STOCK_VALUES: dict[tuple[MaquisRules, tuple[float, ...], tuple[int, ...]], float] = {}
 """GreedyPolicy.stock_value by (rules, needs, stock)."""
+
+
+_PILE_COUNTS: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
+"""Each card of a patrol pile with its copies there, by pile."""
+
+
+def _pile_counts(pile: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """Each card in ``pile`` with how many copies of it the pile holds (memoised: a round's
+    pile is asked about once for every placement of every playout)."""
+    counts = _PILE_COUNTS.get(pile)
+    if counts is None:
+        if len(_PILE_COUNTS) > MEMO_LIMIT:
+            _PILE_COUNTS.clear()
+        counts = _PILE_COUNTS[pile] = tuple(Counter(pile).items())
+    return counts
 
 
 _PLANS: dict[MaquisRules, tuple[int, tuple[int, ...], int, int, int]] = {}
@@ -70,6 +116,31 @@ def _resource_plan(rules: MaquisRules) -> tuple[int, tuple[int, ...], int, int, 
         )
         _PLANS[rules] = plan
     return plan
+
+
+_NOTHING: tuple[float, tuple[str, ...]] = (0.0, ("-",))
+"""The best a worker can gain where he has no option: nothing."""
+
+_SHIELDS: dict[MaquisRules, tuple[bool, ...]] = {}
+
+
+def _shields(rules: MaquisRules) -> tuple[bool, ...]:
+    """Whether each space has a star shield (a reward there is kept even when arrested),
+    looked up once per rules object."""
+    shields = _SHIELDS.get(rules)
+    if shields is None:
+        shields = _SHIELDS[rules] = tuple(loc.shield for loc in rules.locs)
+    return shields
+
+
+def _spaces_of(bits: int) -> tuple[int, ...]:
+    """The spaces whose bits are set, lowest first."""
+    spaces = []
+    while bits:
+        low = bits & -bits
+        spaces.append(low.bit_length() - 1)
+        bits ^= low
+    return tuple(spaces)
 
 
 def pick(rng: random.Random, choices: Sequence[Any]) -> Any:
@@ -105,6 +176,7 @@ class GreedyPolicy:
         # The best placements of a position, kept by this player alone: they also depend on
         # the methods that value a space, which a subclass or a test may replace.
         self._placement_memo: dict[tuple[Any, ...], list[Place]] = {}
+        self._last_at: tuple[tuple[Any, ...], dict[SpaceKey, Best]] = ((), {})
 
     def _distances(self, rules: MaquisRules, s: MaquisState) -> list[int]:
         """Hops from every space to the nearest safe house, ignoring figures (so they depend
@@ -153,76 +225,111 @@ class GreedyPolicy:
     def _arrest_risks(
         self, rules: MaquisRules, s: MaquisState, pile: tuple[int, ...]
     ) -> list[float]:
-        board = s.board
-        n = len(rules.locs)
-        safe = rules.safe_houses(s.tiles)
-        copies = Counter(pile)
-        landing = {
-            c: next((x for x in rules.card_locs[c] if board[x] == EMPTY and x not in safe), -1)
-            for c in copies
-        }
-        landings = Counter(landing[c] for c in pile if landing[c] >= 0)
+        homeward, stranded, catches = self._catches(rules, s.board, s.tiles)
+        # Each card counts its copies in the pile against the spaces it catches a worker on
+        # (whole numbers: the order they are summed in is no matter).
+        caught = [0] * len(rules.locs)
+        for c, m in _pile_counts(pile):
+            for x in catches[c]:
+                caught[x] += m
+        by_caught = _risk_by_caught(len(pile) or 1, s.patrols_left)
+        risks = [0.0] * len(rules.locs)
+        for i in stranded:
+            risks[i] = 0.97
+        for i in homeward:
+            risks[i] = by_caught[caught[i]]
+        return risks
+
+    def _catches(self, rules: MaquisRules, board: str, tiles: tuple[str, ...]) -> Catches:
+        """What each patrol card would do to a worker put on an empty space of ``board`` now
+        (memoised on the board and the tiles: the same for every pile and patrol count)."""
+        key = (rules, board, tiles)
+        found = _CATCHES.get(key)
+        if found is None:
+            if len(_CATCHES) > MEMO_LIMIT:
+                _CATCHES.clear()
+            found = _CATCHES[key] = self._find_catches(rules, board, tiles)
+        return found
+
+    def _find_catches(self, rules: MaquisRules, board: str, tiles: tuple[str, ...]) -> Catches:
+        safe = rules.safe_houses(tiles)
         # Spaces as bits: who is reached from a safe house is one bitmask per blocked space.
         adjacent = rules.adjacent_bits
-        figures = sum(1 << j for j, c in enumerate(board) if c in (POLICE, SOLDIER))
-        houses = sum(1 << j for j in safe)
-        reached: dict[int, int] = {}
+        figures = rules.patrol_bits(board)
+        houses = rules._safe_bits_of(tiles)
         memo = self._reach_cache
+        found = memo.get((rules, figures, houses))
+        if found is None:
+            if len(memo) > MEMO_LIMIT:
+                memo.clear()
+            found = memo[(rules, figures, houses)] = ({}, {})
+        reached, cuts = found
 
         def reach(blocked: int) -> int:
             """The spaces with a safe way home (as bits) with a patrol on ``blocked``."""
             seen = reached.get(blocked)
             if seen is None:
-                key = (rules, figures, houses, blocked)
-                seen = memo.get(key)
-                if seen is None:
-                    closed = figures | (1 << blocked if blocked >= 0 else 0)
-                    seen = spread(houses, adjacent, closed)
-                    if len(memo) > MEMO_LIMIT:
-                        memo.clear()
-                    memo[key] = seen
-                reached[blocked] = seen
+                closed = figures | (1 << blocked if blocked >= 0 else 0)
+                seen = reached[blocked] = spread(houses, adjacent, closed)
             return seen
 
         base = reach(-1)
-        # A card landing on j cuts every way home from the spaces reach(-1) has and reach(j)
-        # lacks (j itself aside): each such space counts the cards landing there.
-        cut_off = [0] * n
-        for j, m in landings.items():
-            cut = base & ~reach(j) & ~(1 << j)
-            while cut:
-                low = cut & -cut
-                cut_off[low.bit_length() - 1] += m
-                cut ^= low
-        total = len(pile) or 1
-        k = s.patrols_left
-        risks = [0.0] * n
-        for i in range(n):
-            if board[i] != EMPTY:
-                continue
-            bit = 1 << i
-            if not base & bit:
-                risks[i] = 0.97
-                continue
-            # A card landing elsewhere may cut every way home.
-            bad = cut_off[i]
-            # Cards that would have landed here (or named no empty space) go further on with
-            # the worker here, or arrest the first worker they name if nothing is empty.
-            for c in rules.cards_naming[i]:
-                m = copies.get(c, 0)
-                if not m or landing[c] not in (i, -1):
-                    continue
-                locs = rules.card_locs[c]
-                spot = next((x for x in locs if x != i and board[x] == EMPTY and x not in safe), -1)
-                if spot < 0:
-                    bad += m * (next(x for x in locs if x == i or board[x] == WORKER) == i)
-                else:
-                    bad += m * (not reach(spot) & bit)
-            p = min(1.0, bad / total)
-            risks[i] = 1 - (1 - p) ** k
-        return risks
+        catches: list[tuple[int, ...]] = []
+        for locs in rules.card_locs:
+            caught: list[int] = []
+            open_spaces = [x for x in locs if board[x] == EMPTY and x not in safe]
+            if open_spaces:
+                # The card lands on the first empty space it names (no safe house), i.
+                i = open_spaces[0]
+                # A worker on i sends it on to the next empty space it names, or is arrested
+                # when it names no other empty space and him before any other worker.
+                if base >> i & 1:
+                    spot = -1
+                    for x in open_spaces:
+                        if x != i:
+                            spot = x
+                            break
+                    if spot < 0:
+                        hit = next(x for x in locs if x == i or board[x] == WORKER) == i
+                    else:
+                        hit = not reach(spot) >> i & 1
+                    if hit:
+                        caught.append(i)
+                # Landing on i, it cuts every way home from the spaces reach(-1) has and
+                # reach(i) lacks (i itself aside).
+                cut_off = cuts.get(i)
+                if cut_off is None:
+                    cut_off = cuts[i] = _spaces_of(base & ~reach(i) & ~(1 << i))
+                caught.extend(cut_off)
+            else:
+                # No empty space but safe houses: a worker on one of those it names is
+                # arrested when the card names him before any other worker.
+                for i in {x for x in locs if board[x] == EMPTY}:
+                    if base >> i & 1 and next(x for x in locs if x == i or board[x] == WORKER) == i:
+                        caught.append(i)
+            catches.append(tuple(caught))
+        empty = [i for i, c in enumerate(board) if c == EMPTY]
+        homeward = tuple(i for i in empty if base >> i & 1)
+        stranded = tuple(i for i in empty if not base >> i & 1)
+        return homeward, stranded, tuple(catches)
 
     def needs(self, rules: MaquisRules, s: MaquisState) -> list[float]:
+        """What the open mission boxes still ask of each resource (memoised on the missions,
+        their boxes and the stock: a fresh list, which the caller may change)."""
+        return list(self._need_of(rules, s))
+
+    def _need_of(self, rules: MaquisRules, s: MaquisState) -> tuple[float, ...]:
+        """:meth:`needs` as the memo holds them (shared: never to be changed)."""
+        key = (rules, s.missions, s.boxes, s.stock)
+        need = _NEEDS.get(key)
+        if need is None:
+            if len(_NEEDS) > MEMO_LIMIT:
+                _NEEDS.clear()
+            need = _NEEDS[key] = tuple(self._needs(rules, s))
+        return need
+
+    @staticmethod
+    def _needs(rules: MaquisRules, s: MaquisState) -> list[float]:
         need = [0.0] * len(rules.res)
         for slot, mission_id in enumerate(s.missions):
             mission = rules.missions[mission_id]
@@ -241,7 +348,7 @@ class GreedyPolicy:
                     need[rules.res_index[r]] += n
         return need
 
-    def stock_value(self, rules: MaquisRules, need: list[float], stock: Sequence[int]) -> float:
+    def stock_value(self, rules: MaquisRules, need: Sequence[float], stock: Sequence[int]) -> float:
         """Direct mission needs are worth most; money and food as the way to what is short."""
         key = (rules, tuple(need), tuple(stock))
         value = _STOCK_VALUES.get(key)
@@ -252,7 +359,7 @@ class GreedyPolicy:
         return value
 
     @staticmethod
-    def _stock_value(rules: MaquisRules, need: list[float], stock: Sequence[int]) -> float:
+    def _stock_value(rules: MaquisRules, need: Sequence[float], stock: Sequence[int]) -> float:
         short = [max(0.0, n - h) for n, h in zip(need, stock, strict=True)]
         derived = [0.0] * len(stock)
         money, arms, medicine, food, information = _resource_plan(rules)
@@ -272,18 +379,17 @@ class GreedyPolicy:
         rules: MaquisRules,
         s: MaquisState,
         o: Option,
-        need: list[float],
+        need: Sequence[float],
         before: float | None = None,
         supply: list[int] | None = None,
     ) -> float:
         """What doing ``o`` is worth; ``before`` (the stock's value for ``need``) and
-        ``supply`` may be given when the caller weighs several options of one position."""
-        stock = list(s.stock)
-        for r, n in o.pay.items():
-            stock[rules.res_index[r]] -= n
+        ``supply`` may be given when the caller weighs several options of one position.
+        ``need`` is left as it was."""
+        # The stock once paid (an option's cost is its pay as a vector).
+        gained = list(map(sub, s.stock, o.cost)) if o.cost else list(s.stock)
         if before is None:
             before = self.stock_value(rules, need, s.stock)
-        gained = list(stock)
         if supply is None:
             supply = rules.supply(s)
         value = 0.0
@@ -318,8 +424,8 @@ class GreedyPolicy:
             value += 60
             if sum(1 for b in s.boxes[slot] if not b) == 1:
                 value += 60
-            for r, n in o.pay.items():
-                need[rules.res_index[r]] -= n
+            # What this step pays is no longer needed.
+            need = [n - paid for n, paid in zip(need, o.cost, strict=True)] if o.cost else need
         value += self.stock_value(rules, need, gained) - before
         if o.airdrop is not None:
             value *= 0.8
@@ -330,7 +436,7 @@ class GreedyPolicy:
         return value
 
     @staticmethod
-    def tile_use(rules: MaquisRules, s: MaquisState, o: Option, need: list[float]) -> float:
+    def tile_use(rules: MaquisRules, s: MaquisState, o: Option, need: Sequence[float]) -> float:
         """What the action of the tile ``o`` lays is worth for the rounds to come: each
         resource still short for the missions it yields, and morale when it is low."""
         action = rules.tiles[o.build].action
@@ -349,48 +455,60 @@ class GreedyPolicy:
         rules: MaquisRules,
         s: MaquisState,
         i: int,
-        need: list[float],
-        at: dict[int, tuple[float, tuple[str, ...]]] | None = None,
-    ) -> tuple[float, tuple[str, ...]]:
+        need: Sequence[float],
+        at: dict[SpaceKey, Best] | None = None,
+    ) -> Best:
         """The best value a worker on space ``i`` can gain and every option key reaching it
         (``-``, doing nothing, when no option gains anything). ``at``: the position's memo
         (:meth:`_best_at`), when the caller asks for several spaces and has it already."""
         if at is None:
             at = self._best_at(rules, s)
-        cached = at.get(i)
+        key = (i, s.day) if i in rules._options_at(s)[1] else i
+        cached = at.get(key)
         if cached is None:
-            cached = at[i] = self._best(rules, s, i, need)
+            cached = at[key] = self._best(rules, s, i, need)
         return cached
 
     def _best_of_spaces(
         self, rules: MaquisRules, s: MaquisState, spaces: list[int]
-    ) -> tuple[list[tuple[float, tuple[str, ...]]], list[float]]:
+    ) -> tuple[list[Best], Sequence[float]]:
         """:meth:`best` for each of ``spaces``, and the needs (empty when the position's memo
         knew every space: only an unknown space reads them). The needs, the stock's value
         and the supply are the same for every space of a position, so they are found once
         for all the spaces the memo lacks, not once a space."""
         at = self._best_at(rules, s)
-        missing = [i for i in spaces if i not in at]
-        need: list[float] = []
-        if missing:
-            need = self.needs(rules, s)
-            before = self.stock_value(rules, need, s.stock)
-            supply = rules.supply(s)
-            for i in missing:
-                at[i] = self._best(rules, s, i, need, before, supply)
-        return [at[i] for i in spaces], need
+        steps, day = rules._options_at(s)[1], s.day
+        bests: list[Best] = []
+        need: Sequence[float] = ()
+        before = 0.0
+        supply: list[int] = []
+        for i in spaces:
+            key: SpaceKey = (i, day) if i in steps else i
+            best = at.get(key)
+            if best is None:
+                if not supply:  # the first space the memo lacks
+                    need = self._need_of(rules, s)
+                    before = self.stock_value(rules, need, s.stock)
+                    supply = rules.supply(s)
+                best = at[key] = self._best(rules, s, i, need, before, supply)
+            bests.append(best)
+        return bests, need
 
-    def _best_at(
-        self, rules: MaquisRules, s: MaquisState
-    ) -> dict[int, tuple[float, tuple[str, ...]]]:
+    def _best_at(self, rules: MaquisRules, s: MaquisState) -> dict[SpaceKey, Best]:
         """The memo of :meth:`best` for every space of this position's context."""
-        # Between two placements only the board changes, and options do not depend on it.
-        key = (rules, s.stock, s.morale, s.missions, s.boxes, s.cafe, s.drops, s.tiles, s.day)
+        # Between two placements only the board changes, and options do not depend on it;
+        # nor on the day, but for the mission steps open (the day is in their spaces' keys).
+        key = (rules, s.stock, s.morale, s.missions, s.boxes, s.cafe, s.drops, s.tiles)
+        # The context asked about last first: the next position mostly shares it, and
+        # comparing a tuple of the same objects costs no hashing.
+        if key == self._last_at[0]:
+            return self._last_at[1]
         at = self._cache.get(key)
         if at is None:
             if len(self._cache) > MEMO_LIMIT:
                 self._cache.clear()
             at = self._cache[key] = {}
+        self._last_at = (key, at)
         return at
 
     def _best(
@@ -398,20 +516,20 @@ class GreedyPolicy:
         rules: MaquisRules,
         s: MaquisState,
         i: int,
-        need: list[float],
+        need: Sequence[float],
         before: float | None = None,
         supply: list[int] | None = None,
     ) -> tuple[float, tuple[str, ...]]:
-        best_value, best_keys = 0.0, ["-"]
         options = rules.options(s, i)
         if not options:
-            return best_value, tuple(best_keys)
+            return _NOTHING
+        best_value, best_keys = 0.0, ["-"]
         if before is None:
             before = self.stock_value(rules, need, s.stock)
         if supply is None:
             supply = rules.supply(s)
         for o in options:
-            v = self.option_value(rules, s, o, list(need), before, supply)
+            v = self.option_value(rules, s, o, need, before, supply)
             if v > best_value + TIE:
                 best_value, best_keys = v, [o.key]
             elif v >= best_value - TIE and best_value > 0:
@@ -419,31 +537,39 @@ class GreedyPolicy:
         return best_value, tuple(best_keys)
 
     def _best_placements(
-        self, rules: MaquisRules, s: MaquisState, places: list[Place]
+        self,
+        rules: MaquisRules,
+        s: MaquisState,
+        places: list[Place],
+        spaces: list[int] | None = None,
     ) -> list[Place]:
         """The placements worth most (a tie: all of them), each space's best option weighed
-        against the risk of arrest there."""
+        against the risk of arrest there (``spaces``: the space of each placement, when the
+        caller has them)."""
         dist = self._distances(rules, s)
         risks = self.arrest_risks(rules, s)
         lose = self.LOSE_WORKER - 8.0 * rules.level.arrest_morale * (1 + (s.morale <= 3))
-        scored = []
-        spaces = [rules.index[a.loc] for a in places]
+        if spaces is None:
+            spaces = [rules.index[a.loc] for a in places]
         bests, _ = self._best_of_spaces(rules, s, spaces)
-        for a, i, (value, _) in zip(places, spaces, bests, strict=True):
-            risk = risks[i]
-            keep = value if rules.locs[i].shield else value * (1 - risk)
-            scored.append((keep - risk * lose - 0.01 * dist[i], a))
-        top = max(score for score, _ in scored)
-        return [a for score, a in scored if score >= top - TIE]
+        shields = _shields(rules)
+        # What a worker keeps there (all of it on a star shield, else only if not arrested),
+        # less the risk of losing him and a hair for the walk home.
+        scores = [
+            (value if shields[i] else value * (1 - risks[i])) - risks[i] * lose - 0.01 * dist[i]
+            for i, (value, _) in zip(spaces, bests, strict=True)
+        ]
+        top = max(scores)
+        return [a for a, score in zip(places, scores, strict=True) if score >= top - TIE]
 
     def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> MaquisAction:
         assert isinstance(rules, MaquisRules) and isinstance(state, MaquisState)
         s = state
         if s.phase == "place":
-            actions = rules.legal_actions(s)
-            places = [a for a in actions if isinstance(a, Place)]
+            # The placements legal_actions would list (the rules' memo of this position).
+            spaces, places = rules._placements(s)
             if not places:
-                return actions[0]  # Stay: no empty space is left
+                return rules.legal_actions(s)[0]  # Stay: no empty space is left
             # A playout meets the same placement again and again (the same round from other
             # hidden cards): what the placements are worth depends on the key alone.
             pile = s.draw or s.discard
@@ -453,7 +579,9 @@ class GreedyPolicy:
             if tops is None:
                 if len(self._placement_memo) > MEMO_LIMIT:
                     self._placement_memo.clear()
-                tops = self._placement_memo[key] = self._best_placements(rules, s, places)
+                tops = self._placement_memo[key] = self._best_placements(
+                    rules, s, list(places), list(spaces)
+                )
             chosen: MaquisAction = pick(rng, tops)
             return chosen
         # Action phase. The legal actions are listed only where the choice reads them: listing
@@ -473,20 +601,36 @@ class GreedyPolicy:
                     return killed
             return Return()
         activations: list[tuple[float, Activate]] = []
-        workers = [i for i, c in enumerate(s.board) if c == WORKER]
+        board = s.board
+        workers = []
+        i = board.find(WORKER)
+        while i >= 0:
+            workers.append(i)
+            i = board.find(WORKER, i + 1)
         bests, need = self._best_of_spaces(rules, s, workers)
+        # What rules a rescue out for every worker at once, asked once (_rescue asks again).
+        may_rescue = not (
+            s.killed
+            or s.morale <= 1 - rules.s.kill_morale
+            or rules._affords(s.stock, rules.kill_cost)
+        )
+        # A worker next to a space with a way home has one (has_path_home, read once for
+        # all the workers): he needs no rescue, and _rescue need not be asked.
+        reach, safe = rules._reach(board, s.tiles) if may_rescue else (0, 0)
+        adjacent = rules.adjacent_bits
         for i, (value, keys) in zip(workers, bests, strict=True):
             activations += [(value, rules._activation(i, key)) for key in keys]
-            rescue = self._rescue(rules, s, i, need)
-            if rescue is not None:
-                activations.append(rescue)
+            if may_rescue and (safe >> i & 1 or not adjacent[i] & reach):
+                rescue = self._rescue(rules, s, i, need)
+                if rescue is not None:
+                    activations.append(rescue)
         if not activations:
             return rules.legal_actions(s)[0]
         activation: MaquisAction = best_of(activations, rng)
         return activation
 
     def _rescue(
-        self, rules: MaquisRules, s: MaquisState, i: int, need: list[float]
+        self, rules: MaquisRules, s: MaquisState, i: int, need: Sequence[float]
     ) -> tuple[float, Activate] | None:
         """The worker on ``i`` is cut off from home, the stock cannot pay for a kill, but an
         option there puts what a kill costs in his hand: take it, and shoot the policeman in
@@ -517,7 +661,7 @@ class GreedyPolicy:
                 hand = [a + b for a, b in zip(hand, s.drops[o.collect], strict=True)]
             if not rules._affords(hand, rules.kill_cost):
                 continue
-            value = self.option_value(rules, s, o, list(need)) + self.LOSE_WORKER
+            value = self.option_value(rules, s, o, need) + self.LOSE_WORKER
             if best is None or value > best[0]:
                 best = (value, rules._activation(i, o.key))
         return best

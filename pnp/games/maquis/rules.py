@@ -191,6 +191,7 @@ class MaquisRules(WorkerOptions, WayHome):
         self._placeable_memo: dict[tuple[Any, ...], Placements] = {}
         self._safe_bits: dict[tuple[str, ...], int] = {}
         self._reach_memo: dict[tuple[int, tuple[str, ...]], tuple[int, int]] = {}
+        self._reach_by_board: dict[tuple[str, tuple[str, ...]], tuple[int, int]] = {}
         # A board as binary digits, space 0 last: 1 for a patrol figure, 0 for anything else.
         self._patrol_digits = str.maketrans(
             {EMPTY: "0", WORKER: "0", ACTIVE: "0", POLICE: "1", SOLDIER: "1"}
@@ -210,6 +211,7 @@ class MaquisRules(WorkerOptions, WayHome):
             if action is not None:
                 self._pays[id(action)] = (action, self._pay_table(action))
         self._steps_memo: dict[tuple[Any, ...], tuple[OpenStep, ...]] = {}
+        self._spare_memo: dict[tuple[tuple[int, ...], ...], tuple[int, ...]] = {}
 
     # -- protocol -------------------------------------------------------------------------
 
@@ -308,7 +310,12 @@ class MaquisRules(WorkerOptions, WayHome):
         return 0
 
     def is_chance(self, state: MaquisState) -> bool:
-        return state.phase == "place" and self._patrol_turn(state)
+        # _patrol_turn, written out: a playout asks this before every step.
+        return (
+            state.phase == "place"
+            and state.patrols_left > 0
+            and (state.to_place == 0 or not state.resistance_next)
+        )
 
     def _patrol_turn(self, s: MaquisState) -> bool:
         return s.patrols_left > 0 and (s.to_place == 0 or not s.resistance_next)
@@ -657,7 +664,8 @@ class MaquisRules(WorkerOptions, WayHome):
             # 4 of a kind at most in play: take only what the supply still has (_gain).
             supply = self._supply(stock, drops)
             gained = list(stock)
-            for name, n in {k: n - used.get(k, 0) for k, n in r.resources.items()}.items():
+            for name, n in r.resources.items():
+                n -= used.get(name, 0)
                 k = self.res_index[name]
                 gained[k] += min(n, supply[k])
             stock = tuple(gained)
