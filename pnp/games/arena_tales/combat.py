@@ -249,14 +249,15 @@ def step_threats(
     rules: RuleTables,
     state: ArenaState,
     codes: Sequence[int],
-    steps: Sequence[int],
+    steps: Sequence[Move],
     enemies: Sequence[hexgrid.Hex],
     limit: int,
 ) -> dict[tuple[int, int], int]:
     """``threat`` of every discard-move of the active player that has one above 0: (index in
     ``codes``, index in ``steps``) -> threat, card by card and step by step, for the moves of
-    the cards ``codes`` (the hand's, each once) over ``steps`` (``direction * 6 + facing``).
-    ``limit`` is the hand's ``reach_limit``, ``enemies`` where the enemies stand.
+    the cards ``codes`` (the hand's, each once) over ``steps`` (the moves of any one card:
+    only their direction and facing are read). ``limit`` is the hand's ``reach_limit``,
+    ``enemies`` where the enemies stand.
 
     Sharing the work: what a card deals after a step depends on the step, not on the card
     discarded for it, so each step's previews are computed once; a direction whose hex is
@@ -280,7 +281,7 @@ def step_threats(
     live: list[tuple[int, list[int]]] = []
     """(index in steps, the preview of each damage card) of the steps after which one hits."""
     for j, step in enumerate(steps):
-        direction, facing = divmod(step, 6)
+        direction, facing = step.direction, step.facing
         after = ahead_of[direction]
         if after is None:
             ahead = hexgrid.neighbour(seat.pos, direction)

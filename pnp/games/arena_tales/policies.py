@@ -22,11 +22,10 @@ from pnp.games.arena_tales.state import (
     Move,
     Play,
     Reveal,
-    Stall,
     Talent,
 )
 
-Chosen = TypeVar("Chosen", bound=Action)
+Chosen = TypeVar("Chosen")
 
 
 def discard_cost(rules: ArenaTalesRules) -> Callable[[Action], int]:
@@ -82,15 +81,19 @@ class SensiblePolicy:
         # Every enemy out of reach: no play hits one (the previews would all be <= 0), and
         # beyond reach + 1 no step brings one into reach (every threat would be 0).
         reach = combat.reach_limit(rules, seat)
+        # legal_actions lists the plays first, then the moves (or else stalls).
+        plays: list[Play] = []
+        for action in actions:
+            if type(action) is not Play:
+                break
+            plays.append(action)
         if near <= reach:
-            plays = [action for action in actions if type(action) is Play]
             threats = combat.play_threats(rules, state, plays, enemies)
             top = max(threats, default=0)
             if top > 0:
                 return pick([p for p, t in zip(plays, threats, strict=True) if t == top], rng)
-        steps = rules._steps(state)
-        if steps and not isinstance(first, Stall):
-            move = self._step(rules, state, steps, enemies, near, reach, rng)
+        if len(plays) < len(actions) and type(actions[-1]) is Move:
+            move = self._step(rules, state, actions[len(plays) :], enemies, near, reach, rng)
             if move is not None:
                 return move
         # Nothing useful: any play or move (stalls are listed only when nothing else is).
@@ -100,21 +103,23 @@ class SensiblePolicy:
     def _step(
         rules: ArenaTalesRules,
         state: ArenaState,
-        steps: tuple[int, ...],
+        moves: Sequence[Action],
         enemies: list[hexgrid.Hex],
         near: int,
         reach: int,
         rng: random.Random,
     ) -> Move | None:
-        """The best discard-move by the key (-threat, not closer, a damage card, cost), ties at
-        random among the moves in the order ``legal_actions`` lists them (card by card, each
-        over ``steps``); None when the best brings no threat and no enemy closer.
+        """The best of ``moves`` (the legal discard-moves, as ``legal_actions`` lists them: card
+        by card, each card over the same steps) by the key (-threat, not closer, a damage card,
+        cost), ties at random; None when the best brings no threat and no enemy closer.
 
         The same choice as ``best`` over every move's key, from per-card and per-step parts:
         a move's threat is 0 unless ``step_threats`` lists it, and a step ends closer to the
         nearest enemy exactly when it ends closer to one of the enemies ``near`` away."""
         seat = state.seats[state.active]
         codes = distinct(seat.hand)
+        count = len(moves) // len(codes)
+        steps = [move for move in moves[:count] if type(move) is Move]  # the first card's
         cards = rules.cards
         card_keys = [(cards[code].type is CardType.DAMAGE, cards[code].cost) for code in codes]
         towards = rules._closer[seat.pos]
@@ -122,8 +127,7 @@ class SensiblePolicy:
         for enemy in enemies:
             if hexgrid.distance(seat.pos, enemy) == near:
                 closer |= towards[enemy]
-        farther = [not closer >> step // 6 & 1 for step in steps]
-        rows = rules._move_rows
+        farther = [not closer >> step.direction & 1 for step in steps]
         threats = (
             combat.step_threats(rules, state, codes, steps, enemies, reach)
             if near - 1 <= reach
@@ -133,23 +137,26 @@ class SensiblePolicy:
         if top > 0:
             aimed = [ij for ij, threat in threats.items() if threat == top]
             low = min((farther[j], *card_keys[i]) for i, j in aimed)
-            return pick(
-                [rows[codes[i]][steps[j]] for i, j in aimed if (farther[j], *card_keys[i]) == low],
-                rng,
-            )
-        # No threat: the key is (0, not closer, a damage card, cost).
-        low_card = min(card_keys)
-        low_step = min(farther)
-        ties_steps = [step for step, far in zip(steps, farther, strict=True) if far == low_step]
-        ties_codes = [code for code, key in zip(codes, card_keys, strict=True) if key == low_card]
-        if low_step:
-            # No step closer: the choice falls through to any play or move. The draw that
-            # ``best`` made among these moves before the choice gave them up is still made,
-            # so the generator, and every seeded game, goes on as it did.
-            if len(ties_steps) * len(ties_codes) > 1:
-                rng.random()
-            return None
-        return pick([rows[code][step] for code in ties_codes for step in ties_steps], rng)
+            ties = [i * count + j for i, j in aimed if (farther[j], *card_keys[i]) == low]
+        else:
+            # No threat: the key is (0, not closer, a damage card, cost).
+            low_card, low_step = min(card_keys), min(farther)
+            ties = [
+                i * count + j
+                for i, key in enumerate(card_keys)
+                if key == low_card
+                for j, far in enumerate(farther)
+                if far == low_step
+            ]
+            if low_step:
+                # No step closer: the choice falls through to any play or move. The draw
+                # ``best`` made among these moves before the choice gave them up is still
+                # made, so the generator, and every seeded game, goes on as it did.
+                pick(ties, rng)
+                return None
+        chosen = moves[pick(ties, rng)]
+        assert type(chosen) is Move
+        return chosen
 
     def __repr__(self) -> str:
         return "SensiblePolicy()"

@@ -469,6 +469,9 @@ class ArenaTalesRules(TurnFlow):
         return state.turn
 
     def legal_actions(self, state: ArenaState) -> list[Action]:
+        """In a player's turn: the plays, card by card, then the discard-moves, card by card,
+        each card over the same steps in the same order; stalls only when there is neither
+        (the sensible policy reads the moves in this order)."""
         if state.ended is not None:
             return []
         if state.queue:
