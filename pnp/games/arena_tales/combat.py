@@ -263,8 +263,8 @@ def step_threats(
     discarded for it, so each step's previews are computed once; a direction whose hex is
     farther from every enemy than ``limit`` previews nothing, and a card none of whose sides
     points along a line an enemy stands on after the step deals none."""
-    cards = rules.cards
-    damage = [code for code in codes if cards[code].type is CardType.DAMAGE]
+    damaging = rules._damaging
+    damage = [code for code in codes if damaging[code]]
     if not damage:
         return {}
     active = state.active
@@ -343,13 +343,13 @@ def play_threats(
     seat = seats[active]
     pos, facing = seat.pos, seat.facing
     aimed = enemy_lines(rules, pos, enemies)
-    cards, covers, by_token = rules.cards, rules._covers, rules._by_token
+    damaging, covers, by_token = rules._damaging, rules._covers, rules._by_token
     where: dict[hexgrid.Hex, int] | None = None
     reach = damage_up = 0
     found: list[int] = []
     for play in plays:
         code = by_token[play.card]
-        if cards[code].type is not CardType.DAMAGE or not covers[code][facing] & aimed:
+        if not damaging[code] or not covers[code][facing] & aimed:
             found.append(0)
             continue
         if where is None:

@@ -120,8 +120,8 @@ class SensiblePolicy:
         codes = distinct(seat.hand)
         count = len(moves) // len(codes)
         steps = [move for move in moves[:count] if type(move) is Move]  # the first card's
-        cards = rules.cards
-        card_keys = [(cards[code].type is CardType.DAMAGE, cards[code].cost) for code in codes]
+        rank = rules._discard_rank
+        card_keys = [rank[code] for code in codes]
         towards = rules._closer[seat.pos]
         closer = 0  # a bit per direction whose step ends closer to the nearest enemy
         for enemy in enemies:

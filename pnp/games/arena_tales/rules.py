@@ -341,6 +341,12 @@ class ArenaTalesRules(TurnFlow):
             for has, stays in zip(self._has, self._stays, strict=True)
         ]
         self._locks = [EffectKind.LOCK in has for has in self._has]
+        self._damaging = [card.type is CardType.DAMAGE for card in self.cards]
+        self._discard_rank = [
+            (damaging, card.cost) for damaging, card in zip(self._damaging, self.cards, strict=True)
+        ]
+        """Per card, (deals damage, cost): the sensible policy discards the least first for a
+        discard-move (a card that deals no damage, then the cheapest)."""
         self._fixed = [EffectKind.FIXED_DAMAGE in has for has in self._has]
         self._indiscriminate = [EffectKind.INDISCRIMINATE in has for has in self._has]
         self._knock = [self._amount(c, EffectKind.KNOCKBACK) for c in range(len(self.cards))]
