@@ -3,7 +3,7 @@ team rule, and the previews the policies read. Functions of the table's rules an
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache
 
 from pnp.engines import hexgrid
@@ -212,92 +212,152 @@ def reach_limit(rules: RuleTables, seat: Seat) -> int:
     return farthest
 
 
+def enemy_lines(rules: RuleTables, here: hexgrid.Hex, enemies: Sequence[hexgrid.Hex]) -> int:
+    """A bit per direction from ``here`` along whose line an enemy stands: a card none of whose
+    sides points along one hits no enemy from ``here``. Every direction when a reach could turn
+    round (``_lines_exact``), for then a card does not hit along its lines only."""
+    if not rules._lines_exact:
+        return ALL_LINES
+    lines = rules._lines[here]
+    aimed = 0
+    for enemy in enemies:
+        line = lines.get(enemy)
+        if line is not None:
+            aimed |= 1 << line
+    return aimed
+
+
 def threat(rules: RuleTables, state: ArenaState, move: Move) -> int:
-    """Enemy damage the best card left in hand could deal after ``move`` (for policies)."""
-    return move_threats(rules, state, [move])[0]
+    """Enemy damage the best card left in hand could deal after ``move``, 0 at least (for
+    policies; ``step_threats`` computes it for every discard-move at once)."""
+    active = state.active
+    seat = state.seats[active]
+    ahead = hexgrid.neighbour(seat.pos, move.direction)
+    # The piece after the step; the card discarded for it stays out of the display (a
+    # preview reads positions and displays only).
+    where = {other.pos: i for i, other in enumerate(state.seats) if i != active}
+    where[ahead] = active
+    reach = display_bonus(rules, seat, EffectKind.REACH)
+    damage_up = display_bonus(rules, seat, EffectKind.DAMAGE_UP)
+    facing = move.facing
+    left = distinct(without(seat.hand, rules._by_token[move.card]))
+    dealt = [deal(rules, where, active, ahead, facing, c, None, reach, damage_up) for c in left]
+    return max([0, *dealt])
 
 
-def move_threats(rules: RuleTables, state: ArenaState, moves: Sequence[Move]) -> list[int]:
-    """``threat`` of each of ``moves`` from ``state``, sharing the work: what a card would deal
-    after a step depends on the step (direction and facing), not on which card was discarded
-    for it, so each step's previews are computed once, and the display bonuses once for all."""
+def step_threats(
+    rules: RuleTables,
+    state: ArenaState,
+    codes: Sequence[int],
+    steps: Sequence[Move],
+    enemies: Sequence[hexgrid.Hex],
+    limit: int,
+) -> dict[tuple[int, int], int]:
+    """``threat`` of every discard-move of the active player that has one above 0: (index in
+    ``codes``, index in ``steps``) -> threat, card by card and step by step, for the moves of
+    the cards ``codes`` (the hand's, each once) over ``steps`` (the moves of any one card:
+    only their direction and facing are read). ``limit`` is the hand's ``reach_limit``,
+    ``enemies`` where the enemies stand.
+
+    Sharing the work: what a card deals after a step depends on the step, not on the card
+    discarded for it, so each step's previews are computed once; a direction whose hex is
+    farther from every enemy than ``limit`` previews nothing, and a card none of whose sides
+    points along a line an enemy stands on after the step deals none."""
+    damaging = rules._damaging
+    damage = [code for code in codes if damaging[code]]
+    if not damage:
+        return {}
     active = state.active
     seats = state.seats
     seat = seats[active]
     reach = display_bonus(rules, seat, EffectKind.REACH)
     damage_up = display_bonus(rules, seat, EffectKind.DAMAGE_UP)
-    damage = [c for c in distinct(seat.hand) if rules.cards[c].type is CardType.DAMAGE]
-    # The damage cards left in hand once each card is discarded for the step.
-    left = {
-        rules.tokens[code]: [c for c in distinct(without(seat.hand, code)) if c in damage]
-        for code in distinct(seat.hand)
-    }
-    after_step: dict[tuple[int, int], dict[int, int]] = {}
-    others = {st.pos: i for i, st in enumerate(seats) if i != active}  # a step goes to a free hex
-    teams = rules.teams
-    enemies = [st.pos for i, st in enumerate(seats) if teams[i] != teams[active]]
-    limit = reach_limit(rules, seat)
-    out_of_reach = dict.fromkeys(damage, 0)
-    found = []
-    for move in moves:
-        step = (move.direction, move.facing)
-        previews = after_step.get(step)
-        if previews is None:
-            # The piece after the step (the card discarded for it stays out of the display:
-            # a preview reads positions and displays only).
-            ahead = hexgrid.neighbour(seat.pos, move.direction)
+    others = {other.pos: i for i, other in enumerate(seats) if i != active}
+    covers = rules._covers
+    # Per direction: None (not looked at yet), () (no enemy within reach after the step) or
+    # (the hex after the step, who stands where then, the lines of enemies from there).
+    ahead_of: list[tuple[()] | tuple[hexgrid.Hex, dict[hexgrid.Hex, int], int] | None]
+    ahead_of = [None] * 6
+    live: list[tuple[int, list[int]]] = []
+    """(index in steps, the preview of each damage card) of the steps after which one hits."""
+    for j, step in enumerate(steps):
+        direction, facing = step.direction, step.facing
+        after = ahead_of[direction]
+        if after is None:
+            ahead = hexgrid.neighbour(seat.pos, direction)
             if nearest(ahead, enemies) > limit:
-                previews = out_of_reach  # no card in hand reaches an enemy from there
+                after = ()
             else:
                 where = others.copy()
                 where[ahead] = active
-                # Only a threat above 0 counts: a card none of whose sides points along a
-                # line an enemy stands on (when every range runs along its lines) is 0.
-                aimed = ALL_LINES
-                if rules._lines_exact:
-                    lines = rules._lines[ahead]
-                    aimed = 0
-                    for enemy in enemies:
-                        line = lines.get(enemy)
-                        if line is not None:
-                            aimed |= 1 << line
-                covers = rules._covers
-                facing = move.facing
-                previews = {
-                    code: deal(rules, where, active, ahead, facing, code, None, reach, damage_up)
-                    if covers[code][facing] & aimed
-                    else 0
-                    for code in damage
-                }
-            after_step[step] = previews
-        best = 0
-        for code in left[move.card]:
-            if previews[code] > best:
-                best = previews[code]
-        found.append(best)
+                after = (ahead, where, enemy_lines(rules, ahead, enemies))
+            ahead_of[direction] = after
+        if not after:
+            continue
+        ahead, where, aimed = after
+        previews = [
+            deal(rules, where, active, ahead, facing, code, None, reach, damage_up)
+            if covers[code][facing] & aimed
+            else 0
+            for code in damage
+        ]
+        if max(previews) > 0:
+            live.append((j, previews))
+    found: dict[tuple[int, int], int] = {}
+    if not live:
+        return found
+    hand = seat.hand
+    for i, code in enumerate(codes):
+        # The damage cards left once ``code`` is discarded: all but its last copy.
+        gone = code if hand.count(code) == 1 else None
+        for j, previews in live:
+            best = 0
+            for other, value in zip(damage, previews, strict=True):
+                if value > best and other != gone:
+                    best = value
+            if best:
+                found[i, j] = best
     return found
 
 
 def preview(rules: RuleTables, state: ArenaState, action: Play) -> int:
     """Enemy damage the play would deal if it resolved now (no bonuses from its own effects)."""
-    return previews(rules, state)(action)
-
-
-def previews(rules: RuleTables, state: ArenaState) -> Callable[[Play], int]:
-    """``preview`` of each play from ``state``, the display bonuses read once for all."""
     active = state.active
     seat = state.seats[active]
+    where = {other.pos: i for i, other in enumerate(state.seats)}
     reach = display_bonus(rules, seat, EffectKind.REACH)
     damage_up = display_bonus(rules, seat, EffectKind.DAMAGE_UP)
-    where = {st.pos: i for i, st in enumerate(state.seats)}
+    code = rules._by_token[action.card]
+    return deal(rules, where, active, seat.pos, seat.facing, code, action.target, reach, damage_up)
 
-    def preview_of(action: Play) -> int:
-        code = rules._by_token[action.card]
-        return deal(
-            rules, where, active, seat.pos, seat.facing, code, action.target, reach, damage_up
-        )
 
-    return preview_of
+def play_threats(
+    rules: RuleTables, state: ArenaState, plays: Sequence[Play], enemies: Sequence[hexgrid.Hex]
+) -> list[int]:
+    """``preview`` of each of ``plays`` of the active player, or 0 where it cannot be above 0
+    (for the policies, which look for the play that hits enemies hardest): a card that deals no
+    damage, or none of whose sides points along a line an enemy (``enemies``: where they
+    stand) stands on, hits no enemy; the display's bonuses are read once for all."""
+    active = state.active
+    seats = state.seats
+    seat = seats[active]
+    pos, facing = seat.pos, seat.facing
+    aimed = enemy_lines(rules, pos, enemies)
+    damaging, covers, by_token = rules._damaging, rules._covers, rules._by_token
+    where: dict[hexgrid.Hex, int] | None = None
+    reach = damage_up = 0
+    found: list[int] = []
+    for play in plays:
+        code = by_token[play.card]
+        if not damaging[code] or not covers[code][facing] & aimed:
+            found.append(0)
+            continue
+        if where is None:
+            where = {other.pos: i for i, other in enumerate(seats)}
+            reach = display_bonus(rules, seat, EffectKind.REACH)
+            damage_up = display_bonus(rules, seat, EffectKind.DAMAGE_UP)
+        found.append(deal(rules, where, active, pos, facing, code, play.target, reach, damage_up))
+    return found
 
 
 def deal(

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from pnp.engines import hexgrid
 from pnp.engines.base import Rules
+from pnp.engines.piles import distinct
 from pnp.games.arena_tales import combat
 from pnp.games.arena_tales.model import CardType
 from pnp.games.arena_tales.rules import ArenaTalesRules
@@ -21,9 +22,10 @@ from pnp.games.arena_tales.state import (
     Move,
     Play,
     Reveal,
-    Stall,
     Talent,
 )
+
+Chosen = TypeVar("Chosen")
 
 
 def discard_cost(rules: ArenaTalesRules) -> Callable[[Action], int]:
@@ -36,7 +38,7 @@ def discard_cost(rules: ArenaTalesRules) -> Callable[[Action], int]:
     return key
 
 
-def pick(options: Sequence[Action], rng: random.Random) -> Action:
+def pick(options: Sequence[Chosen], rng: random.Random) -> Chosen:
     """One of ``options`` at random from the injected generator (never by list order)."""
     return options[0] if len(options) == 1 else options[int(rng.random() * len(options))]
 
@@ -72,49 +74,89 @@ class SensiblePolicy:
         if isinstance(first, Discard):
             return best(actions, discard_cost(rules), rng)
         seats = state.seats
-        seat = seats[state.active]
-        teams = rules.teams
-        side = teams[state.active]
-        enemies = [other.pos for i, other in enumerate(seats) if teams[i] != side]
+        active = state.active
+        seat = seats[active]
+        enemies = [seats[e].pos for e in rules._enemies[active]]
         near = combat.nearest(seat.pos, enemies)
         # Every enemy out of reach: no play hits one (the previews would all be <= 0), and
         # beyond reach + 1 no step brings one into reach (every threat would be 0).
         reach = combat.reach_limit(rules, seat)
+        # legal_actions lists the plays first, then the moves (or else stalls).
+        plays: list[Play] = []
+        for action in actions:
+            if type(action) is not Play:
+                break
+            plays.append(action)
         if near <= reach:
-            preview = combat.previews(rules, state)
-            scored = [(preview(action), action) for action in actions if isinstance(action, Play)]
-            top = max((score for score, _ in scored), default=0)
+            threats = combat.play_threats(rules, state, plays, enemies)
+            top = max(threats, default=0)
             if top > 0:
-                return pick([action for score, action in scored if score == top], rng)
-        moves = [a for a in actions if isinstance(a, Move)]
-        if moves:
-            # A step after which a card left in hand would hit an enemy; else a step closer:
-            # ``best`` by the key (-threat, not closer, a damage card, cost), all keys at once.
-            aims = (
-                combat.move_threats(rules, state, moves) if near - 1 <= reach else [0] * len(moves)
-            )
-            closer_by_direction: dict[int, bool] = {}
-            card_keys: dict[str, tuple[bool, int]] = {}
-            keys: list[tuple[int, bool, bool, int]] = []
-            for move, aim in zip(moves, aims, strict=True):
-                closer = closer_by_direction.get(move.direction)
-                if closer is None:
-                    ahead = hexgrid.neighbour(seat.pos, move.direction)
-                    closer = combat.nearest(ahead, enemies) < near
-                    closer_by_direction[move.direction] = closer
-                card_key = card_keys.get(move.card)
-                if card_key is None:
-                    card = rules.card(move.card)
-                    card_key = card_keys[move.card] = (card.type is CardType.DAMAGE, card.cost)
-                keys.append((-aim, not closer, *card_key))
-            low = min(keys)
-            best_move = pick([m for m, k in zip(moves, keys, strict=True) if k == low], rng)
-            aim, farther, _, _ = low  # the key of best_move
-            if aim < 0 or not farther:
-                return best_move
-        # Nothing useful: any play or move (a stall only when nothing else is left).
-        useful = [a for a in actions if not isinstance(a, Stall)] or actions
-        return pick(useful, rng)
+                return pick([p for p, t in zip(plays, threats, strict=True) if t == top], rng)
+        if len(plays) < len(actions) and type(actions[-1]) is Move:
+            move = self._step(rules, state, actions[len(plays) :], enemies, near, reach, rng)
+            if move is not None:
+                return move
+        # Nothing useful: any play or move (stalls are listed only when nothing else is).
+        return pick(actions, rng)
+
+    @staticmethod
+    def _step(
+        rules: ArenaTalesRules,
+        state: ArenaState,
+        moves: Sequence[Action],
+        enemies: list[hexgrid.Hex],
+        near: int,
+        reach: int,
+        rng: random.Random,
+    ) -> Move | None:
+        """The best of ``moves`` (the legal discard-moves, as ``legal_actions`` lists them: card
+        by card, each card over the same steps) by the key (-threat, not closer, a damage card,
+        cost), ties at random; None when the best brings no threat and no enemy closer.
+
+        The same choice as ``best`` over every move's key, from per-card and per-step parts:
+        a move's threat is 0 unless ``step_threats`` lists it, and a step ends closer to the
+        nearest enemy exactly when it ends closer to one of the enemies ``near`` away."""
+        seat = state.seats[state.active]
+        codes = distinct(seat.hand)
+        count = len(moves) // len(codes)
+        steps = [move for move in moves[:count] if type(move) is Move]  # the first card's
+        rank = rules._discard_rank
+        card_keys = [rank[code] for code in codes]
+        towards = rules._closer[seat.pos]
+        closer = 0  # a bit per direction whose step ends closer to the nearest enemy
+        for enemy in enemies:
+            if hexgrid.distance(seat.pos, enemy) == near:
+                closer |= towards[enemy]
+        farther = [not closer >> step.direction & 1 for step in steps]
+        threats = (
+            combat.step_threats(rules, state, codes, steps, enemies, reach)
+            if near - 1 <= reach
+            else {}
+        )
+        top = max(threats.values(), default=0)
+        if top > 0:
+            aimed = [ij for ij, threat in threats.items() if threat == top]
+            low = min((farther[j], *card_keys[i]) for i, j in aimed)
+            ties = [i * count + j for i, j in aimed if (farther[j], *card_keys[i]) == low]
+        else:
+            # No threat: the key is (0, not closer, a damage card, cost).
+            low_card, low_step = min(card_keys), min(farther)
+            ties = [
+                i * count + j
+                for i, key in enumerate(card_keys)
+                if key == low_card
+                for j, far in enumerate(farther)
+                if far == low_step
+            ]
+            if low_step:
+                # No step closer: the choice falls through to any play or move. The draw
+                # ``best`` made among these moves before the choice gave them up is still
+                # made, so the generator, and every seeded game, goes on as it did.
+                pick(ties, rng)
+                return None
+        chosen = moves[pick(ties, rng)]
+        assert type(chosen) is Move
+        return chosen
 
     def __repr__(self) -> str:
         return "SensiblePolicy()"

@@ -341,6 +341,12 @@ class ArenaTalesRules(TurnFlow):
             for has, stays in zip(self._has, self._stays, strict=True)
         ]
         self._locks = [EffectKind.LOCK in has for has in self._has]
+        self._damaging = [card.type is CardType.DAMAGE for card in self.cards]
+        self._discard_rank = [
+            (damaging, card.cost) for damaging, card in zip(self._damaging, self.cards, strict=True)
+        ]
+        """Per card, (deals damage, cost): the sensible policy discards the least first for a
+        discard-move (a card that deals no damage, then the cheapest)."""
         self._fixed = [EffectKind.FIXED_DAMAGE in has for has in self._has]
         self._indiscriminate = [EffectKind.INDISCRIMINATE in has for has in self._has]
         self._knock = [self._amount(c, EffectKind.KNOCKBACK) for c in range(len(self.cards))]
@@ -469,6 +475,9 @@ class ArenaTalesRules(TurnFlow):
         return state.turn
 
     def legal_actions(self, state: ArenaState) -> list[Action]:
+        """In a player's turn: the plays, card by card, then the discard-moves, card by card,
+        each card over the same steps in the same order; stalls only when there is neither
+        (the sensible policy reads the moves in this order)."""
         if state.ended is not None:
             return []
         if state.queue:

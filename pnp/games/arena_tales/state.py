@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import itemgetter
 
+from pnp.engines.piles import shuffle
+
 SLUG = "arena-tales"
 
 _new = object.__new__
@@ -322,19 +324,27 @@ def redeal_hidden(state: ArenaState, seat: int, rng: random.Random) -> ArenaStat
     hand, recycle pile and display stay as they are."""
     s = clone_state(state)
     for index, other in enumerate(s.seats):
-        zones = ("life", "deck") if index == seat else ("life", "deck", "hand", "recycle")
-        pool = [c for zone in zones for c in getattr(other, zone)]
-        downs = [] if index == seat else [i for i, (_, f) in enumerate(other.display) if f == DOWN]
-        pool += [other.display[i][0] for i in downs]
-        rng.shuffle(pool)
+        life, deck = other.life, other.deck
+        if index == seat:
+            pool = [*life, *deck]
+            shuffle(pool, rng)
+            other.life = tuple(sorted(pool[: len(life)]))
+            other.deck = tuple(sorted(pool[len(life) :]))
+            continue
+        hand, recycle, display = other.hand, other.recycle, other.display
+        downs = [i for i, (_, face) in enumerate(display) if face == DOWN]
+        pool = [*life, *deck, *hand, *recycle, *[display[i][0] for i in downs]]
+        shuffle(pool, rng)
+        # The pool cut back into the zones it came from, each as large as it was.
         start = 0
-        for zone in zones:
-            size = len(getattr(other, zone))
-            setattr(other, zone, tuple(sorted(pool[start : start + size])))
-            start += size
+        life, start = tuple(sorted(pool[start : start + len(life)])), start + len(life)
+        deck, start = tuple(sorted(pool[start : start + len(deck)])), start + len(deck)
+        hand, start = tuple(sorted(pool[start : start + len(hand)])), start + len(hand)
+        recycle, start = tuple(sorted(pool[start : start + len(recycle)])), start + len(recycle)
+        other.life, other.deck, other.hand, other.recycle = life, deck, hand, recycle
         if downs:
-            display = list(other.display)
+            placed = list(display)
             for i, card in zip(downs, pool[start:], strict=True):
-                display[i] = (card, DOWN)
-            other.display = tuple(display)
+                placed[i] = (card, DOWN)
+            other.display = tuple(placed)
     return s

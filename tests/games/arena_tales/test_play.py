@@ -200,12 +200,12 @@ def test_an_enemy_beyond_the_reach_limit_is_hit_by_no_play_and_no_step() -> None
                     for e in rules.enemies(state.active)
                 )
                 reach = combat.reach_limit(rules, seat)
-                preview = combat.previews(rules, state)
                 if near > reach:
                     beyond += 1
-                    assert all(preview(a) <= 0 for a in actions if isinstance(a, Play))
+                    plays = [a for a in actions if isinstance(a, Play)]
+                    assert all(combat.preview(rules, state, a) <= 0 for a in plays)
                 if near - 1 > reach:
                     moves = [a for a in actions if isinstance(a, Move)]
-                    assert not any(combat.move_threats(rules, state, moves))
+                    assert not any(combat.threat(rules, state, move) for move in moves)
             state = rules.apply(state, policy.choose(rules, state, rng))
     assert beyond  # the games had decisions the limit decides
