@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from operator import sub
-from typing import Any
+from typing import Any, TypeVar
 
 from pnp.engines.base import Policy, RandomPolicy, Rules
 from pnp.games.maquis.options import Option
@@ -35,6 +35,20 @@ TIE = 1e-9
 
 MEMO_LIMIT = 8192
 """Entries a memo of the policies holds before it starts afresh (memory stays bounded)."""
+
+Key = TypeVar("Key", bound=Hashable)
+Value = TypeVar("Value")
+
+
+def remember(memo: dict[Key, Value], key: Key, value: Value) -> Value:
+    """``value``, kept in ``memo`` under ``key``; a memo grown past :data:`MEMO_LIMIT` is
+    emptied first. A memo's values depend on their keys alone, so starting afresh changes what
+    is computed again, never what is chosen."""
+    if len(memo) > MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+    return value
+
 
 SpaceKey = int | tuple[int, int]
 """A space in the memo of :meth:`GreedyPolicy.best`: its index, or (index, day) for a space
@@ -88,9 +102,7 @@ def _pile_counts(pile: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     pile is asked about once for every placement of every playout)."""
     counts = _PILE_COUNTS.get(pile)
     if counts is None:
-        if len(_PILE_COUNTS) > MEMO_LIMIT:
-            _PILE_COUNTS.clear()
-        counts = _PILE_COUNTS[pile] = tuple(Counter(pile).items())
+        counts = remember(_PILE_COUNTS, pile, tuple(Counter(pile).items()))
     return counts
 
 
@@ -184,9 +196,7 @@ class GreedyPolicy:
         key = (rules, s.tiles)
         dist = self._distance_cache.get(key)
         if dist is None:
-            if len(self._distance_cache) > MEMO_LIMIT:
-                self._distance_cache.clear()
-            dist = self._distance_cache[key] = self._find_distances(rules, s)
+            dist = remember(self._distance_cache, key, self._find_distances(rules, s))
         return list(dist)
 
     def _find_distances(self, rules: MaquisRules, s: MaquisState) -> list[int]:
@@ -217,9 +227,7 @@ class GreedyPolicy:
         key = (rules, s.board, s.tiles, pile, s.patrols_left)
         risks = _RISKS.get(key)
         if risks is None:
-            if len(_RISKS) > MEMO_LIMIT:
-                _RISKS.clear()
-            risks = _RISKS[key] = self._arrest_risks(rules, s, pile)
+            risks = remember(_RISKS, key, self._arrest_risks(rules, s, pile))
         return list(risks)
 
     def _arrest_risks(
@@ -246,9 +254,7 @@ class GreedyPolicy:
         key = (rules, board, tiles)
         found = _CATCHES.get(key)
         if found is None:
-            if len(_CATCHES) > MEMO_LIMIT:
-                _CATCHES.clear()
-            found = _CATCHES[key] = self._find_catches(rules, board, tiles)
+            found = remember(_CATCHES, key, self._find_catches(rules, board, tiles))
         return found
 
     def _find_catches(self, rules: MaquisRules, board: str, tiles: tuple[str, ...]) -> Catches:
@@ -260,9 +266,7 @@ class GreedyPolicy:
         memo = self._reach_cache
         found = memo.get((rules, figures, houses))
         if found is None:
-            if len(memo) > MEMO_LIMIT:
-                memo.clear()
-            found = memo[(rules, figures, houses)] = ({}, {})
+            found = remember(memo, (rules, figures, houses), ({}, {}))
         reached, cuts = found
 
         def reach(blocked: int) -> int:
@@ -323,9 +327,7 @@ class GreedyPolicy:
         key = (rules, s.missions, s.boxes, s.stock)
         need = _NEEDS.get(key)
         if need is None:
-            if len(_NEEDS) > MEMO_LIMIT:
-                _NEEDS.clear()
-            need = _NEEDS[key] = tuple(self._needs(rules, s))
+            need = remember(_NEEDS, key, tuple(self._needs(rules, s)))
         return need
 
     @staticmethod
@@ -353,9 +355,7 @@ class GreedyPolicy:
         key = (rules, tuple(need), tuple(stock))
         value = _STOCK_VALUES.get(key)
         if value is None:
-            if len(_STOCK_VALUES) > MEMO_LIMIT:
-                _STOCK_VALUES.clear()
-            value = _STOCK_VALUES[key] = self._stock_value(rules, need, stock)
+            value = remember(_STOCK_VALUES, key, self._stock_value(rules, need, stock))
         return value
 
     @staticmethod
@@ -505,9 +505,7 @@ class GreedyPolicy:
             return self._last_at[1]
         at = self._cache.get(key)
         if at is None:
-            if len(self._cache) > MEMO_LIMIT:
-                self._cache.clear()
-            at = self._cache[key] = {}
+            at = remember(self._cache, key, {})
         self._last_at = (key, at)
         return at
 
@@ -577,10 +575,10 @@ class GreedyPolicy:
             key += (s.drops, s.tiles, s.day, s.board, pile, s.patrols_left)
             tops = self._placement_memo.get(key)
             if tops is None:
-                if len(self._placement_memo) > MEMO_LIMIT:
-                    self._placement_memo.clear()
-                tops = self._placement_memo[key] = self._best_placements(
-                    rules, s, list(places), list(spaces)
+                tops = remember(
+                    self._placement_memo,
+                    key,
+                    self._best_placements(rules, s, list(places), list(spaces)),
                 )
             chosen: MaquisAction = pick(rng, tops)
             return chosen
