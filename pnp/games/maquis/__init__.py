@@ -52,7 +52,10 @@ GAME = Game(
     # side, still 2-4 s on a busy machine; the duels are unchanged (normal 64 % against 59 %,
     # p = 0.19; very-hard 33 % against 22 %, p = 0.014, over the sequential duel's 0.0125).
     # Playouts cut after 24 decisions and scored by play.evaluate cost 1.4 s but played
-    # weaker: normal 54 % against 59 % over 200.
+    # weaker: normal 54 % against 59 % over 200. With the arrest risks looked up per patrol
+    # card (same moves again), a game costs 1.2-2.2 s on an idle machine (normal 1.55, hard
+    # 1.2, very-easy and easy 2.2); the strong run of all six levels, 300 games each, took
+    # 3,525 CPU-s.
     search=SearchSettings(
         iterations=12, rollout="sensible", depth=None, method="halving", candidates=4
     ),
