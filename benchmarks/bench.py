@@ -791,6 +791,48 @@ def bench_play(rows: list[Row], duels: bool) -> None:
         )
 
 
+STRONG_GAMES = 3
+"""Strong games a table the strong row plays (seeds 1-3): the median is the table's figure."""
+
+
+def bench_strong(rows: list[Row]) -> None:
+    """CPU seconds of one game of the strong player in every seat, on each table a strong
+    balance run plays it on (issue 32: at most 2 s a game), in this process: the slowest
+    table's median is the row, every table in its note."""
+    from pnp import registry
+    from pnp.content.loader import load_game
+    from pnp.validate.play import game_tables, play_seed, strong_plan
+
+    figures: list[tuple[float, str]] = []
+    for game in registry.with_engine():
+        model = load_game(CONTENT, game.slug).model
+        tables = game_tables(game, model)
+        balance = getattr(model, "balance", None)
+        if balance is not None:
+            plan, _ = strong_plan(balance, "strong", [table.name for table in tables])
+            tables = [table for table in tables if plan[table.name] == "strong"]
+        for table in tables:
+            seats = ["strong"] * table.rules.num_players
+            spent = []
+            for seed in range(1, STRONG_GAMES + 1):
+                started = time.process_time()
+                play_seed(game, table, seats, seed)
+                spent.append(time.process_time() - started)
+            figures.append((median(spent), f"{game.slug} {table.name}"))
+    slowest, where = max(figures)
+    show(
+        Row(
+            f"strong game, CPU (slowest: {where})",
+            slowest,
+            2.0,
+            "s",
+            note=f"median of {STRONG_GAMES} games a table, every seat strong: "
+            + ", ".join(f"{name} {seconds:.2f}" for seconds, name in figures),
+        ),
+        rows,
+    )
+
+
 RAY_GAMES = ("arena-tales", "4p", 240)
 """The batch the Ray rows play: a table of sensible games (a second or so of CPU per hundred)."""
 
@@ -1223,13 +1265,14 @@ def main(argv: list[str]) -> int:
         "distinct": lambda work: bench_distinct(runs, rows, work, png=False),
         "validate": lambda work: bench_validate(runs, rows),
         "play": lambda work: bench_play(rows, args.duels),
+        "strong": lambda work: bench_strong(rows),
         "engines": lambda work: bench_engines(engine_seconds, rows),
         "export": lambda work: bench_export(runs, rows, work, slugs),
         "png": lambda work: bench_distinct(1, rows, work, png=True),
         "table": lambda work: bench_table(rows),
         "ray": lambda work: bench_ray(rows),
     }
-    timed = {"builds", "fonts", "edit", "distinct", "validate", "export"}
+    timed = {"builds", "fonts", "edit", "distinct", "validate", "strong", "export"}
     chosen = args.only.split(",") if args.only else list(sections)
     unknown = [name for name in chosen if name not in sections]
     if unknown:
