@@ -486,7 +486,8 @@ def timing(
     tables: Sequence[tuple[str, str]],
 ) -> None:
     """CPU seconds per game of ``policy``, each worker in turn, ``rounds`` times over."""
-    print(f"\n{policy}: CPU seconds per game, median (min-max) of {rounds} rounds of {games}")
+    print(f"\n{policy}: CPU seconds a game and paired ratios, median (min-max) of {rounds} rounds")
+    print(f"of {games} game(s) a worker, the workers in turn (A, B, C, A, ...)")
     header = "".join(f"{w.label:>24}" for w in pool)
     ratios = "".join(f"{w.label + '/plain':>24}" for w in pool[1:])
     print(f"{'table':28}{header}{ratios}")
@@ -494,13 +495,19 @@ def timing(
         samples: dict[str, list[float]] = {w.label: [] for w in pool}
         for round_number in range(rounds):
             seeds = range(round_number * games, (round_number + 1) * games)
-            for worker in pool:
+            turn = round_number % len(pool)  # who goes first changes from round to round
+            for worker in [*pool[turn:], *pool[:turn]]:
                 reply = worker.play(slug, table, policy, seeds)
                 samples[worker.label].append(reply["cpu"] / games)
-        plain = statistics.median(samples["plain"])
         cells = "".join(f"{spread(samples[w.label]):>24}" for w in pool)
-        change = "".join(f"{statistics.median(samples[w.label]) / plain:>14.2f}" for w in pool[1:])
+        # Every worker plays a round's seeds: the ratio to plain is paired round by round.
+        plain = samples["plain"]
+        paired = {
+            w.label: [c / p for c, p in zip(samples[w.label], plain, strict=True)] for w in pool
+        }
+        change = "".join(f"{spread(paired[w.label]):>24}" for w in pool[1:])
         print(f"{slug + ' ' + table:28}{cells}{change}")
+        print(f"  samples {json.dumps(samples)}")
         sys.stdout.flush()
 
 
