@@ -221,7 +221,7 @@ class Deadline99Rules:
         # Interned actions: legal_actions hands out these objects, never new ones.
         n = range(len(self.tokens))
         self._plain = [Play(self.tokens[c]) for c in n]
-        self._signed = [(Play(self.tokens[c], 1), Play(self.tokens[c], -1)) for c in n]
+        self._signed_plays = [(Play(self.tokens[c], 1), Play(self.tokens[c], -1)) for c in n]
         self._aimed = [[Play(self.tokens[c], 0, t) for t in range(players)] for c in n]
         self._draw_actions = [Draw(self.tokens[c]) for c in n]
         self._steal_actions = [Steal(self.tokens[c]) for c in n]
@@ -309,7 +309,7 @@ class Deadline99Rules:
         for c in _distinct(state.hands[seat]):
             kind = self._kind[c]
             if kind is EffectKind.ADD_OR_SUBTRACT:
-                actions.extend(self._signed[c])
+                actions.extend(self._signed_plays[c])
             elif kind is EffectKind.CHOOSE_NEXT or kind is EffectKind.SWAP_HANDS:
                 if living is None:
                     living = [s for s, o in enumerate(state.out) if not o]
@@ -661,7 +661,7 @@ class Deadline99Rules:
     def interned_plays(self) -> list[Play]:
         """Every Play object ``legal_actions`` can hand out (it never makes new ones)."""
         plays = list(self._plain)
-        for pair in self._signed:
+        for pair in self._signed_plays:
             plays.extend(pair)
         for aimed in self._aimed:
             plays.extend(aimed)
