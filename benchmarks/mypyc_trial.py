@@ -1,16 +1,18 @@
 """Issue 32's trial: do the typed engines, compiled with mypyc, play the same games for less CPU?
 
-    python benchmarks/mypyc_trial.py build                 # the compiled copies (cached)
+    python benchmarks/mypyc_trial.py build --cache DIR     # the compiled copies, kept in DIR
     python benchmarks/mypyc_trial.py identity              # same actions, plain vs compiled
     python benchmarks/mypyc_trial.py timing --rounds 5     # CPU per game, A/B alternating
     python benchmarks/mypyc_trial.py all                   # the three, in that order
 
-Nothing is compiled in the source tree: pnp/ and pyproject.toml are copied into a folder under
-$TMPDIR named after a key (every byte of pnp/**/*.py, the Python and mypy versions, the module
-list and the flags), mypyc builds there in place, and a worker process gets that folder first on
-its PYTHONPATH. An edited .py therefore gets a new key and a new build; a stale .so never
-shadows it. Two variants are built: ``engines`` (pnp/engines only) and ``full`` (the engines and
-every game module the rules and policies use at play time).
+Nothing is compiled in the source tree: pnp/ and pyproject.toml are copied into a folder named
+after a key (every byte of pnp/**/*.py, the Python and mypy versions, the module list and the
+flags), inside a new private folder for each run unless --cache names a folder of your own;
+mypyc builds there in place, and a worker process gets that folder first on its PYTHONPATH.
+An edited .py therefore gets a new key and a new build; a stale .so never shadows it. Three
+variants: ``engines`` (pnp/engines only), ``full`` (the engines and every game module the rules
+and policies use at play time that mypyc takes as it is) and ``patched`` (every play-time
+module but base, view and the models, after the small changes in PATCHES).
 
 The work is done by long-lived worker processes (one plain, one per variant) that answer
 requests on stdin, so the comparison alternates plain / compiled / plain ... game by game in
@@ -514,7 +516,13 @@ def timing(
 def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("command", choices=("build", "identity", "timing", "all", "serve"))
-    parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "pnp-mypyc")
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        help="a folder of your own to keep the builds in and reuse them from (default: a new "
+        "private folder, removed at the end: a build found in a shared place is never run)",
+    )
     parser.add_argument("--variants", default="engines,full", help="comma-separated")
     parser.add_argument("--rounds", type=int, default=5, help="timing rounds (A/B alternating)")
     parser.add_argument("--strong-games", type=int, default=2, help="a table, for identity")
@@ -525,7 +533,14 @@ def main(argv: Sequence[str]) -> int:
     if args.command == "serve":
         serve(sys.stdin, sys.stdout)
         return 0
-    builds = [build(variant, args.cache) for variant in args.variants.split(",") if variant]
+    if args.cache is None:
+        with tempfile.TemporaryDirectory(prefix="pnp-mypyc-") as private:
+            return run(args, Path(private))
+    return run(args, args.cache)
+
+
+def run(args: argparse.Namespace, cache: Path) -> int:
+    builds = [build(variant, cache) for variant in args.variants.split(",") if variant]
     for one in builds:
         print(
             f"{one.variant}: {len(one.sources)} modules compiled, {one.cpu_seconds:.0f} CPU-s "
