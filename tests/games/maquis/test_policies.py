@@ -19,6 +19,7 @@ from pnp.games.maquis.rules import MaquisRules
 from pnp.games.maquis.state import Activate, Kill, MaquisState, Return
 from pnp.validate.play import make_policy
 from tests.conftest import CONTENT
+from tests.engines.walk import positions
 
 
 @pytest.fixture(scope="module")
@@ -131,16 +132,10 @@ def test_the_arrest_risks_are_those_of_each_card_played_out(model: Maquis, level
     rules = MaquisRules(model, difficulty=level)
     policy, checked = GreedyPolicy(), 0
     for seed in range(12):
-        rng = random.Random(seed)
-        s = rules.initial_state(rng)
-        while not rules.is_terminal(s):
-            if rules.is_chance(s):
-                s = rules.apply(s, rules.sample_chance(s, rng))
-                continue
-            if s.phase == "place":
+        for s in positions(rules, policy, seed):
+            if s.phase == "place" and not rules.is_terminal(s) and not rules.is_chance(s):
                 assert policy.arrest_risks(rules, s) == _reference_arrest_risks(rules, s)
                 checked += 1
-            s = rules.apply(s, policy.choose(rules, s, rng))
     assert checked > 100
 
 
