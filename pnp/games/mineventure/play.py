@@ -241,34 +241,67 @@ playouts it replaces; 16 playouts a decision win 83 % against 30 % at twice the 
 five players 8 playouts were not shown stronger in 200 paired games (38 % against 30 %,
 p = 0.045, above the sequential duel's 0.0125); 12 won 72 % against 28 % in 25 (p = 0.006), at
 about three times the CPU of 8 (the halving search plays no playout at all for a choice among
-five or more moves on 8: it needs two paired playouts to replace the anchor)."""
+five or more moves on 8: it needs two paired playouts to replace the anchor).
+
+With the hint's two pots (2026-11-29) the sequential duel (``pnp simulate mineventure --duel
+--duel-games 200 --seed 1``) shows it stronger on every table: 3p-map-24 60 % against 24 % in
+50 games, 4p-map-24 52 % against 29 % in 100, 4p-map-32 64 % against 24 % in 25, 5p-map-32
+68 % against 28 % in 25, 6p-map-32 30 % against 10 % in 50 (each p < 0.0125); the hint it
+replaced gave 72/28, 44/33 (200 games), 60/24, 72/28 and 34/10 on the same seeds."""
+
+
+STANDING_HALF_LIFE_DAYS = 3.0
+"""Days past `story_day` in which the last-standing pot halves. Survivors who sit in the End,
+out of the breath and of each other's way, never leave a last one standing, so the longer a
+story has bled the overworld the less of the win anything but the dragon decides."""
 
 
 def evaluate(rules: Any, state: Any) -> list[float]:
-    """Each seat's chance of winning, guessed from a position that is not over: a seat's
-    strength (HP, weapon, armour, partner, cards in hand) and its share of a falling dragon
-    (only players who hit it win), turned into shares by a softmax; the dead get nothing."""
+    """Each seat's chance of winning, guessed from a position that is not over, as two pots
+    and a remainder that nobody wins yet.
+
+    The dragon's pot is the share of its HP already lost. It goes to the living seats that
+    hit it, as the rules give it: shared among them, each counted in full with two breaths'
+    worth of HP to spare after a breath it stands in, and for less with fewer. The
+    last-standing pot is the rest, shared by a softmax of each seat's strength (HP, weapon,
+    armour, partner, cards in hand); once a story is in play it shrinks by half every
+    ``STANDING_HALF_LIFE_DAYS`` past `story_day`. What neither pot holds is nobody's: a game
+    in which every seat hides from the dragon is won by nobody (the turn cap). A hint that
+    shared out the whole win however the game stood made hiding as good as the hunt, and
+    strong seats in the End then skipped their moves until the cap. The dead get nothing."""
     assert isinstance(rules, MineventureRules) and isinstance(state, MineventureState)
     dragon = rules.model.dragon
     fallen = 1 - max(0, state.dragon_hp) / dragon.hp
-    values: list[float | None] = []
+    standing = 1 - fallen
+    if state.story >= 0:
+        days = max(0, state.day - rules.settings.story_day)
+        standing *= 0.5 ** (days / STANDING_HALF_LIFE_DAYS)
+    spare = 2 * dragon.damage
+    strengths: list[float | None] = []
+    claims: list[float] = []
     for seat, p in enumerate(state.players):
         if not p.alive:
-            values.append(None)
+            strengths.append(None)
+            claims.append(0.0)
             continue
         weapon = rules.gear(p.main).damage if p.main >= 0 else rules.settings.unarmed_damage
         armour = rules.gear(p.armour).defence if p.armour >= 0 else 0
         strength = p.hp + 1.5 * weapon + 1.5 * armour + 0.8 * len(p.hand)
         strength += 2.0 if p.partner >= 0 else 0.0
-        if p.hit_dragon:
-            strength += 30 * fallen
-        if rules.distance(state, seat, DRAGON) <= dragon.range and state.dragon_hp > 0:
+        breathed_on = state.dragon_hp > 0 and rules.distance(state, seat, DRAGON) <= dragon.range
+        if breathed_on:
             strength -= 2.0
-        values.append(strength)
-    living = [value for value in values if value is not None]
+        strengths.append(strength)
+        left = p.hp - (dragon.damage if breathed_on else 0)
+        claims.append(min(1.0, max(0.0, left / spare)) if p.hit_dragon else 0.0)
+    living = [strength for strength in strengths if strength is not None]
     if not living:
         return [0.0] * rules.players
     top = max(living)
-    weights = [0.0 if value is None else math.exp((value - top) / 6.0) for value in values]
+    weights = [0.0 if value is None else math.exp((value - top) / 6.0) for value in strengths]
     total = sum(weights)
-    return [weight / total for weight in weights]
+    claimed = max(1.0, sum(claims))
+    return [
+        fallen * claim / claimed + standing * weight / total
+        for claim, weight in zip(claims, weights, strict=True)
+    ]

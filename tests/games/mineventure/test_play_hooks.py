@@ -14,6 +14,7 @@ from pnp.engines.base import RandomPolicy, play_game
 from pnp.games.mineventure import GAME
 from pnp.games.mineventure.model import Mineventure
 from pnp.games.mineventure.play import (
+    STANDING_HALF_LIFE_DAYS,
     coverage_items,
     covered,
     evaluate,
@@ -25,7 +26,7 @@ from pnp.games.mineventure.rules import MineventureRules
 from pnp.games.mineventure.state import TURN_CAP, Act, MineventureState, Mode
 from pnp.paths import REPOSITORY
 from pnp.validate.checks import Findings
-from pnp.validate.play import check_play, play_seed
+from pnp.validate.play import check_play, make_policy, play_seed
 from tests.validate.seeding import Seeding
 
 from .test_rules import bare
@@ -187,6 +188,71 @@ def test_the_evaluation_hint_gives_the_dead_nothing_and_sums_to_one(
     assert scores[2] == 0
     assert scores[0] > scores[1]
     assert abs(sum(scores) - 1) < 1e-9
+
+
+def test_the_dragons_pot_goes_only_to_those_who_hit_it(rules: MineventureRules) -> None:
+    # Half the dragon's HP gone: that half of the win is for those who hit it, and while
+    # nobody has it is nobody's.
+    state = bare(rules)
+    state.dragon_hp = MODEL.dragon.hp // 2
+    untouched = evaluate(rules, state)
+    assert sum(untouched) == pytest.approx(0.5)
+    state.players[0].hit_dragon = True
+    hit = evaluate(rules, state)
+    assert hit[0] == pytest.approx(untouched[0] + 0.5)  # full HP: the whole pot
+    assert hit[1:] == untouched[1:]
+    state.players[1].hit_dragon = True
+    assert evaluate(rules, state)[:2] == pytest.approx([untouched[0] + 0.25, untouched[1] + 0.25])
+
+
+def test_a_story_in_play_for_weeks_leaves_nothing_to_win_by_hiding(
+    rules: MineventureRules,
+) -> None:
+    state = bare(rules)
+    state.story = rules.story_cards[0]
+    state.day = rules.settings.story_day
+    assert sum(evaluate(rules, state)) == pytest.approx(1)
+    state.day += int(10 * STANDING_HALF_LIFE_DAYS)
+    assert sum(evaluate(rules, state)) < 0.001
+
+
+STALLED_IN_THE_END = (
+    "mv action 0 300 150d 40 eye-of-ender 0 12 18,18;20;kai;stone-sword*5+sharpness;"
+    "fire-charge*2;diamond-chestplate;cleric;-,-,-;tnt,splash-poison;-/10,15;-1;steve;-;-;-;-;"
+    "-,-,-;-;D/13,18;20;alex;bow*5+power;-;chainmail;cat;-,-,-;sharpness,unbreaking,cleaving,"
+    "splash-poison;-/12,14;20;noor;netherite-sword*10;iron-dagger*4;netherite-chestplate;cat;"
+    "-,-,-;tnt,diamond-pickaxe,punch,impaling;-/23,24;0;makena;-;-;-;-;-,-,-;-;D piles="
+    "equipment:wooden-sword,shield,bow,iron-dagger,wooden-sword,bow,leather-tunic,shield,"
+    "iron-chestplate,wooden-sword,fire-charge,chainmail,stone-axe,shield|-/partner:wolf,horse,"
+    "llama|-/event:creeper,buried-chest,creeper,ancient-city,thunderstorm,stronghold,shipwreck,"
+    "witch-hut,village-feast,shipwreck,buried-chest*2,ancient-city,eye-of-ender|-/item:-|"
+    "iron-ingot*2,milk-bucket*2,fishing-rod*2,diamond-pickaxe,brush,power,quick-charge,"
+    "potion-strength*2,potion-resistance,potion-regeneration*2,potion-swiftness*2,"
+    "potion-glowing,splash-weakness*2,splash-slowness/food:-|apple*4,bread*4,steak*3,cookie*2,"
+    "golden-apple,rotten-flesh*3,pufferfish/legendary:-|enchanted-golden-apple"
+)
+"""Where a balance run's strong players stood at the turn cap (5 players, the 32x32 map,
+day 150): the three left alive in the End, just out of the dragon's breath, each skipping its
+move every turn for a hundred days; nobody had touched the dragon."""
+
+
+def test_strong_players_hiding_from_the_dragon_go_after_it() -> None:
+    table = next(table for table in play_tables(MODEL) if table.name == "5p-map-32")
+    rules = table.rules
+    assert isinstance(rules, MineventureRules)
+    stalled = rules.from_notation(STALLED_IN_THE_END)
+    strong = make_policy(GAME, "strong")
+    record = play_game(
+        rules,
+        [strong] * rules.num_players,
+        random.Random(1),
+        table.max_steps,
+        max_turns=rules.turns(stalled) + 6,
+        state=stalled,
+        record_actions=True,
+    )
+    assert "roll" in {str(action) for action in record.actions}
+    assert record.final_state.dragon_hp < MODEL.dragon.hp
 
 
 # -- ties at random ---------------------------------------------------------------------------
