@@ -342,10 +342,12 @@ class MineventureRules(CombatRules):
         hidden = [s for s, p in enumerate(state.players) if s != seat and p.hand]
         if not hidden:
             return state
-        # A card declared in this combat round was read out: it stays where it is.
+        # A card declared in this combat round was read out: it stays where it is. Once the
+        # round has resolved (a kill's loot, the draws after it) the card has been played and
+        # the declaration is only a record of it.
         shown: dict[int, list[int]] = {s: [] for s in hidden}
         c = state.combat
-        if c is not None:
+        if c is not None and state.phase == "combat":
             for declarer, text in zip((c.attacker, c.defender), c.declared, strict=False):
                 act = Act.parse(text) if ":" in text else None
                 if act is not None and act.kind == "use" and declarer in shown:

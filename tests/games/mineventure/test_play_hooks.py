@@ -255,6 +255,33 @@ def test_strong_players_hiding_from_the_dragon_go_after_it() -> None:
     assert record.final_state.dragon_hp < MODEL.dragon.hp
 
 
+LOOTING_AFTER_A_TNT_KILL = (
+    "mv loot 0 21 10n 40 eye-of-ender 5 6 9,9;10;kai;crossbow*3;-;-;wolf;-,-,-;diamond-pickaxe,"
+    "punch,cleaving,potion-glowing,splash-poison;KL/9,9;-2;noor;-;iron-dagger*3;-;-;-,-,-;-;D/"
+    "24,3;11;makena;bow*5;-;leather-tunic;-;-,-,-;splash-weakness;-/23,30;14;alex;"
+    "iron-sword*6;-;-;-;-,-,-;power*2,impaling;- piles=equipment:chainmail,leather-tunic,"
+    "shield|-/partner:cat*2,cleric|-/event:village-feast,buried-chest,ancient-city,buried-chest"
+    "|-/item:-|tnt,iron-ingot,milk-bucket,brush,potion-strength,potion-swiftness/food:-|apple*2,"
+    "bread*4,steak*3,cookie,golden-apple,rotten-flesh*3,pufferfish/legendary:netherite-sword|- "
+    "resume=combat-end combat=0.1.1.p.-2.use:tnt@foe;strike:sub loot=0.1"
+)
+"""Seat 0 killed seat 1 with its TNT and is choosing its loot: the combat's last round still
+lists the TNT declared, though the card has left seat 0's hand."""
+
+
+def test_a_card_played_in_a_finished_round_is_not_looked_for_in_the_hand() -> None:
+    # A strong balance run stopped here with an internal error: dealing the hidden hands
+    # again kept the declared TNT "where it was", in a hand it had left.
+    table = next(table for table in play_tables(MODEL) if table.name == "4p-map-32")
+    rules = table.rules
+    assert isinstance(rules, MineventureRules)
+    looting = rules.from_notation(LOOTING_AFTER_A_TNT_KILL)
+    for seat in range(rules.num_players):
+        dealt = rules.resample(looting, seat, random.Random(seat))
+        assert dealt.players[seat].hand == looting.players[seat].hand
+        assert [len(p.hand) for p in dealt.players] == [len(p.hand) for p in looting.players]
+
+
 # -- ties at random ---------------------------------------------------------------------------
 
 
