@@ -164,6 +164,12 @@ class Played:
         return dict(self.game_factors).get(factor)
 
 
+class GameCrash(RuntimeError):
+    """An engine or a policy failed in the middle of a seeded game: a bug in pnp. A run of
+    many games in worker processes gives no other clue to it, so the message names what
+    replays the game: the game, its table, the seats' policies and the seed."""
+
+
 def play_seed(
     game: Game,
     table: Table,
@@ -172,7 +178,22 @@ def play_seed(
     *,
     coverage: bool = False,
 ) -> Played:
-    """Play one game of ``table`` from ``seed``, seat ``i`` played by policy ``seats[i]``."""
+    """Play one game of ``table`` from ``seed``, seat ``i`` played by policy ``seats[i]``;
+    :class:`GameCrash` naming all four if the engine or a policy fails."""
+    try:
+        return _play_seed(game, table, seats, seed, coverage=coverage)
+    except PnpError:
+        raise
+    except Exception as error:
+        raise GameCrash(
+            f"{type(error).__name__}: {error}, in {game.slug} table {table.name!r} with "
+            f"seats {', '.join(seats)}, seed {seed}"
+        ) from error
+
+
+def _play_seed(
+    game: Game, table: Table, seats: Sequence[str], seed: int, *, coverage: bool
+) -> Played:
     rules = table.rules
     policies = [make_policy(game, name) for name in seats]
     rng = random.Random(seed)

@@ -22,6 +22,7 @@ from pnp.validate.checks import Findings
 from pnp.validate.play import (
     SCREEN_CONFIRM,
     SCREEN_GAMES,
+    GameCrash,
     Played,
     balance_runs,
     check_balance,
@@ -34,6 +35,7 @@ from pnp.validate.play import (
     looks,
     make_policy,
     play_many,
+    play_seed,
     screen_balance,
     search_request,
 )
@@ -213,6 +215,31 @@ def test_many_processes_play_the_same_games_as_one() -> None:
     two = play_many(game, table, ["random", "random"], 24, seed=5, workers=2)
     assert one == two
     assert len({p.winners for p in one}) == 2  # both seats win some: the games differ
+
+
+class Stumbler:
+    """Plays nim's first legal move, except now and then, where it fails as a buggy engine
+    deep in a long run does."""
+
+    def choose(self, rules: NimRules, state: object, rng: random.Random) -> object:
+        if rng.random() < 0.04:
+            raise ValueError("tuple.index(x): x not in tuple")
+        return rules.legal_actions(state)[0]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_game_that_fails_names_the_seed_that_replays_it(workers: int) -> None:
+    game = replace(nim_game(), policies={"sensible": RandomPolicy, "stumbler": Stumbler})
+    table = game.play_tables(object())[0]  # type: ignore[misc]
+    seats = ["stumbler", "sensible"]
+    with pytest.raises(GameCrash) as crash:
+        play_many(game, table, seats, 40, seed=5, workers=workers)
+    message = str(crash.value)
+    assert message.startswith("ValueError: tuple.index(x): x not in tuple, in nim table 'nim-10'")
+    assert "seats stumbler, sensible" in message
+    seed = int(message.rsplit("seed ", 1)[1])
+    with pytest.raises(GameCrash, match=f"seed {seed}$"):
+        play_seed(game, table, seats, seed)
 
 
 def test_the_strong_player_beats_a_random_one_and_the_duel_stops_once_decided() -> None:
