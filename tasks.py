@@ -38,6 +38,8 @@ LOCKS = ROOT / "requirements"
 RUN_LOCK = LOCKS / "run.txt"  # pnp's dependencies and its build backend
 TEST_LOCK = LOCKS / "test.txt"  # what the test extra adds
 RAY_LOCK = LOCKS / "ray.txt"  # what the ray extra adds to both
+INSTALLER_LOCK = LOCKS / "installer.txt"  # uv, which installs the locks faster than pip
+INSTALLER = ("uv", "0.13.9")
 # The distribution was called "pnp" before it took a name that is free on PyPI.
 OLD_DISTRIBUTION = "pnp"
 
@@ -89,14 +91,15 @@ def ensure_environment(*, test: bool, ray: bool = False) -> None:
         # Hash-checking mode covers every requirement of a run, so pnp itself (an editable
         # install, which has no hash) goes in a second step, with the locked build backend.
         requirements = [arg for lock_file in locks for arg in ("-r", str(lock_file))]
-        subprocess.run(
-            _pip("install", "--quiet", "--require-hashes", "--no-deps", *requirements),
-            check=True,
-        )
-        subprocess.run(
-            _pip("install", "--quiet", "--no-deps", "--no-build-isolation", "-e", str(ROOT)),
-            check=True,
-        )
+        if not _install_with_uv(requirements):
+            subprocess.run(
+                _pip("install", "--quiet", "--require-hashes", "--no-deps", *requirements),
+                check=True,
+            )
+            subprocess.run(
+                _pip("install", "--quiet", "--no-deps", "--no-build-isolation", "-e", str(ROOT)),
+                check=True,
+            )
         # A dependency added to pyproject.toml but not to the lock shows here, by name.
         subprocess.run(_pip("check"), check=True, stdout=subprocess.DEVNULL)
     else:  # a copy without the lock files: the newest versions pyproject.toml allows
@@ -104,6 +107,33 @@ def ensure_environment(*, test: bool, ray: bool = False) -> None:
         subprocess.run(_pip("install", "--quiet", "-e", target), check=True)
     STAMP.write_text(" ".join([wanted, *extras]))
     compile_sources()
+
+
+def _install_with_uv(requirements: list[str]) -> bool:
+    """Install the locks and pnp with uv, from requirements/installer.txt (hash-checked by pip
+    like every lock): on a fresh clone here the test tooling took pip 51 s and uv 15 s with
+    an empty cache, bytecode compiled by both. False, with one line said, when uv cannot be
+    had or fails: pip then installs the same hashed files."""
+    if not INSTALLER_LOCK.is_file():
+        return False
+    uv = _bin("uv")
+    if not uv.exists():
+        fetched = subprocess.run(
+            _pip("install", "--quiet", "--require-hashes", "--no-deps", "-r", str(INSTALLER_LOCK)),
+            capture_output=True,
+        )
+        if fetched.returncode or not uv.exists():
+            print("tasks: uv could not be installed, so pip installs (slower)", flush=True)
+            return False
+    into = ("--python", str(_bin("python")), "--quiet", "--no-deps", "--compile-bytecode")
+    for step in (
+        [str(uv), "pip", "install", *into, "--require-hashes", *requirements],
+        [str(uv), "pip", "install", *into, "--no-build-isolation", "-e", str(ROOT)],
+    ):
+        if subprocess.run(step).returncode:
+            print("tasks: uv failed, so pip installs (slower)", flush=True)
+            return False
+    return True
 
 
 def compile_sources() -> None:
@@ -250,6 +280,18 @@ def lock() -> int:
         temporary.write_text(_lock_text(title, pins[chosen], hashes))
         temporary.replace(path)
         print(f"tasks: wrote {path.relative_to(ROOT)} ({len(pins[chosen])} packages)")
+    name, version = INSTALLER
+    try:
+        hashes = {name: file_hashes(name, version)}
+    except (OSError, LookupError, ValueError) as exc:
+        print(f"tasks: lock: {exc}", file=sys.stderr)
+        return 1
+    temporary = INSTALLER_LOCK.with_suffix(".tmp")
+    temporary.write_text(
+        _lock_text("The installer tasks.py prefers to pip (INSTALLER).", {name: version}, hashes)
+    )
+    temporary.replace(INSTALLER_LOCK)
+    print(f"tasks: wrote {INSTALLER_LOCK.relative_to(ROOT)} ({name} {version})")
     return 0
 
 

@@ -80,6 +80,51 @@ def test_build_installs_pnp_alone_and_test_adds_the_extra_once(
     assert [c for c in calls if "install" in c] == installs
 
 
+def test_uv_installs_the_same_hashed_locks_when_it_can_be_had(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = _installs(tmp_path, monkeypatch)
+    uv = tasks.VENV / "bin" / "uv"
+
+    def run(command: list[str], **_: Any) -> subprocess.CompletedProcess[str]:
+        calls.append(command)
+        if "-r" in command and Path(command[command.index("-r") + 1]).name == "installer.txt":
+            uv.touch()  # pip installed uv from its hashed lock
+            return subprocess.CompletedProcess(command, 0)
+        return subprocess.CompletedProcess(command, 0 if command[0] == str(uv) else 1)
+
+    monkeypatch.setattr(tasks.subprocess, "run", run)
+    tasks.ensure_environment(test=True)
+    fetch, hashed, editable = [c for c in calls if "install" in c][-3:]
+    assert "--require-hashes" in fetch and _locks(fetch) == ["installer.txt"]
+    assert hashed[:3] == [str(uv), "pip", "install"] and "--require-hashes" in hashed
+    assert _locks(hashed) == ["run.txt", "test.txt"] and "--no-deps" in hashed
+    assert hashed[hashed.index("--python") + 1] == str(tasks.VENV / "bin" / "python")
+    assert editable[editable.index("-e") + 1] == str(tasks.ROOT)
+    assert not [
+        c for c in calls if c[:3] == [str(tasks.VENV / "bin" / "python"), "-m", "pip"] and "-e" in c
+    ]  # pip installed nothing but uv
+
+
+def test_pip_installs_when_uv_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _installs(tmp_path, monkeypatch)
+    (tasks.VENV / "bin" / "uv").touch()  # there, but every uv step fails
+    tasks.ensure_environment(test=False)
+    installs = [c for c in calls if "install" in c]
+    assert installs[0][0].endswith("uv")
+    hashed, editable = installs[-2:]
+    assert hashed[1:4] == ["-m", "pip", "install"] and _locks(hashed) == ["run.txt"]
+    assert editable[1:4] == ["-m", "pip", "install"] and "-e" in editable
+
+
+def test_the_installer_lock_pins_the_installer_with_hashes() -> None:
+    name, version = tasks.INSTALLER
+    assert _locked(tasks.INSTALLER_LOCK) == {
+        name: (version, _locked(tasks.INSTALLER_LOCK)[name][1])
+    }
+    assert len(_locked(tasks.INSTALLER_LOCK)[name][1]) >= 2  # more than one platform's wheel
+
+
 def _locked(path: Path) -> dict[str, tuple[str, list[str]]]:
     """name -> (version, hashes) of a lock file."""
     entries: dict[str, tuple[str, list[str]]] = {}
