@@ -10,8 +10,10 @@
 
 Each creates .venv/ on first use and installs pnp into it (the font included: it comes from
 PyPI as a package dependency) at the exact versions and file hashes of requirements/run.txt
-(and requirements/test.txt for the test tooling), so every machine runs what CI ran and pip
-refuses a file whose bytes differ from the ones locked. `build` installs pnp alone; the other
+(and requirements/test.txt for the test tooling), so every machine runs what CI ran and the
+installer refuses a file whose bytes differ from the ones locked. The installer is uv
+(requirements/installer.txt, itself installed by pip from its hashes), or pip where uv cannot
+be had. `build` installs pnp alone; the other
 tasks add the test tooling (the `test` extra: pytest, ruff, mypy, playwright, ...). It
 reinstalls only when pyproject.toml or a lock file changes. After changing a dependency in
 pyproject.toml, install it into .venv and run `lock`: it writes the versions .venv then holds,
