@@ -10,6 +10,7 @@ from typing import Any
 from pnp.engines.base import Rules
 from pnp.games.mineventure.model import (
     BuffClass,
+    DamageType,
     EffectKind,
     Equipment,
     Food,
@@ -71,6 +72,38 @@ def best(actions: Sequence[Act], key: Callable[[Act], Any], rng: random.Random) 
     scored = [(key(action), action) for action in actions]
     top = max(score for score, _ in scored)
     return pick([action for score, action in scored if score == top], rng)
+
+
+def hurts_dragon(rules: MineventureRules, state: MineventureState, seat: int) -> bool:
+    """Whether a round of ``seat``'s attacks can take HP off the dragon: a strike with either
+    weapon or the bare fist, its partner's bite, or a damage card in hand. A fist (1) never
+    gets through the scales (defence 2), so an unarmed player fighting the dragon only
+    bleeds; a strength potion is left out, as a buff the fight may outlast."""
+    me = state.players[seat]
+    hits: list[tuple[int, tuple[DamageType, ...]]] = [
+        (rules.settings.unarmed_damage, (DamageType.PHYSICAL,))
+    ]
+    for code, enchants in ((me.main, me.main_ench), (me.sub, me.sub_ench)):
+        if code >= 0:
+            card = rules.gear(code)
+            if card.damage > 0 and not card.blocks:
+                sharpened = card.damage + sum(
+                    rules.card_effect(e).amount
+                    for e in enchants
+                    if rules.card_effect(e).kind is EffectKind.SHARPEN
+                )
+                hits.append((sharpened, card.types))
+    if me.partner >= 0:
+        bite = rules.card_effect(me.partner)
+        if bite.kind is EffectKind.COMPANION_ATTACK:
+            hits.append((bite.amount, bite.types))
+    for code in me.hand:
+        effect = rules.effect_of(code)
+        if effect is not None and effect.kind is EffectKind.DAMAGE:
+            hits.append((effect.amount, effect.types))
+    return any(
+        rules.damage_taken(state, DRAGON, amount, types, False) > 0 for amount, types in hits
+    )
 
 
 class SensiblePolicy:
@@ -140,7 +173,7 @@ class SensiblePolicy:
             for a in actions
             if a.kind == "fight"
             and (
-                (me.hp >= 10 or state.story >= 0)
+                (me.hp >= 10 or state.story >= 0) and hurts_dragon(rules, state, seat)
                 if a.a == "dragon"
                 else me.hp >= state.players[int(a.a)].hp and me.main >= 0
             )
@@ -247,7 +280,8 @@ class SensiblePolicy:
         if action.b:
             target = DRAGON if action.b == "dragon" else int(action.b)
             if target == DRAGON:
-                return 5 if state.story >= 0 and me.hp >= 8 else -10
+                wanted = state.story >= 0 and me.hp >= 8 and hurts_dragon(rules, state, seat)
+                return 5 if wanted else -10
             return 4 if me.main >= 0 and me.hp > state.players[target].hp + 4 else -10
         cell = rules.landing(me.x, me.y, action.a)  # where the move ends
         return self._cell_score(rules, self._wants(state, seat), cell)

@@ -20,7 +20,9 @@ table whose survivors all hide in the End out of the dragon's reach and never fi
 on for ever; the optional last day (decision final-day) is for such a table. Strong players
 do reach it: in 2 of 100 five-player games on the 32x32 map (measured 2026-11-29)
 the last two survivors, both at full HP and both having hit the dragon, wait in the End for
-each other to fight it first, since whoever does is left weak for the other to kill."""
+each other to fight it first, since whoever does is left weak for the other to kill. (A third
+kind, two survivors with no weapon that gets through the dragon's scales, ended once the
+sensible player stopped fighting a dragon it cannot hurt.)"""
 
 DRAGON = -1
 """The dragon's seat number in combat and in action arguments ('dragon' in text)."""

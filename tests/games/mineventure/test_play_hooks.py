@@ -21,7 +21,7 @@ from pnp.games.mineventure.play import (
     play_tables,
     seat_factors,
 )
-from pnp.games.mineventure.policies import PassivePolicy, SensiblePolicy
+from pnp.games.mineventure.policies import PassivePolicy, SensiblePolicy, hurts_dragon
 from pnp.games.mineventure.rules import MineventureRules
 from pnp.games.mineventure.state import TURN_CAP, Act, MineventureState, Mode
 from pnp.paths import REPOSITORY
@@ -177,6 +177,26 @@ def test_the_passive_policy_never_declares_a_battle_or_throws_anything(
     assert picks == {"end"}
     # The sensible player takes the kill.
     assert SensiblePolicy().choose(rules, state, random.Random(1)).kind in ("fight", "play")
+
+
+def test_the_sensible_player_does_not_fight_a_dragon_it_cannot_hurt(
+    rules: MineventureRules,
+) -> None:
+    # Next to the dragon, a story in play, full HP. Bare fists (1) do not get through its
+    # scales (defence 2): a fight would only cost HP. A sword, or a TNT in hand, does hurt.
+    state = bare(rules)
+    me = state.players[0]
+    me.x, me.y = rules.dragon_at[0] + 1, rules.dragon_at[1]
+    state.phase, state.story = "decision", rules.story_cards[0]
+    assert "fight:dragon" in {str(a) for a in rules.legal_actions(state)}
+    assert not hurts_dragon(rules, state, 0)
+    picks = {str(SensiblePolicy().choose(rules, state, random.Random(seed))) for seed in range(20)}
+    assert "fight:dragon" not in picks
+    for armed in ({"main": "diamond-sword"}, {"hand": ["tnt"]}):
+        state = bare(rules, p0=armed)
+        state.players[0].x, state.players[0].y = me.x, me.y
+        state.phase, state.story = "decision", rules.story_cards[0]
+        assert hurts_dragon(rules, state, 0), armed
 
 
 def test_the_evaluation_hint_gives_the_dead_nothing_and_sums_to_one(
