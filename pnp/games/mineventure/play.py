@@ -243,11 +243,12 @@ p = 0.045, above the sequential duel's 0.0125); 12 won 72 % against 28 % in 25 (
 about three times the CPU of 8 (the halving search plays no playout at all for a choice among
 five or more moves on 8: it needs two paired playouts to replace the anchor).
 
-With the hint's two pots (2026-11-29) the sequential duel (``pnp simulate mineventure --duel
---duel-games 200 --seed 1``) shows it stronger on every table: 3p-map-24 60 % against 24 % in
-50 games, 4p-map-24 52 % against 29 % in 100, 4p-map-32 64 % against 24 % in 25, 5p-map-32
-68 % against 28 % in 25, 6p-map-32 30 % against 10 % in 50 (each p < 0.0125); the hint it
-replaced gave 72/28, 44/33 (200 games), 60/24, 72/28 and 34/10 on the same seeds."""
+With the hint's two pots and a sensible player that no longer fights a dragon it cannot hurt
+(2026-11-29), the sequential duel (``pnp simulate mineventure --duel --duel-games 200 --seed
+1``) shows it stronger on every table: 3p-map-24 72 % against 28 % in 25 games, 4p-map-24 49 %
+against 29 % in 100, 4p-map-32 64 % against 24 % in 25, 5p-map-32 64 % against 24 % in 25,
+6p-map-32 31 % against 17 % in 100 (each p < 0.0125); the hint it replaced gave 72/28, 44/33
+(200 games), 60/24, 72/28 and 34/10 on the same seeds."""
 
 
 STANDING_HALF_LIFE_DAYS = 3.0
