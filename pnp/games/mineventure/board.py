@@ -305,14 +305,18 @@ class Board:
         self.buff_index = {buff.id: i for i, buff in enumerate(model.buffs)}
         self.slots = [tuple(slot.accepts) for slot in model.buff_slots]
         self.legendary = self.deck_index.get("legendary", -1)
-        # Per card code: a weapon's damage and range (0 for other cards), and the range an
-        # enchant book adds (0 for other cards).
+        # Per card code: a weapon's damage and range (0 for other cards), and the range and
+        # damage an enchant book adds (0 for other cards).
         self._damage = [c.damage if isinstance(c, Equipment) else 0 for c in self.cards]
         self._range = [c.range if isinstance(c, Equipment) else 0 for c in self.cards]
         self._extend = [
             c.effect.amount
             if isinstance(c, Item) and c.effect.kind is EffectKind.EXTEND_RANGE
             else 0
+            for c in self.cards
+        ]
+        self._sharpen = [
+            c.effect.amount if isinstance(c, Item) and c.effect.kind is EffectKind.SHARPEN else 0
             for c in self.cards
         ]
         # Per hand card code, what `playable` reads: (timing, food, map icon, the weapon kind
@@ -510,6 +514,11 @@ class Board:
             return -1
         extend = self._extend
         return self._range[code] + (sum(extend[e] for e in enchants) if enchants else 0)
+
+    def weapon_damage(self, code: int, enchants: tuple[int, ...]) -> int:
+        """A weapon's damage with its sharpening enchants (before buffs and the foe's armour)."""
+        sharpen = self._sharpen
+        return self._damage[code] + (sum(sharpen[e] for e in enchants) if enchants else 0)
 
     def attack_range(self, state: MineventureState, seat: int) -> int:
         """The larger weapon range, or the bare-handed one (decision attack-range)."""

@@ -184,11 +184,7 @@ class CombatRules(Board):
                 # A raised shield blocks this round's piercing hits.
                 blocking[seat] = True
                 return []
-            amount = card.damage + sum(
-                self.card_effect(e).amount
-                for e in enchants
-                if self.card_effect(e).kind is EffectKind.SHARPEN
-            )
+            amount = self.weapon_damage(code, enchants)
             types = card.types
         amount += self._bonus(new, seat, EffectKind.STRENGTH)
         hits = [(seat, foe, amount, types)]

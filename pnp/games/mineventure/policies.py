@@ -87,12 +87,7 @@ def hurts_dragon(rules: MineventureRules, state: MineventureState, seat: int) ->
         if code >= 0:
             card = rules.gear(code)
             if card.damage > 0 and not card.blocks:
-                sharpened = card.damage + sum(
-                    rules.card_effect(e).amount
-                    for e in enchants
-                    if rules.card_effect(e).kind is EffectKind.SHARPEN
-                )
-                hits.append((sharpened, card.types))
+                hits.append((rules.weapon_damage(code, enchants), card.types))
     if me.partner >= 0:
         bite = rules.card_effect(me.partner)
         if bite.kind is EffectKind.COMPANION_ATTACK:
