@@ -262,9 +262,11 @@ def lock() -> int:
         print(result.stderr.strip() or "tasks: lock failed", file=sys.stderr)
         return result.returncode
     pins: dict[str, dict[str, str]] = json.loads(result.stdout)
+    pins["installer"] = dict([INSTALLER])
     hashes: dict[str, list[str]] = {}
     try:
-        for name, version in sorted({**pins["run"], **pins["test"], **pins["ray"]}.items()):
+        everything = {**pins["run"], **pins["test"], **pins["ray"], **pins["installer"]}
+        for name, version in sorted(everything.items()):
             hashes[name] = file_hashes(name, version)
     except (OSError, LookupError, ValueError) as exc:
         print(f"tasks: lock: {exc}", file=sys.stderr)
@@ -274,6 +276,7 @@ def lock() -> int:
         (RUN_LOCK, "pnp's dependencies and build backend, exact versions and file hashes.", "run"),
         (TEST_LOCK, "What pnp's test extra adds to requirements/run.txt.", "test"),
         (RAY_LOCK, "What pnp's ray extra adds to requirements/run.txt and test.txt.", "ray"),
+        (INSTALLER_LOCK, "The installer tasks.py prefers to pip (INSTALLER).", "installer"),
     ):
         if chosen == "ray" and not pins["ray"]:
             print(f"tasks: {path.relative_to(ROOT)} kept (.venv has no Ray: tasks.py ray first)")
@@ -282,18 +285,6 @@ def lock() -> int:
         temporary.write_text(_lock_text(title, pins[chosen], hashes))
         temporary.replace(path)
         print(f"tasks: wrote {path.relative_to(ROOT)} ({len(pins[chosen])} packages)")
-    name, version = INSTALLER
-    try:
-        hashes = {name: file_hashes(name, version)}
-    except (OSError, LookupError, ValueError) as exc:
-        print(f"tasks: lock: {exc}", file=sys.stderr)
-        return 1
-    temporary = INSTALLER_LOCK.with_suffix(".tmp")
-    temporary.write_text(
-        _lock_text("The installer tasks.py prefers to pip (INSTALLER).", {name: version}, hashes)
-    )
-    temporary.replace(INSTALLER_LOCK)
-    print(f"tasks: wrote {INSTALLER_LOCK.relative_to(ROOT)} ({name} {version})")
     return 0
 
 
