@@ -83,9 +83,21 @@ FULL_COLLECTION_EVERY = 1000
 """Collections of the middle generation between two full ones (Python's default: 10)."""
 
 
-def _play_chunk(seeds: Sequence[int]) -> list[Any]:
+class _Failed:
+    """A chunk whose play raised, carried back as a value: an exception raised out of
+    ``Pool.imap`` makes the pool's exit terminate it while chunks are in flight, and that
+    join hung a test run (CPython's pool). The batch raises it once the pool has closed."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+def _play_chunk(seeds: Sequence[int]) -> list[Any] | _Failed:
     assert _PLAY is not None, "worker started without a play function"
-    return [_PLAY(seed) for seed in seeds]
+    try:
+        return [_PLAY(seed) for seed in seeds]
+    except Exception as error:
+        return _Failed(error)
 
 
 def run_seeds(
@@ -126,14 +138,20 @@ def _run_seeds(
         size = -(-len(seeds) // pieces)
         chunks = [list(seeds[i : i + size]) for i in range(0, len(seeds), size)]
         results: list[list[T]] = []
+        failed: _Failed | None = None
         with multiprocessing.get_context("fork").Pool(count) as pool:
             # In order, chunk by chunk, so progress can be told as chunks come back.
             for chunk in pool.imap(_play_chunk, chunks, chunksize=1):
+                if isinstance(chunk, _Failed):
+                    failed = failed or chunk
+                    continue
                 results.append(chunk)
                 if progress is not None:
                     progress(sum(map(len, results)), len(seeds))
     finally:
         _PLAY = previous
+    if failed is not None:
+        raise failed.error
     return [result for chunk in results for result in chunk]
 
 
