@@ -6,6 +6,7 @@ names a game, or a game that reaches into another game breaks the layout's promi
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from pathlib import Path
 
@@ -63,11 +64,18 @@ def _stage(module_path: Path) -> str:
     return relative.parts[0] if len(relative.parts) > 1 else relative.stem
 
 
+@functools.cache
+def _nodes(path: Path) -> tuple[ast.AST, ...]:
+    """Every node of a source file's tree, parsed once for the run: a dozen checks walk all
+    of pnp's files, and parsing them for each cost the suite ten seconds."""
+    return tuple(ast.walk(ast.parse(path.read_text(encoding="utf-8"))))
+
+
 def _modules(path: Path) -> set[str]:
     """The dotted pnp modules a file imports, under ``if TYPE_CHECKING:`` too: a type-only
     import still ties the importer to that layer for every reader and for mypy."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _nodes(path):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("pnp"):
             if node.module == "pnp":
                 found.update(f"pnp.{alias.name}" for alias in node.names)
@@ -178,7 +186,7 @@ def _reportlab_reach_ins(path: Path) -> list[str]:
     """Where `path` uses a reportlab internal: an underscore name imported from reportlab, or
     one of REPORTLAB_INTERNALS read off anything but the module's own `self`."""
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _nodes(path):
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("reportlab"):
             found += [f"{node.lineno}: {a.name}" for a in node.names if a.name.startswith("_")]
         elif (
@@ -215,7 +223,7 @@ def _game_imports(game: str) -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for path in sorted(package.glob("*.py")):
         edges: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in _nodes(path):
             names: list[str] = []
             if isinstance(node, ast.ImportFrom) and node.module:
                 names = [f"{node.module}.{alias.name}" for alias in node.names]

@@ -530,7 +530,9 @@ def test_a_font_cache_that_cannot_be_written_is_worked_around_and_said(
 
     (tmp_path / "a-file").write_text("not a folder", encoding="utf-8")
     monkeypatch.setenv(fonts.ENV_CACHE_DIR, str(tmp_path / "a-file" / "fonts"))
-    code, out, err = run("rulebook", "deadline-99", "--out", str(tmp_path / "out"))
+    # One card, not a rulebook: every glyph it draws is converted again without the cache.
+    out_folder = tmp_path / "out"
+    code, out, err = run("preview", "deadline-99", "angel", "--out", str(out_folder))
     assert code == 0, out + err
     assert "font cache" in err and "cannot be written" in err
-    assert (tmp_path / "out" / "deadline-99" / "deadline-99-rulebook.pdf").is_file()
+    assert (out_folder / "deadline-99" / "preview" / "variant-cards-angel-front.png").is_file()

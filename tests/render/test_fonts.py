@@ -8,7 +8,6 @@ import logging
 import re
 import sys
 import sysconfig
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,16 +27,19 @@ SMALL = SAMPLE + "。骨角户说ABC abc 123“”《》"
 
 
 @pytest.fixture(scope="session")
-def cjk_fonts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FontSet]:
+def cjk_fonts(tmp_path_factory: pytest.TempPathFactory) -> FontSet:
     """The bundled fonts, prepared once per test session into a private cache."""
     # A fixed path under the session's base temp dir, so a copy of this fixture
     # imported by another test module finds the same cache instead of converting again.
     directory = tmp_path_factory.getbasetemp() / "pnp-font-cache"
+    # The private cache is this fixture's alone: left in the environment for the rest of the
+    # session, it sent every later test of the process to fonts grown from the base set,
+    # converting again the glyphs the shared cache holds (20 s of the suite).
     with pytest.MonkeyPatch.context() as patch:
         patch.delenv(fonts.ENV_USER_FONT, raising=False)
         patch.delenv(fonts.ENV_USER_FONT_BOLD, raising=False)
         patch.setenv(fonts.ENV_CACHE_DIR, str(directory))
-        yield prepare_cjk_fonts()
+        return prepare_cjk_fonts()
 
 
 @pytest.fixture
@@ -171,8 +173,12 @@ def test_pdf_embeds_a_subset_and_text_extracts(cjk_fonts: FontSet, tmp_path: Pat
     assert SAMPLE in reader.pages[0].extract_text()
 
 
-def test_a_character_nobody_passed_is_still_drawn(cjk_fonts: FontSet) -> None:
+def test_a_character_nobody_passed_is_still_drawn(
+    cjk_fonts: FontSet, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # 龘 is in no base set and no test passes it: drawing it takes it into the font.
+    monkeypatch.setenv(fonts.ENV_CACHE_DIR, str(cjk_fonts.regular_path.parent))
+    monkeypatch.delenv(fonts.ENV_USER_FONT, raising=False)
     text = "龘" + SAMPLE
     assert cjk_fonts.missing(text) == set()
     with PdfReader(io.BytesIO(_pdf(cjk_fonts, text))) as reader:
