@@ -113,8 +113,24 @@ def load_yaml(path: Path, display_path: str) -> Node:
 def _parse(text: str, display_path: str) -> Node:
     """The tree of ``text``, kept for the next load of the same bytes under the same name: the
     nodes are frozen, and validating a game loads every file of it again (a designer's watch,
-    a tuning search, a seeded copy of the content in the tests). A file that does not load
-    raises every time; exceptions are not kept. 512 files are a few MB."""
+    a tuning search). A file that does not load raises every time; exceptions are not kept.
+    512 files are a few MB."""
+    try:
+        tree = _parse_anywhere(text)
+    except ContentError:
+        return _parse_at(text, display_path)  # raises, with the problems located here
+    return _moved(tree, display_path)
+
+
+@lru_cache(maxsize=512)
+def _parse_anywhere(text: str) -> Node:
+    """The tree of ``text`` under an empty name, for `_moved` to place: the same bytes under
+    another folder (a copy of the content, as every seeded-mistake test and a tuning trial
+    make) are then placed, at a fifth of the cost of composing them again."""
+    return _parse_at(text, "")
+
+
+def _parse_at(text: str, display_path: str) -> Node:
     check_shape(text, display_path)
     try:
         root = yaml.compose(text, Loader=_FAST_LOADER)
@@ -127,6 +143,36 @@ def _parse(text: str, display_path: str) -> Node:
     if builder.problems:
         raise ContentError(builder.problems)
     return node
+
+
+def _moved(tree: Node, display_path: str) -> Node:
+    """``tree`` with every node naming ``display_path``; a subtree shared by aliases stays
+    shared (check_shape has bounded what it expands to)."""
+    done: dict[int, Node] = {}
+
+    def scalar(node: ScalarNode) -> ScalarNode:
+        return ScalarNode(display_path, node.line, node.column, node.value, node.text, node.quoted)
+
+    def move(node: Node) -> Node:
+        found = done.get(id(node))
+        if found is not None:
+            return found
+        moved: Node
+        if isinstance(node, MappingNode):
+            entries = {
+                name: (scalar(key), move(value)) for name, (key, value) in node.entries.items()
+            }
+            moved = MappingNode(display_path, node.line, node.column, entries)
+        elif isinstance(node, SequenceNode):
+            items = tuple(move(item) for item in node.items)
+            moved = SequenceNode(display_path, node.line, node.column, items)
+        else:
+            assert isinstance(node, ScalarNode)
+            moved = scalar(node)
+        done[id(node)] = moved
+        return moved
+
+    return move(tree)
 
 
 def check_shape(text: str, display_path: str) -> None:

@@ -211,3 +211,51 @@ def test_an_edited_file_loads_its_new_values_and_a_copy_its_own_locations(tmp_pa
     other = load_yaml(path, "copy/game.yaml")
     assert isinstance(other, MappingNode)
     assert other.key_where("cost") == Location("copy/game.yaml", 1, 1)
+
+
+def _plain(node: Node) -> object:
+    if isinstance(node, MappingNode):
+        return {key: _plain(value) for key, (_, value) in node.entries.items()}
+    if isinstance(node, SequenceNode):
+        return [_plain(item) for item in node.items]
+    return scalar(node).value
+
+
+def _paths(node: Node) -> set[str]:
+    if isinstance(node, MappingNode):
+        keys = {key.path for key, _ in node.entries.values()}
+        return {node.path} | keys | set().union(*(_paths(v) for _, v in node.entries.values()))
+    if isinstance(node, SequenceNode):
+        return {node.path}.union(*(_paths(item) for item in node.items))
+    return {node.path}
+
+
+def test_a_copy_of_a_file_reads_as_the_original_with_every_place_its_own(tmp_path: Path) -> None:
+    # The same bytes in another folder (a copy of the content) are placed from the tree kept
+    # for them: every value as read there, every node, key and alias naming the copy.
+    text = (
+        "base: &stats {hp: 20, tags: [a, 'b']}\n"
+        "cards:\n  - {id: one, stats: *stats}\n  - {id: two, at: 2.5, none: ~}\n"
+    )
+    path = write(tmp_path, text)
+    original = load_yaml(path, "content/game/cards.yaml")
+    copy = load_yaml(path, "/tmp/copy/game/cards.yaml")
+    assert _paths(original) == {"content/game/cards.yaml"}
+    assert _paths(copy) == {"/tmp/copy/game/cards.yaml"}
+    assert _plain(copy) == _plain(original) == yaml.safe_load(text)
+    assert isinstance(copy, MappingNode) and isinstance(original, MappingNode)
+    cards = copy.get("cards")
+    assert isinstance(cards, SequenceNode) and isinstance(cards.items[1], MappingNode)
+    assert cards.items[1].key_where("at") == Location("/tmp/copy/game/cards.yaml", 4, 15)
+    first = cards.items[0]
+    assert isinstance(first, MappingNode) and first.get("stats") is copy.get("base")
+
+
+def test_a_mistake_in_a_copy_is_reported_in_the_copy(tmp_path: Path) -> None:
+    path = write(tmp_path, "cost: 3\ncost: 4\n")
+    for name in ("content/game.yaml", "copy/game.yaml"):
+        with pytest.raises(ContentError) as caught:
+            load_yaml(path, name)
+        assert [str(p) for p in caught.value.problems] == [
+            f"{name}:2:1: duplicate key 'cost' (first defined at line 1)"
+        ]
