@@ -120,6 +120,12 @@ class MaquisRules(WorkerOptions, WayHome):
         if difficulty not in model.difficulty:
             raise ValueError(f"unknown difficulty {difficulty!r}")
         self.model = model
+        self.memo_key = object()
+        """This rules object in the memo keys of the policies: a token no other rules object
+        holds and that refers to nothing. A key made of it and of a position's tuples,
+        strings and numbers is one the garbage collector stops tracking; a key holding the
+        rules object itself is tracked for good, and the full collections that walk every
+        such key cost a tenth of a strong game."""
         self.level: Difficulty = model.difficulty[difficulty]
         self.locs = model.locations
         self.index = {loc.id: i for i, loc in enumerate(self.locs)}
