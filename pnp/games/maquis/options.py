@@ -96,6 +96,7 @@ class WorkerOptions:
     _own_memo: dict[tuple[Any, ...], OptionsBySpace]
     _mission_memo: dict[tuple[Any, ...], OptionsBySpace]
     _last_own: LastOptions
+    _last_landed: tuple[tuple[tuple[int, ...], ...], tuple[bool, ...]]
     _last_steps: LastOptions
     _chosen: dict[tuple[int, str, tuple[str, ...], tuple[str, ...]], Option]
     _pays: dict[int, tuple[Action, PayTable]]
@@ -199,11 +200,12 @@ class WorkerOptions:
     def _options_at(self, s: MaquisState) -> tuple[OptionsBySpace, OptionsBySpace]:
         """The memos of each space's options in this position's context, apart from the
         stock and where the figures stand: its own action's (they depend on whether anyone
-        waits in the café, the airdrops and the tiles) and its mission steps' (the missions,
+        waits in the café, which airdrop zones hold something, and the tiles) and its
+        mission steps' (the missions,
         their boxes and the day), each one dictionary lookup for all the workers."""
         # The parts asked about last first: a step shares the parts it leaves alone with
         # the next position, and comparing a tuple of the same objects costs no hashing.
-        key = (s.cafe > 0, s.drops, s.tiles)
+        key = (s.cafe > 0, self._landed(s.drops), s.tiles)
         if key != self._last_own[0]:
             own = self._own_memo.get(key)
             if own is None:
@@ -222,6 +224,16 @@ class WorkerOptions:
                 self._mission_memo[step_key] = steps
             self._last_steps = (step_key, steps)
         return self._last_own[1], self._last_steps[1]
+
+    def _landed(self, drops: tuple[tuple[int, ...], ...]) -> tuple[bool, ...]:
+        """Whether anything lies on each airdrop zone: all that a space's own options and
+        the placements read of the airdrops (what lies there is read when it is collected),
+        so their memos are keyed on it rather than on every token lying there. A state's
+        drops are shared with the states after it until one changes them: asked about the
+        drops of the last call, it answers without looking."""
+        if drops is not self._last_landed[0]:
+            self._last_landed = (drops, tuple(map(any, drops)))
+        return self._last_landed[1]
 
     def _own_options(self, s: MaquisState, own: OptionsBySpace, i: int) -> SpaceOptions:
         """The options of the action on ``i`` (from ``own``, the memo of this context)."""

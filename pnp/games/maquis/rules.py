@@ -207,6 +207,7 @@ class MaquisRules(WorkerOptions, WayHome):
         # reference held here keeps its identity from being reused).
         self._last_placeable: tuple[MaquisState | None, Placements] = (None, ((), ()))
         self._last_own: LastOptions = ((), {})
+        self._last_landed: tuple[tuple[tuple[int, ...], ...], tuple[bool, ...]] = ((), ())
         self._last_steps: LastOptions = ((), {})
         self._chosen: dict[tuple[int, str, tuple[str, ...], tuple[str, ...]], Option] = {}
         # The pay tables of the model's actions (spaces and tiles), by identity: the model
@@ -407,10 +408,10 @@ class MaquisRules(WorkerOptions, WayHome):
 
     def _placements(self, s: MaquisState) -> Placements:
         """:meth:`placeable` and the placements there, memoised on the board, the tiles and
-        the airdrops."""
+        which airdrop zones hold something."""
         if s is self._last_placeable[0]:  # the position asked about last (legal, then apply)
             return self._last_placeable[1]
-        key = (s.board, s.tiles, s.drops)
+        key = (s.board, s.tiles, self._landed(s.drops))
         found = self._placeable_memo.get(key)
         if found is None:
             if len(self._placeable_memo) >= MEMO_LIMIT:
