@@ -101,6 +101,7 @@ class WorkerOptions:
     _chosen: dict[tuple[int, str, tuple[str, ...], tuple[str, ...]], Option]
     _pays: dict[int, tuple[Action, PayTable]]
     _steps_memo: dict[tuple[Any, ...], tuple[OpenStep, ...]]
+    _step_groups_memo: dict[tuple[Any, ...], tuple[tuple[int, OptionGroup], ...]]
     _spare_memo: dict[tuple[tuple[int, ...], ...], tuple[int, ...]]
     notation: Callable[[MaquisState], str]
 
@@ -219,7 +220,7 @@ class WorkerOptions:
             if steps is None:
                 if len(self._mission_memo) >= MEMO_LIMIT:
                     self._mission_memo.clear()
-                groups = self._list_step_groups(s)
+                groups = self._open_step_groups(s)
                 steps = {i: self._keyed(g) for i, g in groups.items()}
                 self._mission_memo[step_key] = steps
             self._last_steps = (step_key, steps)
@@ -381,6 +382,35 @@ class WorkerOptions:
                     )
                     spaces.setdefault(at, []).append(self._group(at, cost, [option]))
         return {i: tuple(groups) for i, groups in spaces.items()}
+
+    def _open_step_groups(self, s: MaquisState) -> dict[int, tuple[OptionGroup, ...]]:
+        """:meth:`_list_step_groups` from the memo of each mission's groups."""
+        spaces: dict[int, list[OptionGroup]] = {}
+        for slot, mission_id in enumerate(s.missions):
+            for at, group in self._step_groups(slot, mission_id, s.boxes[slot], s.day):
+                spaces.setdefault(at, []).append(group)
+        return {i: tuple(groups) for i, groups in spaces.items()}
+
+    def _step_groups(
+        self, slot: int, mission_id: str, boxes: tuple[bool, ...], day: int
+    ) -> tuple[tuple[int, OptionGroup], ...]:
+        """The open steps of the mission in ``slot`` as groups of options, each with the
+        space it is done on (memoised as :meth:`_steps_open`: every position with this
+        mission's boxes on this day shares them, whatever the other mission's)."""
+        key = (slot, mission_id, boxes, day)
+        groups = self._step_groups_memo.get(key)
+        if groups is None:
+            if len(self._step_groups_memo) >= MEMO_LIMIT:
+                self._step_groups_memo.clear()
+            found = []
+            for k, at, step, pays in self._steps_open(slot, mission_id, boxes, day):
+                for p, (pay, cost) in enumerate(pays):
+                    option = Option(
+                        f"m{slot}.{k}p{p}", pay, step.gain, mission=(slot, k), cost=cost
+                    )
+                    found.append((at, self._group(at, cost, [option])))
+            groups = self._step_groups_memo[key] = tuple(found)
+        return groups
 
     # -- the supply -----------------------------------------------------------------------
 

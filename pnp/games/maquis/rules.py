@@ -47,6 +47,7 @@ from pnp.games.maquis.options import (
     LastOptions,
     OpenStep,
     Option,
+    OptionGroup,
     OptionsBySpace,
     PayTable,
     WorkerOptions,
@@ -194,7 +195,8 @@ class MaquisRules(WorkerOptions, WayHome):
         self._own_memo: dict[tuple[Any, ...], OptionsBySpace] = {}
         self._mission_memo: dict[tuple[Any, ...], OptionsBySpace] = {}
         self._safe_memo: dict[tuple[str, ...], frozenset[int]] = {}
-        self._placeable_memo: dict[tuple[Any, ...], Placements] = {}
+        self._placeable_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
+        self._placements_memo: dict[tuple[int, ...], Placements] = {}
         self._safe_bits: dict[tuple[str, ...], int] = {}
         self._reach_memo: dict[tuple[int, tuple[str, ...]], tuple[int, int]] = {}
         self._reach_by_board: dict[tuple[str, tuple[str, ...]], tuple[int, int]] = {}
@@ -218,6 +220,7 @@ class MaquisRules(WorkerOptions, WayHome):
             if action is not None:
                 self._pays[id(action)] = (action, self._pay_table(action))
         self._steps_memo: dict[tuple[Any, ...], tuple[OpenStep, ...]] = {}
+        self._step_groups_memo: dict[tuple[Any, ...], tuple[tuple[int, OptionGroup], ...]] = {}
         self._spare_memo: dict[tuple[tuple[int, ...], ...], tuple[int, ...]] = {}
 
     # -- protocol -------------------------------------------------------------------------
@@ -412,13 +415,19 @@ class MaquisRules(WorkerOptions, WayHome):
         if s is self._last_placeable[0]:  # the position asked about last (legal, then apply)
             return self._last_placeable[1]
         key = (s.board, s.tiles, self._landed(s.drops))
-        found = self._placeable_memo.get(key)
-        if found is None:
+        spaces = self._placeable_memo.get(key)
+        if spaces is None:
             if len(self._placeable_memo) >= MEMO_LIMIT:
                 self._placeable_memo.clear()
-            spaces = tuple(self._list_placeable(s))
+            spaces = self._placeable_memo[key] = tuple(self._list_placeable(s))
+        # The placements by the spaces (far fewer sets of empty spaces than boards): the
+        # memo by board holds numbers alone, which the garbage collector need not follow.
+        found = self._placements_memo.get(spaces)
+        if found is None:
+            if len(self._placements_memo) >= MEMO_LIMIT:
+                self._placements_memo.clear()
             places = tuple(self._place_of[i] for i in spaces)
-            found = self._placeable_memo[key] = (spaces, places)
+            found = self._placements_memo[spaces] = (spaces, places)
         self._last_placeable = (s, found)
         return found
 
