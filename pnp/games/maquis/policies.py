@@ -50,9 +50,11 @@ def remember(memo: dict[Key, Value], key: Key, value: Value) -> Value:
     return value
 
 
-SpaceKey = int | tuple[int, int]
-"""A space in the memo of :meth:`GreedyPolicy.best`: its index, or (index, day) for a space
-where a mission step may be done (which steps are open depends on the day)."""
+SpaceKey = int
+"""A space in the memo of :meth:`GreedyPolicy.best`: its index, or for a space where a
+mission step may be done (which steps are open depends on the day) its index and the day
+as one number (:func:`_on_day`: a number, unlike a pair, keeps the memo out of the garbage
+collector's sight)."""
 Best = tuple[float, tuple[str, ...]]
 """The best value a worker on a space can gain, and the keys of the options reaching it."""
 _BEST: dict[tuple[Any, ...], dict[SpaceKey, Best]] = {}
@@ -154,6 +156,25 @@ def _spaces_of(bits: int) -> tuple[int, ...]:
         spaces.append(low.bit_length() - 1)
         bits ^= low
     return tuple(spaces)
+
+
+def _on_day(rules: MaquisRules, i: int, day: int) -> int:
+    """Space ``i`` on ``day`` as one number, apart from every space's own index."""
+    return len(rules.locs) * (day + 1) + i
+
+
+_BESTS: dict[Best, Best] = {}
+"""Each best value and option keys the policy found, as one shared tuple."""
+
+
+def _shared_best(value: float, keys: tuple[str, ...]) -> Best:
+    """(``value``, ``keys``), the tuple made the first time they were found: most values
+    recur in many positions, and a memo entry holding an old tuple (which the garbage
+    collector has seen to hold no containers) stays out of its sight, where a new one
+    keeps every memo of a position's values in each of its full collections."""
+    best = (value, keys)
+    shared = _BESTS.get(best)
+    return remember(_BESTS, best, best) if shared is None else shared
 
 
 def pick(rng: random.Random, choices: Sequence[Any]) -> Any:
@@ -467,7 +488,7 @@ class GreedyPolicy:
         (:meth:`_best_at`), when the caller asks for several spaces and has it already."""
         if at is None:
             at = self._best_at(rules, s)
-        key = (i, s.day) if i in rules._options_at(s)[1] else i
+        key = _on_day(rules, i, s.day) if i in rules._options_at(s)[1] else i
         cached = at.get(key)
         if cached is None:
             cached = at[key] = self._best(rules, s, i, need)
@@ -487,7 +508,7 @@ class GreedyPolicy:
         before = 0.0
         supply: list[int] = []
         for i in spaces:
-            key: SpaceKey = (i, day) if i in steps else i
+            key: SpaceKey = _on_day(rules, i, day) if i in steps else i
             best = at.get(key)
             if best is None:
                 if not supply:  # the first space the memo lacks
@@ -536,23 +557,20 @@ class GreedyPolicy:
                 best_value, best_keys = v, [o.key]
             elif v >= best_value - TIE and best_value > 0:
                 best_keys.append(o.key)
-        return best_value, tuple(best_keys)
+        return _shared_best(best_value, tuple(best_keys))
 
     def _best_placements(
         self,
         rules: MaquisRules,
         s: MaquisState,
-        places: Sequence[Place],
-        spaces: Sequence[int] | None = None,
+        spaces: Sequence[int],
     ) -> tuple[int, ...]:
-        """Where in ``places`` the placements worth most are (a tie: all of them), each
-        space's best option weighed against the risk of arrest there (``spaces``: the space
-        of each placement, when the caller has them)."""
+        """Where in ``spaces`` (empty spaces a worker may be put on) the placements worth most
+        are (a tie: all of them), each space's best option weighed against the risk of arrest
+        there."""
         dist = self._distances(rules, s)
         risks = self.arrest_risks(rules, s)
         lose = self.LOSE_WORKER - 8.0 * rules.level.arrest_morale * (1 + (s.morale <= 3))
-        if spaces is None:
-            spaces = [rules.index[a.loc] for a in places]
         bests, _ = self._best_of_spaces(rules, s, spaces)
         shields = _shields(rules)
         # What a worker keeps there (all of it on a star shield, else only if not arrested),
@@ -568,9 +586,9 @@ class GreedyPolicy:
         assert isinstance(rules, MaquisRules) and isinstance(state, MaquisState)
         s = state
         if s.phase == "place":
-            # The placements legal_actions would list (the rules' memo of this position).
-            spaces, places = rules._placements(s)
-            if not places:
+            # Where legal_actions would place (the rules' memo of this position).
+            spaces = rules._placeable(s)
+            if not spaces:
                 return rules.legal_actions(s)[0]  # Stay: no empty space is left
             # A playout meets the same placement again and again (the same round from other
             # hidden cards): what the placements are worth depends on the key alone.
@@ -579,10 +597,8 @@ class GreedyPolicy:
             key += (s.drops, s.tiles, s.day, s.board, pile, s.patrols_left)
             tops = self._placement_memo.get(key)
             if tops is None:
-                tops = remember(
-                    self._placement_memo, key, self._best_placements(rules, s, places, spaces)
-                )
-            chosen: MaquisAction = places[pick(rng, tops)]
+                tops = remember(self._placement_memo, key, self._best_placements(rules, s, spaces))
+            chosen: MaquisAction = rules._place_of[spaces[pick(rng, tops)]]
             return chosen
         # Action phase. The legal actions are listed only where the choice reads them: listing
         # every worker's options costs a tenth of a strong game's playouts.

@@ -91,9 +91,6 @@ __all__ = [
 ]
 
 
-Placements = tuple[tuple[int, ...], tuple[Place, ...]]
-"""The spaces a worker may be placed on, and the placements there."""
-
 Check = Callable[[MaquisState, Any], bool]
 """Whether an action of one kind is legal in a position (the state is not over)."""
 
@@ -196,7 +193,6 @@ class MaquisRules(WorkerOptions, WayHome):
         self._mission_memo: dict[tuple[Any, ...], OptionsBySpace] = {}
         self._safe_memo: dict[tuple[str, ...], frozenset[int]] = {}
         self._placeable_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
-        self._placements_memo: dict[tuple[int, ...], Placements] = {}
         self._safe_bits: dict[tuple[str, ...], int] = {}
         self._reach_memo: dict[tuple[int, tuple[str, ...]], tuple[int, int]] = {}
         self._reach_by_board: dict[tuple[str, tuple[str, ...]], tuple[int, int]] = {}
@@ -207,7 +203,7 @@ class MaquisRules(WorkerOptions, WayHome):
         # The last position asked about, with its answer: a policy lists a position's actions
         # and apply then checks one of them (a state is never changed once built, and the
         # reference held here keeps its identity from being reused).
-        self._last_placeable: tuple[MaquisState | None, Placements] = (None, ((), ()))
+        self._last_placeable: tuple[MaquisState | None, tuple[int, ...]] = (None, ())
         self._last_own: LastOptions = ((), {})
         self._last_landed: tuple[tuple[tuple[int, ...], ...], tuple[bool, ...]] = ((), ())
         self._last_steps: LastOptions = ((), {})
@@ -336,8 +332,8 @@ class MaquisRules(WorkerOptions, WayHome):
         if state.phase == "place":
             if self._patrol_turn(state):
                 return [a for a, _ in self.chance_outcomes(state)]
-            places = self._placements(state)[1]
-            return list(places) if places else [self._stay]
+            place_of = self._place_of
+            return [place_of[i] for i in self._placeable(state)] or [self._stay]
         actions: list[MaquisAction] = []
         if state.active >= 0:
             actions.append(self._return)
@@ -407,11 +403,9 @@ class MaquisRules(WorkerOptions, WayHome):
         return list(self._placeable(s))
 
     def _placeable(self, s: MaquisState) -> tuple[int, ...]:
-        return self._placements(s)[0]
-
-    def _placements(self, s: MaquisState) -> Placements:
-        """:meth:`placeable` and the placements there, memoised on the board, the tiles and
-        which airdrop zones hold something."""
+        """:meth:`placeable`, memoised on the board, the tiles and which airdrop zones hold
+        something (numbers alone: the placements there are listed when asked for, so the
+        garbage collector need not follow a memo entry)."""
         if s is self._last_placeable[0]:  # the position asked about last (legal, then apply)
             return self._last_placeable[1]
         key = (s.board, s.tiles, self._landed(s.drops))
@@ -420,16 +414,8 @@ class MaquisRules(WorkerOptions, WayHome):
             if len(self._placeable_memo) >= MEMO_LIMIT:
                 self._placeable_memo.clear()
             spaces = self._placeable_memo[key] = tuple(self._list_placeable(s))
-        # The placements by the spaces (far fewer sets of empty spaces than boards): the
-        # memo by board holds numbers alone, which the garbage collector need not follow.
-        found = self._placements_memo.get(spaces)
-        if found is None:
-            if len(self._placements_memo) >= MEMO_LIMIT:
-                self._placements_memo.clear()
-            places = tuple(self._place_of[i] for i in spaces)
-            found = self._placements_memo[spaces] = (spaces, places)
-        self._last_placeable = (s, found)
-        return found
+        self._last_placeable = (s, spaces)
+        return spaces
 
     def _list_placeable(self, s: MaquisState) -> list[int]:
         safe = self.safe_houses(s.tiles)
