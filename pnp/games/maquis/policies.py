@@ -177,6 +177,25 @@ def _shared_best(value: float, keys: tuple[str, ...]) -> Best:
     return remember(_BESTS, best, best) if shared is None else shared
 
 
+_SPACES: dict[tuple[int, ...], tuple[int, ...]] = {}
+"""Each tuple of spaces a patrol card was found to catch, as one shared tuple."""
+_UNCAUGHT: dict[tuple[float, ...], tuple[float, ...]] = {}
+"""Each board's risks before the patrol cards were counted, as one shared tuple."""
+
+
+def _shared_spaces(spaces: tuple[int, ...]) -> tuple[int, ...]:
+    """``spaces``, the tuple made the first time they were found (as :func:`_shared_best`:
+    a card catches few spaces, the same on many boards)."""
+    shared = _SPACES.get(spaces)
+    return remember(_SPACES, spaces, spaces) if shared is None else shared
+
+
+def _shared_risks(risks: tuple[float, ...]) -> tuple[float, ...]:
+    """``risks``, the tuple made the first time they were found (as :func:`_shared_best`)."""
+    shared = _UNCAUGHT.get(risks)
+    return remember(_UNCAUGHT, risks, risks) if shared is None else shared
+
+
 def pick(rng: random.Random, choices: Sequence[Any]) -> Any:
     """One of ``choices`` drawn from ``rng`` (the first without a draw when there is one)."""
     return choices[0] if len(choices) == 1 else choices[int(rng.random() * len(choices))]
@@ -336,11 +355,11 @@ class GreedyPolicy:
                 for i in {x for x in locs if board[x] == EMPTY}:
                     if base >> i & 1 and next(x for x in locs if x == i or board[x] == WORKER) == i:
                         caught.append(i)
-            catches.append(tuple(caught))
+            catches.append(_shared_spaces(tuple(caught)))
         uncaught = tuple(
             0.97 if c == EMPTY and not base >> i & 1 else 0.0 for i, c in enumerate(board)
         )
-        return uncaught, tuple(catches)
+        return _shared_risks(uncaught), tuple(catches)
 
     def needs(self, rules: MaquisRules, s: MaquisState) -> list[float]:
         """What the open mission boxes still ask of each resource (memoised on the missions,
