@@ -178,7 +178,8 @@ def _shared_best(value: float, keys: tuple[str, ...]) -> Best:
 
 
 _SPACES: dict[tuple[int, ...], tuple[int, ...]] = {}
-"""Each tuple of spaces a patrol card was found to catch, as one shared tuple."""
+"""Each tuple of spaces a patrol card was found to catch (or of places in a list of the best
+placements), as one shared tuple."""
 _UNCAUGHT: dict[tuple[float, ...], tuple[float, ...]] = {}
 """Each board's risks before the patrol cards were counted, as one shared tuple."""
 
@@ -470,7 +471,12 @@ class GreedyPolicy:
                 value += 60
             # What this step pays is no longer needed.
             need = [n - paid for n, paid in zip(need, o.cost, strict=True)] if o.cost else need
-        value += self.stock_value(rules, need, gained) - before
+        # stock_value, its memo read here: this is asked once for every option weighed.
+        key = (rules.memo_key, tuple(need), tuple(gained))
+        worth = _STOCK_VALUES.get(key)
+        if worth is None:
+            worth = remember(_STOCK_VALUES, key, self._stock_value(rules, need, gained))
+        value += worth - before
         if o.airdrop is not None:
             value *= 0.8
             # Of two empty zones, the one with more ways home (a zone at the end of one line
@@ -612,11 +618,24 @@ class GreedyPolicy:
             # A playout meets the same placement again and again (the same round from other
             # hidden cards): what the placements are worth depends on the key alone.
             pile = s.draw or s.discard
-            key: tuple[Any, ...] = (rules.memo_key, s.stock, s.morale, s.missions, s.boxes, s.cafe)
-            key += (s.drops, s.tiles, s.day, s.board, pile, s.patrols_left)
+            key = (
+                rules.memo_key,
+                s.stock,
+                s.morale,
+                s.missions,
+                s.boxes,
+                s.cafe,
+                s.drops,
+                s.tiles,
+                s.day,
+                s.board,
+                pile,
+                s.patrols_left,
+            )
             tops = self._placement_memo.get(key)
             if tops is None:
-                tops = remember(self._placement_memo, key, self._best_placements(rules, s, spaces))
+                tops = _shared_spaces(self._best_placements(rules, s, spaces))
+                remember(self._placement_memo, key, tops)
             chosen: MaquisAction = rules._place_of[spaces[pick(rng, tops)]]
             return chosen
         # Action phase. The legal actions are listed only where the choice reads them: listing
