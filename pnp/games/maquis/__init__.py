@@ -55,7 +55,10 @@ GAME = Game(
     # weaker: normal 54 % against 59 % over 200. With the arrest risks looked up per patrol
     # card (same moves again), a game costs 1.2-2.2 s on an idle machine (normal 1.55, hard
     # 1.2, very-easy and easy 2.2); the strong run of all six levels, 300 games each, took
-    # 3,525 CPU-s.
+    # 3,525 CPU-s. With the policies' memos keyed on numbers and sharing the values that recur
+    # (same moves again), the garbage collector, a tenth of a game, runs ~40 % fewer passes:
+    # alternating old and new code in the same minutes, 9 games a level, a game costs 5-7 %
+    # less (six-level mean 2.03 -> 1.90 s), an estimated 3,410 CPU-s for the 1,800 games.
     search=SearchSettings(
         iterations=12, rollout="sensible", depth=None, method="halving", candidates=4
     ),

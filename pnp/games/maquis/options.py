@@ -96,10 +96,12 @@ class WorkerOptions:
     _own_memo: dict[tuple[Any, ...], OptionsBySpace]
     _mission_memo: dict[tuple[Any, ...], OptionsBySpace]
     _last_own: LastOptions
+    _last_landed: tuple[tuple[tuple[int, ...], ...], tuple[bool, ...]]
     _last_steps: LastOptions
     _chosen: dict[tuple[int, str, tuple[str, ...], tuple[str, ...]], Option]
     _pays: dict[int, tuple[Action, PayTable]]
     _steps_memo: dict[tuple[Any, ...], tuple[OpenStep, ...]]
+    _step_groups_memo: dict[tuple[Any, ...], tuple[tuple[int, OptionGroup], ...]]
     _spare_memo: dict[tuple[tuple[int, ...], ...], tuple[int, ...]]
     notation: Callable[[MaquisState], str]
 
@@ -199,11 +201,12 @@ class WorkerOptions:
     def _options_at(self, s: MaquisState) -> tuple[OptionsBySpace, OptionsBySpace]:
         """The memos of each space's options in this position's context, apart from the
         stock and where the figures stand: its own action's (they depend on whether anyone
-        waits in the café, the airdrops and the tiles) and its mission steps' (the missions,
+        waits in the café, which airdrop zones hold something, and the tiles) and its
+        mission steps' (the missions,
         their boxes and the day), each one dictionary lookup for all the workers."""
         # The parts asked about last first: a step shares the parts it leaves alone with
         # the next position, and comparing a tuple of the same objects costs no hashing.
-        key = (s.cafe > 0, s.drops, s.tiles)
+        key = (s.cafe > 0, self._landed(s.drops), s.tiles)
         if key != self._last_own[0]:
             own = self._own_memo.get(key)
             if own is None:
@@ -217,11 +220,21 @@ class WorkerOptions:
             if steps is None:
                 if len(self._mission_memo) >= MEMO_LIMIT:
                     self._mission_memo.clear()
-                groups = self._list_step_groups(s)
+                groups = self._open_step_groups(s)
                 steps = {i: self._keyed(g) for i, g in groups.items()}
                 self._mission_memo[step_key] = steps
             self._last_steps = (step_key, steps)
         return self._last_own[1], self._last_steps[1]
+
+    def _landed(self, drops: tuple[tuple[int, ...], ...]) -> tuple[bool, ...]:
+        """Whether anything lies on each airdrop zone: all that a space's own options and
+        the placements read of the airdrops (what lies there is read when it is collected),
+        so their memos are keyed on it rather than on every token lying there. A state's
+        drops are shared with the states after it until one changes them: asked about the
+        drops of the last call, it answers without looking."""
+        if drops is not self._last_landed[0]:
+            self._last_landed = (drops, tuple(map(any, drops)))
+        return self._last_landed[1]
 
     def _own_options(self, s: MaquisState, own: OptionsBySpace, i: int) -> SpaceOptions:
         """The options of the action on ``i`` (from ``own``, the memo of this context)."""
@@ -369,6 +382,35 @@ class WorkerOptions:
                     )
                     spaces.setdefault(at, []).append(self._group(at, cost, [option]))
         return {i: tuple(groups) for i, groups in spaces.items()}
+
+    def _open_step_groups(self, s: MaquisState) -> dict[int, tuple[OptionGroup, ...]]:
+        """:meth:`_list_step_groups` from the memo of each mission's groups."""
+        spaces: dict[int, list[OptionGroup]] = {}
+        for slot, mission_id in enumerate(s.missions):
+            for at, group in self._step_groups(slot, mission_id, s.boxes[slot], s.day):
+                spaces.setdefault(at, []).append(group)
+        return {i: tuple(groups) for i, groups in spaces.items()}
+
+    def _step_groups(
+        self, slot: int, mission_id: str, boxes: tuple[bool, ...], day: int
+    ) -> tuple[tuple[int, OptionGroup], ...]:
+        """The open steps of the mission in ``slot`` as groups of options, each with the
+        space it is done on (memoised as :meth:`_steps_open`: every position with this
+        mission's boxes on this day shares them, whatever the other mission's)."""
+        key = (slot, mission_id, boxes, day)
+        groups = self._step_groups_memo.get(key)
+        if groups is None:
+            if len(self._step_groups_memo) >= MEMO_LIMIT:
+                self._step_groups_memo.clear()
+            found = []
+            for k, at, step, pays in self._steps_open(slot, mission_id, boxes, day):
+                for p, (pay, cost) in enumerate(pays):
+                    option = Option(
+                        f"m{slot}.{k}p{p}", pay, step.gain, mission=(slot, k), cost=cost
+                    )
+                    found.append((at, self._group(at, cost, [option])))
+            groups = self._step_groups_memo[key] = tuple(found)
+        return groups
 
     # -- the supply -----------------------------------------------------------------------
 

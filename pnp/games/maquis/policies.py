@@ -50,26 +50,29 @@ def remember(memo: dict[Key, Value], key: Key, value: Value) -> Value:
     return value
 
 
-SpaceKey = int | tuple[int, int]
-"""A space in the memo of :meth:`GreedyPolicy.best`: its index, or (index, day) for a space
-where a mission step may be done (which steps are open depends on the day)."""
+SpaceKey = int
+"""A space in the memo of :meth:`GreedyPolicy.best`: its index, or for a space where a
+mission step may be done (which steps are open depends on the day) its index and the day
+as one number (:func:`_on_day`: a number, unlike a pair, keeps the memo out of the garbage
+collector's sight)."""
 Best = tuple[float, tuple[str, ...]]
 """The best value a worker on a space can gain, and the keys of the options reaching it."""
 _BEST: dict[tuple[Any, ...], dict[SpaceKey, Best]] = {}
 """GreedyPolicy.best by (rules, the parts of the position it depends on but the day), then
 by space (and the day, for a space with a mission step)."""
-_DISTANCES: dict[tuple[MaquisRules, tuple[str, ...]], list[int]] = {}
+_DISTANCES: dict[tuple[object, tuple[str, ...]], tuple[int, ...]] = {}
 """GreedyPolicy._distances by (rules, vacant-house tiles)."""
-_REACH: dict[tuple[MaquisRules, int, int], tuple[dict[int, int], dict[int, tuple[int, ...]]]] = {}
+_REACH: dict[tuple[object, int, int], tuple[dict[int, int], dict[int, tuple[int, ...]]]] = {}
 """By (rules, figures, safe houses): the spaces with a safe way home, as bits, by the space
 one more patrol blocks (-1: none); and the spaces a patrol landing on a space cuts off."""
-_RISKS: dict[tuple[Any, ...], list[float]] = {}
+_RISKS: dict[tuple[Any, ...], tuple[float, ...]] = {}
 """GreedyPolicy.arrest_risks by (rules, board, tiles, patrol pile, patrols to come)."""
-Catches = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]
-"""A board's empty spaces with a safe way home and those without one, and for each patrol
-card the spaces it catches a worker put there on (arrests him, or lands where it cuts his
-way home), a space once for each way the card does it."""
-_CATCHES: dict[tuple[MaquisRules, str, tuple[str, ...]], Catches] = {}
+Catches = tuple[tuple[float, ...], tuple[tuple[int, ...], ...]]
+"""A board's arrest risk of each space before any patrol card is counted (0.97 on an empty
+space without a safe way home, else 0), and for each patrol card the empty spaces with a
+safe way home it catches a worker put there on (arrests him, or lands where it cuts his way
+home), a space once for each way the card does it."""
+_CATCHES: dict[tuple[object, str, tuple[str, ...]], Catches] = {}
 """GreedyPolicy._catches by (rules, board, tiles)."""
 _RISK_BY_CAUGHT: dict[tuple[int, int], tuple[float, ...]] = {}
 """_risk_by_caught by (cards in the pile, patrols to come)."""
@@ -89,7 +92,7 @@ def _risk_by_caught(total: int, patrols: int) -> tuple[float, ...]:
 
 _NEEDS: dict[tuple[Any, ...], tuple[float, ...]] = {}
 """GreedyPolicy.needs by (rules, missions, boxes, stock)."""
-_STOCK_VALUES: dict[tuple[MaquisRules, tuple[float, ...], tuple[int, ...]], float] = {}
+_STOCK_VALUES: dict[tuple[object, tuple[float, ...], tuple[int, ...]], float] = {}
 """GreedyPolicy.stock_value by (rules, needs, stock)."""
 
 
@@ -155,6 +158,45 @@ def _spaces_of(bits: int) -> tuple[int, ...]:
     return tuple(spaces)
 
 
+def _on_day(rules: MaquisRules, i: int, day: int) -> int:
+    """Space ``i`` on ``day`` as one number, apart from every space's own index."""
+    return len(rules.locs) * (day + 1) + i
+
+
+_BESTS: dict[Best, Best] = {}
+"""Each best value and option keys the policy found, as one shared tuple."""
+
+
+def _shared_best(value: float, keys: tuple[str, ...]) -> Best:
+    """(``value``, ``keys``), the tuple made the first time they were found: most values
+    recur in many positions, and a memo entry holding an old tuple (which the garbage
+    collector has seen to hold no containers) stays out of its sight, where a new one
+    keeps every memo of a position's values in each of its full collections."""
+    best = (value, keys)
+    shared = _BESTS.get(best)
+    return remember(_BESTS, best, best) if shared is None else shared
+
+
+_SPACES: dict[tuple[int, ...], tuple[int, ...]] = {}
+"""Each tuple of spaces a patrol card was found to catch (or of places in a list of the best
+placements), as one shared tuple."""
+_UNCAUGHT: dict[tuple[float, ...], tuple[float, ...]] = {}
+"""Each board's risks before the patrol cards were counted, as one shared tuple."""
+
+
+def _shared_spaces(spaces: tuple[int, ...]) -> tuple[int, ...]:
+    """``spaces``, the tuple made the first time they were found (as :func:`_shared_best`:
+    a card catches few spaces, the same on many boards)."""
+    shared = _SPACES.get(spaces)
+    return remember(_SPACES, spaces, spaces) if shared is None else shared
+
+
+def _shared_risks(risks: tuple[float, ...]) -> tuple[float, ...]:
+    """``risks``, the tuple made the first time they were found (as :func:`_shared_best`)."""
+    shared = _UNCAUGHT.get(risks)
+    return remember(_UNCAUGHT, risks, risks) if shared is None else shared
+
+
 def pick(rng: random.Random, choices: Sequence[Any]) -> Any:
     """One of ``choices`` drawn from ``rng`` (the first without a draw when there is one)."""
     return choices[0] if len(choices) == 1 else choices[int(rng.random() * len(choices))]
@@ -187,16 +229,18 @@ class GreedyPolicy:
         self._reach_cache = _REACH
         # The best placements of a position, kept by this player alone: they also depend on
         # the methods that value a space, which a subclass or a test may replace.
-        self._placement_memo: dict[tuple[Any, ...], list[Place]] = {}
+        # (The best placements as their places in the list of placements, which the key
+        # fixes: numbers, which the garbage collector need not follow.)
+        self._placement_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
         self._last_at: tuple[tuple[Any, ...], dict[SpaceKey, Best]] = ((), {})
 
     def _distances(self, rules: MaquisRules, s: MaquisState) -> list[int]:
         """Hops from every space to the nearest safe house, ignoring figures (so they depend
         on the vacant-house tiles alone: memoised on them)."""
-        key = (rules, s.tiles)
+        key = (rules.memo_key, s.tiles)
         dist = self._distance_cache.get(key)
         if dist is None:
-            dist = remember(self._distance_cache, key, self._find_distances(rules, s))
+            dist = remember(self._distance_cache, key, tuple(self._find_distances(rules, s)))
         return list(dist)
 
     def _find_distances(self, rules: MaquisRules, s: MaquisState) -> list[int]:
@@ -224,34 +268,34 @@ class GreedyPolicy:
         are taken as independent draws from the pile as it is now.
         """
         pile = s.draw or s.discard
-        key = (rules, s.board, s.tiles, pile, s.patrols_left)
+        key = (rules.memo_key, s.board, s.tiles, pile, s.patrols_left)
         risks = _RISKS.get(key)
         if risks is None:
-            risks = remember(_RISKS, key, self._arrest_risks(rules, s, pile))
+            risks = remember(_RISKS, key, tuple(self._arrest_risks(rules, s, pile)))
         return list(risks)
 
     def _arrest_risks(
         self, rules: MaquisRules, s: MaquisState, pile: tuple[int, ...]
     ) -> list[float]:
-        homeward, stranded, catches = self._catches(rules, s.board, s.tiles)
+        uncaught, catches = self._catches(rules, s.board, s.tiles)
         # Each card counts its copies in the pile against the spaces it catches a worker on
-        # (whole numbers: the order they are summed in is no matter).
-        caught = [0] * len(rules.locs)
+        # (whole numbers: the order they are summed in is no matter). A space no card
+        # catches keeps the board's risk (none caught is no risk: _risk_by_caught's 0.0).
+        caught: dict[int, int] = {}
         for c, m in _pile_counts(pile):
             for x in catches[c]:
-                caught[x] += m
-        by_caught = _risk_by_caught(len(pile) or 1, s.patrols_left)
-        risks = [0.0] * len(rules.locs)
-        for i in stranded:
-            risks[i] = 0.97
-        for i in homeward:
-            risks[i] = by_caught[caught[i]]
+                caught[x] = caught.get(x, 0) + m
+        risks = list(uncaught)
+        if caught:
+            by_caught = _risk_by_caught(len(pile) or 1, s.patrols_left)
+            for x, count in caught.items():
+                risks[x] = by_caught[count]
         return risks
 
     def _catches(self, rules: MaquisRules, board: str, tiles: tuple[str, ...]) -> Catches:
         """What each patrol card would do to a worker put on an empty space of ``board`` now
         (memoised on the board and the tiles: the same for every pile and patrol count)."""
-        key = (rules, board, tiles)
+        key = (rules.memo_key, board, tiles)
         found = _CATCHES.get(key)
         if found is None:
             found = remember(_CATCHES, key, self._find_catches(rules, board, tiles))
@@ -264,9 +308,9 @@ class GreedyPolicy:
         figures = rules.patrol_bits(board)
         houses = rules._safe_bits_of(tiles)
         memo = self._reach_cache
-        found = memo.get((rules, figures, houses))
+        found = memo.get((rules.memo_key, figures, houses))
         if found is None:
-            found = remember(memo, (rules, figures, houses), ({}, {}))
+            found = remember(memo, (rules.memo_key, figures, houses), ({}, {}))
         reached, cuts = found
 
         def reach(blocked: int) -> int:
@@ -304,18 +348,19 @@ class GreedyPolicy:
                 cut_off = cuts.get(i)
                 if cut_off is None:
                     cut_off = cuts[i] = _spaces_of(base & ~reach(i) & ~(1 << i))
-                caught.extend(cut_off)
+                # (Of them, the empty ones: nobody is put on a worker.)
+                caught.extend(x for x in cut_off if board[x] == EMPTY)
             else:
                 # No empty space but safe houses: a worker on one of those it names is
                 # arrested when the card names him before any other worker.
                 for i in {x for x in locs if board[x] == EMPTY}:
                     if base >> i & 1 and next(x for x in locs if x == i or board[x] == WORKER) == i:
                         caught.append(i)
-            catches.append(tuple(caught))
-        empty = [i for i, c in enumerate(board) if c == EMPTY]
-        homeward = tuple(i for i in empty if base >> i & 1)
-        stranded = tuple(i for i in empty if not base >> i & 1)
-        return homeward, stranded, tuple(catches)
+            catches.append(_shared_spaces(tuple(caught)))
+        uncaught = tuple(
+            0.97 if c == EMPTY and not base >> i & 1 else 0.0 for i, c in enumerate(board)
+        )
+        return _shared_risks(uncaught), tuple(catches)
 
     def needs(self, rules: MaquisRules, s: MaquisState) -> list[float]:
         """What the open mission boxes still ask of each resource (memoised on the missions,
@@ -324,7 +369,7 @@ class GreedyPolicy:
 
     def _need_of(self, rules: MaquisRules, s: MaquisState) -> tuple[float, ...]:
         """:meth:`needs` as the memo holds them (shared: never to be changed)."""
-        key = (rules, s.missions, s.boxes, s.stock)
+        key = (rules.memo_key, s.missions, s.boxes, s.stock)
         need = _NEEDS.get(key)
         if need is None:
             need = remember(_NEEDS, key, tuple(self._needs(rules, s)))
@@ -352,7 +397,7 @@ class GreedyPolicy:
 
     def stock_value(self, rules: MaquisRules, need: Sequence[float], stock: Sequence[int]) -> float:
         """Direct mission needs are worth most; money and food as the way to what is short."""
-        key = (rules, tuple(need), tuple(stock))
+        key = (rules.memo_key, tuple(need), tuple(stock))
         value = _STOCK_VALUES.get(key)
         if value is None:
             value = remember(_STOCK_VALUES, key, self._stock_value(rules, need, stock))
@@ -426,7 +471,12 @@ class GreedyPolicy:
                 value += 60
             # What this step pays is no longer needed.
             need = [n - paid for n, paid in zip(need, o.cost, strict=True)] if o.cost else need
-        value += self.stock_value(rules, need, gained) - before
+        # stock_value, its memo read here: this is asked once for every option weighed.
+        key = (rules.memo_key, tuple(need), tuple(gained))
+        worth = _STOCK_VALUES.get(key)
+        if worth is None:
+            worth = remember(_STOCK_VALUES, key, self._stock_value(rules, need, gained))
+        value += worth - before
         if o.airdrop is not None:
             value *= 0.8
             # Of two empty zones, the one with more ways home (a zone at the end of one line
@@ -463,14 +513,14 @@ class GreedyPolicy:
         (:meth:`_best_at`), when the caller asks for several spaces and has it already."""
         if at is None:
             at = self._best_at(rules, s)
-        key = (i, s.day) if i in rules._options_at(s)[1] else i
+        key = _on_day(rules, i, s.day) if i in rules._options_at(s)[1] else i
         cached = at.get(key)
         if cached is None:
             cached = at[key] = self._best(rules, s, i, need)
         return cached
 
     def _best_of_spaces(
-        self, rules: MaquisRules, s: MaquisState, spaces: list[int]
+        self, rules: MaquisRules, s: MaquisState, spaces: Sequence[int]
     ) -> tuple[list[Best], Sequence[float]]:
         """:meth:`best` for each of ``spaces``, and the needs (empty when the position's memo
         knew every space: only an unknown space reads them). The needs, the stock's value
@@ -483,7 +533,7 @@ class GreedyPolicy:
         before = 0.0
         supply: list[int] = []
         for i in spaces:
-            key: SpaceKey = (i, day) if i in steps else i
+            key: SpaceKey = _on_day(rules, i, day) if i in steps else i
             best = at.get(key)
             if best is None:
                 if not supply:  # the first space the memo lacks
@@ -498,7 +548,7 @@ class GreedyPolicy:
         """The memo of :meth:`best` for every space of this position's context."""
         # Between two placements only the board changes, and options do not depend on it;
         # nor on the day, but for the mission steps open (the day is in their spaces' keys).
-        key = (rules, s.stock, s.morale, s.missions, s.boxes, s.cafe, s.drops, s.tiles)
+        key = (rules.memo_key, s.stock, s.morale, s.missions, s.boxes, s.cafe, s.drops, s.tiles)
         # The context asked about last first: the next position mostly shares it, and
         # comparing a tuple of the same objects costs no hashing.
         if key == self._last_at[0]:
@@ -532,23 +582,20 @@ class GreedyPolicy:
                 best_value, best_keys = v, [o.key]
             elif v >= best_value - TIE and best_value > 0:
                 best_keys.append(o.key)
-        return best_value, tuple(best_keys)
+        return _shared_best(best_value, tuple(best_keys))
 
     def _best_placements(
         self,
         rules: MaquisRules,
         s: MaquisState,
-        places: list[Place],
-        spaces: list[int] | None = None,
-    ) -> list[Place]:
-        """The placements worth most (a tie: all of them), each space's best option weighed
-        against the risk of arrest there (``spaces``: the space of each placement, when the
-        caller has them)."""
+        spaces: Sequence[int],
+    ) -> tuple[int, ...]:
+        """Where in ``spaces`` (empty spaces a worker may be put on) the placements worth most
+        are (a tie: all of them), each space's best option weighed against the risk of arrest
+        there."""
         dist = self._distances(rules, s)
         risks = self.arrest_risks(rules, s)
         lose = self.LOSE_WORKER - 8.0 * rules.level.arrest_morale * (1 + (s.morale <= 3))
-        if spaces is None:
-            spaces = [rules.index[a.loc] for a in places]
         bests, _ = self._best_of_spaces(rules, s, spaces)
         shields = _shields(rules)
         # What a worker keeps there (all of it on a star shield, else only if not arrested),
@@ -558,29 +605,38 @@ class GreedyPolicy:
             for i, (value, _) in zip(spaces, bests, strict=True)
         ]
         top = max(scores)
-        return [a for a, score in zip(places, scores, strict=True) if score >= top - TIE]
+        return tuple(k for k, score in enumerate(scores) if score >= top - TIE)
 
     def choose(self, rules: Rules[Any, Any], state: Any, rng: random.Random) -> MaquisAction:
         assert isinstance(rules, MaquisRules) and isinstance(state, MaquisState)
         s = state
         if s.phase == "place":
-            # The placements legal_actions would list (the rules' memo of this position).
-            spaces, places = rules._placements(s)
-            if not places:
+            # Where legal_actions would place (the rules' memo of this position).
+            spaces = rules._placeable(s)
+            if not spaces:
                 return rules.legal_actions(s)[0]  # Stay: no empty space is left
             # A playout meets the same placement again and again (the same round from other
             # hidden cards): what the placements are worth depends on the key alone.
             pile = s.draw or s.discard
-            key: tuple[Any, ...] = (rules, s.stock, s.morale, s.missions, s.boxes, s.cafe)
-            key += (s.drops, s.tiles, s.day, s.board, pile, s.patrols_left)
+            key = (
+                rules.memo_key,
+                s.stock,
+                s.morale,
+                s.missions,
+                s.boxes,
+                s.cafe,
+                s.drops,
+                s.tiles,
+                s.day,
+                s.board,
+                pile,
+                s.patrols_left,
+            )
             tops = self._placement_memo.get(key)
             if tops is None:
-                tops = remember(
-                    self._placement_memo,
-                    key,
-                    self._best_placements(rules, s, list(places), list(spaces)),
-                )
-            chosen: MaquisAction = pick(rng, tops)
+                tops = _shared_spaces(self._best_placements(rules, s, spaces))
+                remember(self._placement_memo, key, tops)
+            chosen: MaquisAction = rules._place_of[spaces[pick(rng, tops)]]
             return chosen
         # Action phase. The legal actions are listed only where the choice reads them: listing
         # every worker's options costs a tenth of a strong game's playouts.

@@ -47,6 +47,7 @@ from pnp.games.maquis.options import (
     LastOptions,
     OpenStep,
     Option,
+    OptionGroup,
     OptionsBySpace,
     PayTable,
     WorkerOptions,
@@ -90,9 +91,6 @@ __all__ = [
 ]
 
 
-Placements = tuple[tuple[int, ...], tuple[Place, ...]]
-"""The spaces a worker may be placed on, and the placements there."""
-
 Check = Callable[[MaquisState, Any], bool]
 """Whether an action of one kind is legal in a position (the state is not over)."""
 
@@ -120,6 +118,12 @@ class MaquisRules(WorkerOptions, WayHome):
         if difficulty not in model.difficulty:
             raise ValueError(f"unknown difficulty {difficulty!r}")
         self.model = model
+        self.memo_key = object()
+        """This rules object in the memo keys of the policies: a token no other rules object
+        holds and that refers to nothing. A key made of it and of a position's tuples,
+        strings and numbers is one the garbage collector stops tracking; a key holding the
+        rules object itself is tracked for good, and the full collections that walk every
+        such key cost a tenth of a strong game."""
         self.level: Difficulty = model.difficulty[difficulty]
         self.locs = model.locations
         self.index = {loc.id: i for i, loc in enumerate(self.locs)}
@@ -188,7 +192,7 @@ class MaquisRules(WorkerOptions, WayHome):
         self._own_memo: dict[tuple[Any, ...], OptionsBySpace] = {}
         self._mission_memo: dict[tuple[Any, ...], OptionsBySpace] = {}
         self._safe_memo: dict[tuple[str, ...], frozenset[int]] = {}
-        self._placeable_memo: dict[tuple[Any, ...], Placements] = {}
+        self._placeable_memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
         self._safe_bits: dict[tuple[str, ...], int] = {}
         self._reach_memo: dict[tuple[int, tuple[str, ...]], tuple[int, int]] = {}
         self._reach_by_board: dict[tuple[str, tuple[str, ...]], tuple[int, int]] = {}
@@ -199,8 +203,9 @@ class MaquisRules(WorkerOptions, WayHome):
         # The last position asked about, with its answer: a policy lists a position's actions
         # and apply then checks one of them (a state is never changed once built, and the
         # reference held here keeps its identity from being reused).
-        self._last_placeable: tuple[MaquisState | None, Placements] = (None, ((), ()))
+        self._last_placeable: tuple[MaquisState | None, tuple[int, ...]] = (None, ())
         self._last_own: LastOptions = ((), {})
+        self._last_landed: tuple[tuple[tuple[int, ...], ...], tuple[bool, ...]] = ((), ())
         self._last_steps: LastOptions = ((), {})
         self._chosen: dict[tuple[int, str, tuple[str, ...], tuple[str, ...]], Option] = {}
         # The pay tables of the model's actions (spaces and tiles), by identity: the model
@@ -211,6 +216,7 @@ class MaquisRules(WorkerOptions, WayHome):
             if action is not None:
                 self._pays[id(action)] = (action, self._pay_table(action))
         self._steps_memo: dict[tuple[Any, ...], tuple[OpenStep, ...]] = {}
+        self._step_groups_memo: dict[tuple[Any, ...], tuple[tuple[int, OptionGroup], ...]] = {}
         self._spare_memo: dict[tuple[tuple[int, ...], ...], tuple[int, ...]] = {}
 
     # -- protocol -------------------------------------------------------------------------
@@ -326,8 +332,8 @@ class MaquisRules(WorkerOptions, WayHome):
         if state.phase == "place":
             if self._patrol_turn(state):
                 return [a for a, _ in self.chance_outcomes(state)]
-            places = self._placements(state)[1]
-            return list(places) if places else [self._stay]
+            place_of = self._place_of
+            return [place_of[i] for i in self._placeable(state)] or [self._stay]
         actions: list[MaquisAction] = []
         if state.active >= 0:
             actions.append(self._return)
@@ -397,23 +403,19 @@ class MaquisRules(WorkerOptions, WayHome):
         return list(self._placeable(s))
 
     def _placeable(self, s: MaquisState) -> tuple[int, ...]:
-        return self._placements(s)[0]
-
-    def _placements(self, s: MaquisState) -> Placements:
-        """:meth:`placeable` and the placements there, memoised on the board, the tiles and
-        the airdrops."""
+        """:meth:`placeable`, memoised on the board, the tiles and which airdrop zones hold
+        something (numbers alone: the placements there are listed when asked for, so the
+        garbage collector need not follow a memo entry)."""
         if s is self._last_placeable[0]:  # the position asked about last (legal, then apply)
             return self._last_placeable[1]
-        key = (s.board, s.tiles, s.drops)
-        found = self._placeable_memo.get(key)
-        if found is None:
+        key = (s.board, s.tiles, self._landed(s.drops))
+        spaces = self._placeable_memo.get(key)
+        if spaces is None:
             if len(self._placeable_memo) >= MEMO_LIMIT:
                 self._placeable_memo.clear()
-            spaces = tuple(self._list_placeable(s))
-            places = tuple(self._place_of[i] for i in spaces)
-            found = self._placeable_memo[key] = (spaces, places)
-        self._last_placeable = (s, found)
-        return found
+            spaces = self._placeable_memo[key] = tuple(self._list_placeable(s))
+        self._last_placeable = (s, spaces)
+        return spaces
 
     def _list_placeable(self, s: MaquisState) -> list[int]:
         safe = self.safe_houses(s.tiles)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -126,7 +127,7 @@ def _first_placement(model: Maquis) -> tuple[MaquisRules, Any]:
 
 
 def _every_space_worth_one(
-    self: GreedyPolicy, rules: MaquisRules, s: MaquisState, spaces: list[int]
+    self: GreedyPolicy, rules: MaquisRules, s: MaquisState, spaces: Sequence[int]
 ) -> tuple[list[tuple[float, tuple[str, ...]]], list[float]]:
     """What the policy reads of every space's best option, replaced by one value for all (the
     policy's memo of real values stays as it was)."""
