@@ -322,9 +322,9 @@ def test_validate_json_names_its_format_version() -> None:
 
 
 def test_out_names_the_root_for_one_game_and_many(tmp_path: Path) -> None:
-    code, _, err = run("rulebook", "deadline-99", "--out", str(tmp_path))
+    code, _, err = run("build", "deadline-99", "--only", "count-tracker", "--out", str(tmp_path))
     assert code == 0, err
-    assert (tmp_path / "deadline-99" / "deadline-99-rulebook.pdf").is_file()
+    assert (tmp_path / "deadline-99" / "deadline-99-count-tracker.pdf").is_file()
     assert not list(tmp_path.glob("*.pdf"))
 
 
