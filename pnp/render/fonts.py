@@ -463,6 +463,23 @@ def _convert_into(reader: _GlyphSource, style: str, codepoints: list[int], send:
         send.close()
 
 
+_READERS: dict[tuple[str, str, int], _GlyphSource] = {}
+"""The source faces opened, by path, fingerprint and process: a forked process opens its
+own, since it would share the parent's file and so the position of every read."""
+
+
+def _reader_of(source: Path, identity: str) -> _GlyphSource:
+    """The source face, opened once per process: a process that keeps fonts in several
+    caches (a test run; a command whose cache cannot be written, beside the fonts it read)
+    then decodes the outlines and variations every style shares once, most of the cost of
+    converting a few glyphs."""
+    key = (str(source), identity, os.getpid())
+    reader = _READERS.get(key)
+    if reader is None:
+        reader = _READERS[key] = _GlyphSource(source)
+    return reader
+
+
 class _GlyphStore:
     """Converted glyphs of one source, per style, on disk and in memory."""
 
@@ -479,6 +496,10 @@ class _GlyphStore:
 
     def ensure(self, codepoints: Iterable[int]) -> None:
         """Convert the glyphs of `codepoints` the store lacks (saved by `save`)."""
+        with _lock:  # the source face may be shared with other stores (`_reader_of`)
+            self._ensure(codepoints)
+
+    def _ensure(self, codepoints: Iterable[int]) -> None:
         wanted = list(dict.fromkeys(codepoints))
         new = {s: [cp for cp in wanted if cp not in self.glyphs[s]] for s in STYLES}
         new = {style: cps for style, cps in new.items() if cps}
@@ -495,7 +516,7 @@ class _GlyphStore:
                 count,
                 self.directory,
             )
-            reader = self._reader = _GlyphSource(self.source)
+            reader = self._reader = _reader_of(self.source, self.identity)
         if not self._unsaved:
             # Glyphs measured but never embedded are worth keeping too.
             atexit.register(self.save)

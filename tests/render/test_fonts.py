@@ -333,3 +333,30 @@ def test_user_font_that_does_not_exist(monkeypatch: pytest.MonkeyPatch, tmp_path
     monkeypatch.setenv(fonts.ENV_USER_FONT, str(tmp_path / "nope.ttf"))
     with pytest.raises(FontError, match="not a file"):
         prepare_cjk_fonts()
+
+
+def test_stores_of_two_caches_read_the_source_once_and_a_forked_process_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    opened: list[int] = []
+    real = fonts._GlyphSource
+
+    def counted(source: Path) -> fonts._GlyphSource:
+        opened.append(os.getpid())
+        return real(source)
+
+    monkeypatch.setattr(fonts, "_READERS", {})
+    monkeypatch.setattr(fonts, "_GlyphSource", counted)
+    first = fonts.build_fonts(_source(), SMALL, tmp_path / "a")
+    second = fonts.build_fonts(_source(), SMALL, tmp_path / "b")
+    assert opened == [os.getpid()]
+    assert [p.read_bytes() for p in first.values()] == [p.read_bytes() for p in second.values()]
+    # A forked process would share the parent's file, and the place of every read in it.
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child reports through its exit code
+        reader = fonts._reader_of(_source(), fonts._source_identity(_source()))
+        os._exit(0 if opened[-1] == os.getpid() and reader.has(ord("死")) else 1)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
