@@ -123,7 +123,7 @@ def test_an_unknown_game_is_named_with_a_suggestion() -> None:
 
 def test_simulate_reports_every_mode() -> None:
     code, out, err = run(
-        "simulate", "deadline-99", "--players", "5", "--games", "200", "--seed", "1"
+        "simulate", "deadline-99", "--players", "5", "--games", "40", "--seed", "1"
     )
     assert code == 0, err
     for mode in ("normal ", "normal+angel-death", "camp "):

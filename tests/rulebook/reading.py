@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import pdfplumber
@@ -15,11 +16,12 @@ def page_texts(path: Path) -> list[str]:
     return pdf_texts(path)
 
 
-def laid_out_texts(path: Path) -> list[str]:
-    """Every page's text in pdfplumber's reading order (top to bottom, left to right), for a
-    comparison with a crop of a page that pdfplumber reads the same way; slow on big pages."""
+def laid_out_texts(path: Path, indices: Sequence[int]) -> list[str]:
+    """The text of the pages at ``indices`` (negative from the end) in pdfplumber's reading
+    order (top to bottom, left to right), for a comparison with a crop of a page that
+    pdfplumber reads the same way; slow on big pages, so only the pages asked for."""
     with pdfplumber.open(path) as pdf:
-        return [page.extract_text() or "" for page in pdf.pages]
+        return [pdf.pages[index].extract_text() or "" for index in indices]
 
 
 def flat(text: str) -> str:
