@@ -202,8 +202,8 @@ class WorkerOptions:
         """The memos of each space's options in this position's context, apart from the
         stock and where the figures stand: its own action's (they depend on whether anyone
         waits in the café, which airdrop zones hold something, and the tiles) and its
-        mission steps' (the missions,
-        their boxes and the day), each one dictionary lookup for all the workers."""
+        mission steps' (the missions, their boxes and the day), each one dictionary lookup
+        for all the workers."""
         # The parts asked about last first: a step shares the parts it leaves alone with
         # the next position, and comparing a tuple of the same objects costs no hashing.
         key = (s.cafe > 0, self._landed(s.drops), s.tiles)
