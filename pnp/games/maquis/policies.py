@@ -163,38 +163,25 @@ def _on_day(rules: MaquisRules, i: int, day: int) -> int:
     return len(rules.locs) * (day + 1) + i
 
 
+Shared = TypeVar("Shared", bound=tuple[Any, ...])
+
+# The tuples the policy keeps in its memos, each kind in its own table: an equal tuple of
+# another kind may hold other types (0 == 0.0), which an index must not receive.
 _BESTS: dict[Best, Best] = {}
-"""Each best value and option keys the policy found, as one shared tuple."""
-
-
-def _shared_best(value: float, keys: tuple[str, ...]) -> Best:
-    """(``value``, ``keys``), the tuple made the first time they were found: most values
-    recur in many positions, and a memo entry holding an old tuple (which the garbage
-    collector has seen to hold no containers) stays out of its sight, where a new one
-    keeps every memo of a position's values in each of its full collections."""
-    best = (value, keys)
-    shared = _BESTS.get(best)
-    return remember(_BESTS, best, best) if shared is None else shared
-
-
+"""Best values with the keys of the options reaching them."""
 _SPACES: dict[tuple[int, ...], tuple[int, ...]] = {}
-"""Each tuple of spaces a patrol card was found to catch (or of places in a list of the best
-placements), as one shared tuple."""
+"""Spaces a patrol card catches, and places in a list of the best placements."""
 _UNCAUGHT: dict[tuple[float, ...], tuple[float, ...]] = {}
-"""Each board's risks before the patrol cards were counted, as one shared tuple."""
+"""A board's risks before the patrol cards are counted."""
 
 
-def _shared_spaces(spaces: tuple[int, ...]) -> tuple[int, ...]:
-    """``spaces``, the tuple made the first time they were found (as :func:`_shared_best`:
-    a card catches few spaces, the same on many boards)."""
-    shared = _SPACES.get(spaces)
-    return remember(_SPACES, spaces, spaces) if shared is None else shared
-
-
-def _shared_risks(risks: tuple[float, ...]) -> tuple[float, ...]:
-    """``risks``, the tuple made the first time they were found (as :func:`_shared_best`)."""
-    shared = _UNCAUGHT.get(risks)
-    return remember(_UNCAUGHT, risks, risks) if shared is None else shared
+def _shared(table: dict[Shared, Shared], found: Shared) -> Shared:
+    """``found``, or the equal tuple of ``table`` made before it: most of them recur in many
+    positions, and a memo entry holding an old tuple (which the garbage collector has seen
+    to hold no containers) stays out of its sight, where a new one keeps every memo of a
+    position's values in each of its full collections."""
+    shared = table.get(found)
+    return remember(table, found, found) if shared is None else shared
 
 
 def pick(rng: random.Random, choices: Sequence[Any]) -> Any:
@@ -356,11 +343,11 @@ class GreedyPolicy:
                 for i in {x for x in locs if board[x] == EMPTY}:
                     if base >> i & 1 and next(x for x in locs if x == i or board[x] == WORKER) == i:
                         caught.append(i)
-            catches.append(_shared_spaces(tuple(caught)))
+            catches.append(_shared(_SPACES, tuple(caught)))
         uncaught = tuple(
             0.97 if c == EMPTY and not base >> i & 1 else 0.0 for i, c in enumerate(board)
         )
-        return _shared_risks(uncaught), tuple(catches)
+        return _shared(_UNCAUGHT, uncaught), tuple(catches)
 
     def needs(self, rules: MaquisRules, s: MaquisState) -> list[float]:
         """What the open mission boxes still ask of each resource (memoised on the missions,
@@ -471,12 +458,7 @@ class GreedyPolicy:
                 value += 60
             # What this step pays is no longer needed.
             need = [n - paid for n, paid in zip(need, o.cost, strict=True)] if o.cost else need
-        # stock_value, its memo read here: this is asked once for every option weighed.
-        key = (rules.memo_key, tuple(need), tuple(gained))
-        worth = _STOCK_VALUES.get(key)
-        if worth is None:
-            worth = remember(_STOCK_VALUES, key, self._stock_value(rules, need, gained))
-        value += worth - before
+        value += self.stock_value(rules, need, gained) - before
         if o.airdrop is not None:
             value *= 0.8
             # Of two empty zones, the one with more ways home (a zone at the end of one line
@@ -582,7 +564,7 @@ class GreedyPolicy:
                 best_value, best_keys = v, [o.key]
             elif v >= best_value - TIE and best_value > 0:
                 best_keys.append(o.key)
-        return _shared_best(best_value, tuple(best_keys))
+        return _shared(_BESTS, (best_value, tuple(best_keys)))
 
     def _best_placements(
         self,
@@ -634,7 +616,7 @@ class GreedyPolicy:
             )
             tops = self._placement_memo.get(key)
             if tops is None:
-                tops = _shared_spaces(self._best_placements(rules, s, spaces))
+                tops = _shared(_SPACES, self._best_placements(rules, s, spaces))
                 remember(self._placement_memo, key, tops)
             chosen: MaquisAction = rules._place_of[spaces[pick(rng, tops)]]
             return chosen
