@@ -88,19 +88,21 @@ def check_portable_yaml(findings: Findings) -> None:
             text = read_file(game.folder / display[len(prefix) :], display).decode("utf-8")
         except (ContentError, UnicodeDecodeError):
             continue  # the loader reports an unreadable file; here there is nothing to add
-        for where, message in _disagreements(text, display):
-            findings.error(where, message)
+        for line, column, message in _disagreements(text):
+            findings.error(Location(display, line, column), message)
 
 
 @lru_cache(maxsize=512)
-def _disagreements(text: str, display: str) -> tuple[tuple[Location, str], ...]:
-    """The errors of one file's text, kept for the same text: every validate scans every
-    content file, and most of a content tree is the same from one validate to the next."""
+def _disagreements(text: str) -> tuple[tuple[int, int, str], ...]:
+    """The errors (line, column, message) of one file's text, kept for the same text whatever
+    the file is called: every validate scans every content file, most of a content tree is
+    the same from one validate to the next, and a copy of the content (a tuning trial, a
+    seeded mistake) reads the same texts under other names."""
     try:
         tokens = list(yaml.scan(text, Loader=_SCANNER))
     except yaml.YAMLError:
         return ()  # the loader reports the syntax error
-    found: list[tuple[Location, str]] = []
+    found: list[tuple[int, int, str]] = []
     after_key = False
     for token in tokens:
         if isinstance(token, yaml.ScalarToken) and token.plain:
@@ -117,7 +119,8 @@ def _disagreements(text: str, display: str) -> tuple[tuple[Location, str], ...]:
                 )
                 found.append(
                     (
-                        Location(display, mark.line + 1, mark.column + 1),
+                        mark.line + 1,
+                        mark.column + 1,
                         f'{kind} {token.value!r}: {why}; {advice}: "{token.value}"',
                     )
                 )

@@ -3,6 +3,7 @@ validate error, so a designer's editor, schema checker or script reads what pnp 
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -62,6 +63,13 @@ def test_a_key_and_values_other_tools_misread_fail_validate_at_their_line(tmp_pa
     assert [ln for ln in again.output.splitlines() if "YAML 1." in ln] == [
         ln for ln in result.output.splitlines() if "YAML 1." in ln
     ]
+    # A copy holds the same text under another name: its errors name the copy.
+    copy = tmp_path / "copy"
+    shutil.copytree(content, copy / "content")
+    shutil.copytree(tmp_path / "templates", copy / "templates")
+    copied = runner.invoke(main, ["--content", str(copy / "content"), "validate", "--static-only"])
+    named = [ln for ln in copied.output.splitlines() if "YAML 1." in ln]
+    assert len(named) == 2 and all(ln.startswith(f"{copy}/content/duel/game.yaml:") for ln in named)
     game.write_text(
         text.replace("  goal: 10\n", "  goal: 10\n  'on': '1:20'\n  spare: '1:20'\n"),
         encoding="utf-8",
