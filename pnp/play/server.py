@@ -195,13 +195,19 @@ class TableServer:
         style = request.match_info["style"]
         if style not in ("regular", "bold"):
             raise PlayError(404, f"no font {style!r}")
-        fonts = self.faces.fonts
-        path = fonts.regular_path if style == "regular" else fonts.bold_path
         loop = asyncio.get_running_loop()
-        data = await loop.run_in_executor(None, path.read_bytes)
+        data = await loop.run_in_executor(None, self._font_bytes, style)
         return web.Response(
             body=data, content_type="font/ttf", headers={"Cache-Control": "max-age=86400"}
         )
+
+    def _font_bytes(self, style: str) -> bytes:
+        """The font file as the cache holds it now: asked again, since another pnp may have
+        pruned the file the table started with (it is then written again)."""
+        from pnp.render.fonts import prepare_cjk_fonts
+
+        fonts = prepare_cjk_fonts()
+        return (fonts.regular_path if style == "regular" else fonts.bold_path).read_bytes()
 
     # -- the API ---------------------------------------------------------------------------
 

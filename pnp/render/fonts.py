@@ -20,6 +20,7 @@ it was set with: any font this module returns for a text sets it identically.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import copy
 import functools
 import hashlib
@@ -561,6 +562,8 @@ def build_fonts(
         style: directory / f"PnpSans-{style}-{_key(identity, style, chars)}.ttf" for style in STYLES
     }
     todo = [style for style, path in paths.items() if not _sealed_font(path)]
+    for style in set(paths) - set(todo):
+        _mark_used(paths[style])
     if todo:
         store = store or _GlyphStore(source, directory)
         codepoints = [ord(ch) for ch in chars]
@@ -568,7 +571,50 @@ def build_fonts(
         store.save()
         for style in todo:
             _write_sealed_font(paths[style], store.font_bytes(style, codepoints))
+        _prune_fonts(directory, keep=set(paths.values()), now=time.time())
     return paths
+
+
+KEPT_FONTS = 64
+"""Assembled fonts a cache keeps whatever their age (32 pairs). Each new set of characters
+writes a pair (a few hundred KB); nothing removed them, and a designer's cache had grown to
+469 pairs, 117 MB."""
+UNUSED_FOR = 24 * 3600
+"""Seconds a font beyond those must have gone unused before it is removed: one that a running
+pnp (a watch session, a table) holds was used more recently than that."""
+
+
+def _mark_used(font: Path) -> None:
+    """Note that `font` was just used, on its seal: the font file's own time says when it was
+    written, which builds compare."""
+    with contextlib.suppress(OSError):  # a read-only cache: it is not pruned either
+        os.utime(_font_seal_path(font))
+
+
+def _last_use(font: Path) -> float:
+    try:
+        return max(font.stat().st_mtime, _font_seal_path(font).stat().st_mtime)
+    except OSError:
+        return font.stat().st_mtime
+
+
+def _prune_fonts(directory: Path, *, keep: Collection[Path], now: float) -> None:
+    """Remove the assembled fonts beyond the `KEPT_FONTS` used last that have gone unused for
+    `UNUSED_FOR` seconds, with their seals. Any of them is assembled again from the glyph
+    store in milliseconds if a later text asks for it; the glyph store is never pruned."""
+    used: list[tuple[float, str, Path]] = []
+    for font in directory.glob("PnpSans-*.ttf"):
+        try:
+            used.append((_last_use(font), font.name, font))
+        except OSError:
+            continue  # removed meanwhile
+    used.sort(reverse=True)
+    for when, _, font in used[KEPT_FONTS:]:
+        if font in keep or now - when < UNUSED_FOR:
+            continue
+        for path in (font, _font_seal_path(font)):
+            with contextlib.suppress(OSError):  # another user's, or a read-only cache: kept
+                path.unlink(missing_ok=True)
 
 
 # ------------------------------------------------------------------------ assembling
@@ -979,7 +1025,13 @@ def prepare_cjk_fonts(extra_chars: str = "") -> FontSet:
                 source, directory, extra_chars
             )
         grew = family.need(extra_chars)
-        if grew or family.current is None:
+        # Files another process pruned from the cache while these fonts lived on in memory
+        # (readers such as the gallery and the table's web font use the files).
+        current = family.current
+        pruned = current is not None and not (
+            current.regular_path.exists() and current.bold_path.exists()
+        )
+        if grew or pruned or current is None:
             family.write_files()
             family.reload()
             family.current = FontSet(

@@ -8,6 +8,7 @@ import json
 import statistics
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from aiohttp import ClientSession, WSMsgType
@@ -302,3 +303,27 @@ def test_fifty_clients_at_once_get_answers_and_pushes(capsys: Any) -> None:
         assert p95 < 2.0
 
     _serve(server, test)
+
+
+def test_the_web_font_is_served_even_after_the_cache_pruned_its_file(tmp_path: Path) -> None:
+    """The table's font is the cache's file; another pnp may prune it while the table runs."""
+    server = _server()
+    cached = server.faces.fonts.regular_path
+
+    async def test(base: str, client: ClientSession) -> None:
+        async with client.get(f"{base}/font/regular.ttf") as response:
+            assert response.status == 200 and response.content_type == "font/ttf"
+            served = await response.read()
+        assert served[:4] == b"\x00\x01\x00\x00"  # TrueType
+        cached.replace(tmp_path / "pruned.ttf")  # as pruning does, but kept to put back
+        async with client.get(f"{base}/font/regular.ttf") as response:
+            assert response.status == 200
+            assert await response.read() == served
+        async with client.get(f"{base}/font/italic.ttf") as response:
+            assert response.status == 404
+
+    try:
+        _serve(server, test)
+    finally:
+        if not cached.exists():  # the shared cache is as it was for the tests beside this one
+            (tmp_path / "pruned.ttf").replace(cached)

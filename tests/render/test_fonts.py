@@ -5,9 +5,11 @@ from __future__ import annotations
 import importlib.metadata
 import io
 import logging
+import os
 import re
 import sys
 import sysconfig
+import time
 from pathlib import Path
 from typing import Any
 
@@ -234,6 +236,48 @@ def test_build_is_deterministic_and_cached(tmp_path: Path) -> None:
     assert fonts.build_fonts(source, SMALL, tmp_path / "a") == first
     assert first["regular"].stat().st_mtime_ns == mtime
     assert not list((tmp_path / "a").glob("*.tmp"))  # no temp file left
+
+
+def test_the_cache_removes_the_fonts_unused_longest_and_keeps_the_glyphs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every new set of characters writes a pair of fonts: beyond the newest few, a pair
+    nobody used for a day goes (it was 469 pairs, 117 MB, on a designer's machine)."""
+    monkeypatch.setattr(fonts, "KEPT_FONTS", 4)  # two pairs
+    source, directory = _source(), tmp_path / "cache"
+    texts = ["ABC", "ABCa", "ABCab", "ABCabc"]
+    built = [fonts.build_fonts(source, text, directory) for text in texts[:3]]
+    first_bytes = built[0]["regular"].read_bytes()
+    two_days_ago = time.time() - 2 * 24 * 3600
+    for paths in built:
+        for font in paths.values():
+            for path in (font, font.with_name(font.name + ".seal")):
+                os.utime(path, (two_days_ago, two_days_ago))
+    fonts.build_fonts(source, texts[1], directory)  # used again today: kept whatever its age
+    fonts.build_fonts(source, texts[3], directory)  # a new pair: the cache is pruned
+    kept = {path.name for path in directory.glob("PnpSans-*")}
+    assert all(f.name in kept for f in built[1].values())
+    for gone in (*built[0].values(), *built[2].values()):
+        assert gone.name not in kept and f"{gone.name}.seal" not in kept
+    assert list(directory.glob("glyphs-*"))  # the converted glyphs stay
+    # Asked for again, a removed font is assembled again, byte for byte.
+    assert fonts.build_fonts(source, texts[0], directory)["regular"].read_bytes() == first_bytes
+
+
+def test_a_font_file_pruned_while_its_fonts_are_in_use_is_written_again(
+    cjk_fonts: FontSet, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another pnp may prune the cache under a long-lived one (a watch session, a table):
+    readers of the file (the gallery, the table's web font) find it written again."""
+    monkeypatch.setenv(fonts.ENV_CACHE_DIR, str(cjk_fonts.regular_path.parent))
+    monkeypatch.delenv(fonts.ENV_USER_FONT, raising=False)
+    before = prepare_cjk_fonts()
+    before.regular_path.unlink()
+    after = prepare_cjk_fonts()
+    # The fonts as they are now: every character the removed file held, and any taken in since.
+    with TTFont(str(after.regular_path)) as font:
+        assert set(font.getBestCmap()) >= before.coverage
+    assert after.coverage >= before.coverage and after.bold_path.is_file()
 
 
 def test_a_planted_font_or_glyph_store_in_the_cache_is_not_used(tmp_path: Path) -> None:
