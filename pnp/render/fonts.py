@@ -1034,7 +1034,7 @@ def prepare_cjk_fonts(extra_chars: str = "") -> FontSet:
         if grew or pruned or current is None:
             family.write_files()
             family.reload()
-            family.current = FontSet(
+            current = family.current = FontSet(
                 regular=family.fonts["regular"].fontName,
                 bold=family.fonts["bold"].fontName,
                 regular_path=family.paths["regular"],
@@ -1044,4 +1044,4 @@ def prepare_cjk_fonts(extra_chars: str = "") -> FontSet:
                 identity=family.identity,
                 family=family,
             )
-        return family.current
+        return current
