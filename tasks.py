@@ -66,11 +66,15 @@ def _pip(*args: str) -> list[str]:
 def _ensure_pip() -> None:
     """pip in .venv, which is created without it (uv installs): for the steps uv cannot do."""
     if subprocess.run(_pip("--version"), capture_output=True).returncode:
-        subprocess.run(
+        made = subprocess.run(
             [str(_bin("python")), "-m", "ensurepip", "--default-pip"],
-            check=True,
             stdout=subprocess.DEVNULL,
         )
+        if made.returncode:
+            sys.exit(
+                "tasks: .venv needs pip here (uv could not be had), and this Python cannot "
+                "install it (ensurepip failed; on Debian: apt-get install python3-venv)"
+            )
 
 
 def _has_distribution(name: str) -> bool:

@@ -25,7 +25,8 @@ def _installs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[list[str]
 
     def run(command: list[str], **_: Any) -> subprocess.CompletedProcess[str]:
         calls.append(command)
-        return subprocess.CompletedProcess(command, 1)  # `pip show pnp`: no old distribution
+        # Only ensurepip succeeds: no old distribution, no pip in the venv until then.
+        return subprocess.CompletedProcess(command, 0 if "ensurepip" in command else 1)
 
     monkeypatch.setattr(tasks.subprocess, "run", run)
     return calls
@@ -152,8 +153,9 @@ def test_the_venvs_own_pip_fetches_uv_where_this_pythons_pip_cannot(
         if command[:3] == [str(python), "-m", "pip"] and "installer.txt" in _locks(command):
             uv.touch()
             return subprocess.CompletedProcess(command, 0)
-        # No pip here, none in the venv until ensurepip: only uv's steps succeed.
-        return subprocess.CompletedProcess(command, 0 if command[0] == str(uv) else 1)
+        # No pip here, none in the venv until ensurepip: only it and uv's steps succeed.
+        ok = command[0] == str(uv) or "ensurepip" in command
+        return subprocess.CompletedProcess(command, 0 if ok else 1)
 
     monkeypatch.setattr(tasks.subprocess, "run", run)
     tasks.ensure_environment(test=False)
@@ -162,6 +164,22 @@ def test_the_venvs_own_pip_fetches_uv_where_this_pythons_pip_cannot(
     ensure = calls.index([str(python), "-m", "ensurepip", "--default-pip"])
     assert ensure < calls.index(fetches[1])
     assert [c for c in calls if c[:3] == [str(uv), "pip", "install"]]
+
+
+def test_a_venv_that_can_get_neither_uv_nor_pip_is_said_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = _installs(tmp_path, monkeypatch)
+
+    def run(command: list[str], **_: Any) -> subprocess.CompletedProcess[str]:
+        calls.append(command)
+        return subprocess.CompletedProcess(command, 1)  # no pip anywhere, no ensurepip
+
+    monkeypatch.setattr(tasks.subprocess, "run", run)
+    with pytest.raises(SystemExit) as stopped:
+        tasks.ensure_environment(test=False)
+    assert "ensurepip failed" in str(stopped.value.code)
+    assert not tasks.STAMP.exists()  # nothing recorded as installed
 
 
 def test_pip_installs_when_uv_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
