@@ -579,9 +579,11 @@ KEPT_FONTS = 64
 """Assembled fonts a cache keeps whatever their age (32 pairs). Each new set of characters
 writes a pair (a few hundred KB); nothing removed them, and a designer's cache had grown to
 469 pairs, 117 MB."""
-UNUSED_FOR = 24 * 3600
-"""Seconds a font beyond those must have gone unused before it is removed: one that a running
-pnp (a watch session, a table) holds was used more recently than that."""
+UNUSED_FOR = 3600
+"""Seconds a font beyond those must have gone unused before it is removed. A running pnp reads
+its fonts into memory when it registers them; the readers of the files (the gallery, a table's
+web font) ask `prepare_cjk_fonts` first, which marks them used (and writes again any pruned
+meanwhile). An hour, not a day: a day of test runs on one machine wrote 370 pairs."""
 
 
 def _mark_used(font: Path) -> None:
@@ -1031,6 +1033,9 @@ def prepare_cjk_fonts(extra_chars: str = "") -> FontSet:
         pruned = current is not None and not (
             current.regular_path.exists() and current.bold_path.exists()
         )
+        if current is not None and not grew and not pruned:
+            for path in (current.regular_path, current.bold_path):
+                _mark_used(path)
         if grew or pruned or current is None:
             family.write_files()
             family.reload()

@@ -242,7 +242,7 @@ def test_the_cache_removes_the_fonts_unused_longest_and_keeps_the_glyphs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every new set of characters writes a pair of fonts: beyond the newest few, a pair
-    nobody used for a day goes (it was 469 pairs, 117 MB, on a designer's machine)."""
+    nobody used for an hour goes (it was 469 pairs, 117 MB, on a designer's machine)."""
     monkeypatch.setattr(fonts, "KEPT_FONTS", 4)  # two pairs
     source, directory = _source(), tmp_path / "cache"
     texts = ["ABC", "ABCa", "ABCab", "ABCabc"]
@@ -272,6 +272,11 @@ def test_a_font_file_pruned_while_its_fonts_are_in_use_is_written_again(
     monkeypatch.setenv(fonts.ENV_CACHE_DIR, str(cjk_fonts.regular_path.parent))
     monkeypatch.delenv(fonts.ENV_USER_FONT, raising=False)
     before = prepare_cjk_fonts()
+    # Asking for the fonts marks their files used, so no other pnp prunes them while read.
+    seal = before.regular_path.with_name(before.regular_path.name + ".seal")
+    os.utime(seal, (time.time() - 2 * fonts.UNUSED_FOR,) * 2)
+    assert prepare_cjk_fonts() is before
+    assert time.time() - seal.stat().st_mtime < fonts.UNUSED_FOR
     before.regular_path.unlink()
     after = prepare_cjk_fonts()
     # The fonts as they are now: every character the removed file held, and any taken in since.
