@@ -288,3 +288,17 @@ def test_the_test_run_keeps_pytests_rewritten_modules_where_bytecode_is_off(
     assert env is not None and "PYTHONDONTWRITEBYTECODE" not in env
     assert env["PATH"] == tasks.os.environ["PATH"]
     assert command[-1] == "-x"
+
+
+def test_the_venv_is_never_part_of_the_repository() -> None:
+    """A symlinked .venv was once committed (the ignore rule then matched only a directory):
+    every clone then got a link to one machine's venv, and checking it out replaced the venv
+    of the work tree it landed in."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--", ".venv"], cwd=tasks.ROOT, capture_output=True, text=True
+    )
+    if listed.returncode:
+        pytest.skip("not a git work tree")
+    assert listed.stdout == ""
+    ignored = subprocess.run(["git", "check-ignore", "-q", "--no-index", ".venv"], cwd=tasks.ROOT)
+    assert ignored.returncode == 0, ".venv must be ignored whether a folder or a link"
