@@ -38,30 +38,25 @@ GAME = Game(
     covered=play.covered,
     score=play.score,
     evaluate=play.evaluate,
-    # The strong player: the sensible policy improved by 12 shared playouts a decision over 4
+    # The strong player: the sensible policy improved by 24 shared playouts a decision over 3
     # candidate moves, each played to the end by the sensible policy (halving search). The
     # one-step search scored by play.evaluate it replaced won 2 % on normal against the
-    # sensible policy's 60 %: the hint rewards filled boxes a patrol then takes away. A game
-    # costs about 1.7 s of CPU on an idle machine, 2-4 s on a busy one (6.8 s with 24 playouts
-    # over 8 candidates); normal, 200 paired games from seed 1: 64 % against 59 % (p = 0.19,
-    # not shown stronger; 69 % against 57 % over the first 150; 24 playouts over 8: 70 % against
-    # 56 % over 150, p = 0.007); very-easy, 200 from seed 1: 80 % against 70 % (p = 0.008,
-    # stronger), about 4 s of CPU a game under load; easy (68 % against 64 %, p = 0.23), hard,
-    # harder and very-hard not shown stronger. The sensible policy now values a position's spaces
-    # and best placements once (same moves): on normal 2.1-2.3 s a game against 2.8 s side by
-    # side, still 2-4 s on a busy machine; the duels are unchanged (normal 64 % against 59 %,
-    # p = 0.19; very-hard 33 % against 22 %, p = 0.014, over the sequential duel's 0.0125).
-    # Playouts cut after 24 decisions and scored by play.evaluate cost 1.4 s but played
-    # weaker: normal 54 % against 59 % over 200. With the arrest risks looked up per patrol
-    # card (same moves again), a game costs 1.2-2.2 s on an idle machine (normal 1.55, hard
-    # 1.2, very-easy and easy 2.2); the strong run of all six levels, 300 games each, took
-    # 3,525 CPU-s. With the policies' memos keyed on numbers and sharing the values that recur
-    # (same moves again), the garbage collector, a tenth of a game, runs ~40 % fewer passes:
-    # alternating old and new code in the same minutes, 9 games a level, a game costs 5-7 %
-    # less (six-level mean 2.03 -> 1.90 s), and the strong run of all six levels took 3,164
-    # CPU-s (27.3 min on two cores), with the same win rates.
+    # sensible policy's 60 %: the hint rewards filled boxes a patrol then takes away; playouts
+    # cut after 24 decisions and scored by it played weaker too (normal 54 % against 59 %).
+    # Until 2026-11-29 it played 12 playouts over 4 candidates: the sensible choice and its
+    # best challenger then shared 5 playouts a decision, too few for the paired test, and the
+    # player was shown stronger on very-easy alone (normal 64 % against 59 %, p = 0.19), at
+    # about 1.9 s of CPU a game (six-level mean; the strong run of all six levels, 300 games
+    # each, 3,164 CPU-s). 24 over 3 gives the two 10: sequential duels from seed 1, up to 200
+    # paired games, threshold 0.0125 (pnp simulate maquis --duel): very-easy 82 % against 68 %
+    # (100 games, p = 0.008), normal 73 % against 59 % (p = 0.002), harder 45 % against 32 %
+    # (p = 0.003), very-hard 37 % against 22 % (p = 0.0005), stronger; hard 37 % against 28 %
+    # (p = 0.019) and easy 70 % against 64 % (p = 0.16) not decided. A game costs about a
+    # third more CPU (normal, 200 paired games each, half an hour apart: 2.6 s a strong game
+    # against 1.9 s). Drawing the candidates by the sensible player's own values instead of
+    # at random played no better (normal 75 % against 73 % on the same seeds): not kept.
     search=SearchSettings(
-        iterations=12, rollout="sensible", depth=None, method="halving", candidates=4
+        iterations=24, rollout="sensible", depth=None, method="halving", candidates=3
     ),
     view=view.view,
 )
