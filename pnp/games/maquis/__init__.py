@@ -51,9 +51,11 @@ GAME = Game(
     # paired games, threshold 0.0125 (pnp simulate maquis --duel): very-easy 82 % against 68 %
     # (100 games, p = 0.008), normal 73 % against 59 % (p = 0.002), harder 45 % against 32 %
     # (p = 0.003), very-hard 37 % against 22 % (p = 0.0005), stronger; hard 37 % against 28 %
-    # (p = 0.019) and easy 70 % against 64 % (p = 0.16) not decided. A game costs about a
-    # third more CPU (normal, 200 paired games each, half an hour apart: 2.6 s a strong game
-    # against 1.9 s; the strong run of all six levels took 4,262 CPU-s, 38 min on two cores).
+    # (p = 0.019) and easy 70 % against 64 % (p = 0.16) not decided at 200, and stronger over
+    # 400 (threshold 0.01): easy 74 % against 63 % (p = 0.0004), hard 39 % against 28 %
+    # (p = 0.0001): stronger on every level. A game costs about a third more CPU (normal, 200
+    # paired games each, half an hour apart: 2.6 s a strong game against 1.9 s; the strong
+    # run of all six levels took 4,262 CPU-s, 38 min on two cores).
     # Choosing the candidates by the sensible player's own values instead of at random played
     # no better (normal 75 % against 73 % on the same seeds): not kept.
     search=SearchSettings(
