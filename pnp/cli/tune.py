@@ -189,7 +189,7 @@ def _tune(
     numbers, entries, root = prepare(loaded)
     judge = Judge(
         loaded, plugin, balance, policy=proposer, games=games, seed=seed, tables=tables,
-        workers=workers, warnings=include_warnings,
+        workers=workers, warnings=include_warnings, sequential=True,
     )  # fmt: skip
     budget = Budget(seconds, candidates)
     bar = (
@@ -205,7 +205,7 @@ def _tune(
             changed = sum(value != number.value for number, value in judged.values.items())
             click.echo(
                 f"{loaded.slug}: candidate {spent.tried} ({spent.spent:.0f} s): {changed} "
-                f"number(s) changed, {judged.distance:.3f} outside"
+                f"number(s) changed, {judged.games} games a table, {judged.distance:.3f} outside"
                 + (", every promise kept" if judged.kept else ""),
                 err=True,
             )
@@ -258,6 +258,18 @@ def _tune(
     return 0 if proposal.after.kept and clean else 1
 
 
+def _stops(games: int) -> str:
+    """Where a candidate breaking a promise stops (nothing when there is one look only)."""
+    from pnp.validate.play import looks
+
+    sizes = looks(games)
+    if len(sizes) == 1:
+        return ""
+    early = [str(size) for size in sizes[:-1]]
+    counts = early[0] if len(early) == 1 else ", ".join(early[:-1]) + f" or {early[-1]}"
+    return f" (a candidate breaking a promise beyond doubt after {counts} games stops there)"
+
+
 def _report(
     loaded: LoadedGame,
     proposal: Proposal,
@@ -276,7 +288,8 @@ def _report(
     tables = len({table for figure in proposal.before.figures for table in figure.tables})
     say(
         f"{slug}: judged with the {proposer} policy, {games} games a table on {tables} "
-        f"table(s), the same seeds for every candidate; {proposal.tried} candidates in "
+        f"table(s), the same seeds for every candidate{_stops(games)}; "
+        f"{proposal.tried} candidates in "
         f"{proposal.seconds:.0f} s" + (" (budget spent)" if proposal.stopped_by_budget else "")
     )
     if not proposal.before.targets:

@@ -8,6 +8,12 @@ differ by their numbers, not by luck). The figures broken on today's content are
 promises when no figure's interval lies outside its promise and every target's win rate is
 inside its band, and candidates are compared by how far, summed, they miss.
 
+A sequential judge looks at a candidate several times (25 games a table, doubling, up to the
+games asked for; :func:`pnp.validate.play.looks`) and stops it at the first look where a
+figure lies outside its promise beyond doubt, the 95 % shared among the looks: such a
+candidate cannot keep every promise, and most candidates a search tries are of that kind.
+Today's content always plays every game (its figures are the targets and the "before").
+
 How the change is found, cheapest first:
 
 1. *Reach the bands.* A move shifts the numbers of one tunable entry together by 1, 2, 4…
@@ -41,7 +47,15 @@ from pnp.errors import ContentError, PnpError
 from pnp.model.common import Balance
 from pnp.model.tuning import Tuning
 from pnp.registry import Game
-from pnp.validate.play import Figure, Verdict, game_tables, judge_promises, play_in_stages
+from pnp.validate.play import (
+    Figure,
+    Played,
+    Verdict,
+    game_tables,
+    judge_promises,
+    looks,
+    play_in_stages,
+)
 
 LADDER_PENALTY = 0.05
 """What a difficulty-ladder step shown the wrong way round adds to a candidate's distance from
@@ -57,6 +71,8 @@ class Judged:
     figures: tuple[Figure, ...]
     targets: frozenset[str]
     """The figures broken on today's content (by what they say): the ones to bring back."""
+    games: int = 0
+    """Games each table played (fewer than asked when a sequential judge stopped early)."""
 
     @property
     def broken(self) -> float:
@@ -138,9 +154,13 @@ class Judge:
         tables: Sequence[str] = (),
         workers: int | None = None,
         warnings: bool = False,
+        sequential: bool = False,
     ) -> None:
         self.loaded = loaded
         self.warnings = warnings
+        self.sequential = sequential
+        """Whether a candidate stops at the first look that shows it breaking a promise
+        beyond doubt (see the module); today's content always plays every game."""
         """Whether figures outside their band by the win rate alone (validate's warnings) are
         brought back too, not only the ones outside beyond doubt."""
         self.game = game
@@ -193,24 +213,41 @@ class Judge:
             if not self.tables or table.name in self.tables
         ]
         players = {table.name: table.rules.num_players for table in tables}
+        sizes = looks(self.games) if self.sequential and self.targets is not None else [self.games]
         with variant.reading():
             runs = play_in_stages(
                 self.game,
                 tables,
                 self.balance.policy,
-                [self.games],
+                sizes,
                 seed=self.seed,
-                go_on=lambda runs: set(),
+                go_on=self._unbroken(players, len(sizes)),
                 workers=self.workers,
             )
+        # Judged as one look: a candidate that played every game is judged as without looks,
+        # and one stopped early is broken at the shared 95 %, so at the whole 95 % too.
         figures, _ = judge_promises(self.balance, runs, players)
         if self.targets is None:
             self.targets = frozenset(
                 f.what for f in figures if _beyond_doubt(f) > 0 or (self.warnings and _off(f) > 0)
             )
-        judged = Judged(dict(values), tuple(figures), self.targets)
+        played = min((len(games) for games in runs.values()), default=0)
+        judged = Judged(dict(values), tuple(figures), self.targets, played)
         self.seen[key] = judged
         return judged
+
+    def _unbroken(
+        self, players: Mapping[str, int], count: int
+    ) -> Callable[[Mapping[str, Sequence[Played]]], set[str]]:
+        """Every table while no figure lies outside its promise beyond doubt at this look
+        (the 95 % shared among ``count`` looks); none once one does."""
+        shared = {name: count for name in players}
+
+        def go_on(runs: Mapping[str, Sequence[Played]]) -> set[str]:
+            figures, _ = judge_promises(self.balance, runs, players, shared, final=False)
+            return set() if any(_beyond_doubt(f) > 0 for f in figures) else set(players)
+
+        return go_on
 
 
 @dataclass(frozen=True)

@@ -126,3 +126,48 @@ def test_tune_refuses_a_tunable_entry_over_a_fixed_number(overlapping: Path) -> 
     assert f"arena-tales/tuning.yaml:{line}:" in result.output
     assert "settings.life is fixed by tuning.fixed" in result.output
     assert (overlapping / "arena-tales" / "cards.yaml").read_bytes() == cards
+
+
+def test_a_sequential_judge_stops_a_broken_candidate_early_and_judges_the_rest_as_before(
+    tmp_path: Path,
+) -> None:
+    from pnp.tune.search import Judge, prepare
+
+    content = unfair_copy(tmp_path)
+    loaded = load_game(content, "arena-tales")
+    game = find_game("arena-tales")
+    assert game is not None
+    balance = loaded.model.balance
+
+    def judge(games: int, sequential: bool) -> Judge:
+        return Judge(
+            loaded, game, balance, policy="sensible", games=games, seed=3, tables=["4p"],
+            workers=1, sequential=sequential,
+        )  # fmt: skip
+
+    numbers, _, _ = prepare(loaded)
+    today = {number: number.value for number in numbers}
+    shipped_numbers, _, _ = prepare(load_game(CONTENT, "arena-tales"))
+    shipped = {number.label: number.value for number in shipped_numbers}
+    # The red cards back as shipped: 赤焰 inside its band again.
+    fair = {number: shipped[number.label] for number in numbers}
+    # A pink card one cheaper: 赤焰 as far out as today.
+    pink = next(n for n in numbers if "peach-palm" in n.label and n.label.endswith("cost"))
+    unfair = {**today, pink: pink.value - 1}
+
+    sequential = judge(50, sequential=True)
+    before = sequential(today)
+    # Today's content plays every game: its figures are the targets and the "before".
+    assert before.games == 50 and before.targets and not before.kept
+    stopped = sequential(unfair)
+    assert stopped.games == 25 and not stopped.kept
+    # What it was judged on is the first 25 games of the full run, judged as a run of 25.
+    short = judge(25, sequential=False)
+    short(today)
+    assert stopped.figures == short(unfair).figures
+    # A candidate no look shows broken plays every game and is judged as without looks.
+    kept = sequential(fair)
+    plain = judge(50, sequential=False)
+    plain(today)
+    assert kept.games == 50 and kept.kept
+    assert kept.figures == plain(fair).figures
