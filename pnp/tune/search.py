@@ -158,11 +158,11 @@ class Judge:
     ) -> None:
         self.loaded = loaded
         self.warnings = warnings
+        """Whether figures outside their band by the win rate alone (validate's warnings) are
+        brought back too, not only the ones outside beyond doubt."""
         self.sequential = sequential
         """Whether a candidate stops at the first look that shows it breaking a promise
         beyond doubt (see the module); today's content always plays every game."""
-        """Whether figures outside their band by the win rate alone (validate's warnings) are
-        brought back too, not only the ones outside beyond doubt."""
         self.game = game
         self.balance = dataclasses.replace(balance, policy=policy)
         self.games = games
