@@ -28,7 +28,7 @@ def pytest_configure(config: pytest.Config) -> None:
     """Full garbage collections made rare in the test processes, as pnp makes them while it
     plays (pnp.engines.batch.few_full_collections): a process that has run hundreds of tests
     holds 1-3 million objects in the modules' memos (loaded games, layouts, the policies'
-    memos), and the 20-odd full collections a run made walked them all, 13-18 % of each
+    memos), and the 20-odd full collections a run made walked them all, 9-15 % of each
     process's CPU, to free little (a worker's peak memory grew from about 0.9 to 1.1 GB)."""
     young, middle, full = gc.get_threshold()
     gc.set_threshold(young, middle, max(full, FULL_COLLECTION_EVERY))
