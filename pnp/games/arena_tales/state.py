@@ -16,9 +16,6 @@ from pnp.engines.piles import shuffle
 
 SLUG = "arena-tales"
 
-_new = object.__new__
-"""A bare instance of a slots class, for the copies every step makes."""
-
 
 class Mode(enum.Enum):
     DUEL = "duel"
@@ -176,8 +173,9 @@ class Seat:
 
     def copy(self) -> Seat:
         # Field by field into a bare instance: a third cheaper than calling the generated
-        # __init__, and a step copies a seat or two.
-        new = _new(Seat)
+        # __init__, and a step copies a seat or two. Seat.__new__ rather than object.__new__,
+        # which a class compiled with mypyc refuses.
+        new = Seat.__new__(Seat)
         new.pos = self.pos
         new.facing = self.facing
         new.hand = self.hand
@@ -250,7 +248,7 @@ def fork(s: ArenaState, index: int | None = None) -> ArenaState:
     """The next state to build from ``s``: it shares every seat with ``s`` (a step changes one
     or two) but seat ``index``, copied for the step to write; ``writable`` copies any other
     seat the first time the step writes to it."""
-    t = _new(ArenaState)
+    t = ArenaState.__new__(ArenaState)
     t.vetted = None
     if index is None:
         t.seats = s.seats
