@@ -131,14 +131,20 @@ class DragonHoardState:
     """Rounds completed."""
 
 
+_new_state = DragonHoardState.__new__
+"""The class's own ``__new__`` (object.__new__ itself for the interpreter; a class compiled with
+mypyc makes its instances with its own and refuses object.__new__), looked up once rather
+than on the class at every copy."""
+
+
 def _copy(s: DragonHoardState) -> DragonHoardState:
     """A shallow copy: the tuples are shared, the rules replace them rather than mutate them.
 
     Field by field into a bare instance, as dataclasses writes ``__init__``: the interpreter
     runs that faster than the constructor with every field as an argument, and mypyc
-    compiles it (``DragonHoardState.__new__``: a compiled class refuses ``object.__new__``).
+    compiles it (``DragonHoardState.__new__``, see ``_new_state``).
     tests/games/dragon_hoard/test_state.py checks that no field is left out."""
-    c = DragonHoardState.__new__(DragonHoardState)
+    c = _new_state(DragonHoardState)
     c.round = s.round
     c.stage = s.stage
     c.holder = s.holder

@@ -162,15 +162,21 @@ class MaquisState:
     (decision kill-with-the-weapon-in-hand); ``()`` when none."""
 
 
+_new_state = MaquisState.__new__
+"""The class's own ``__new__`` (object.__new__ itself for the interpreter; a class compiled with
+mypyc makes its instances with its own and refuses object.__new__), looked up once rather
+than on the class at every copy."""
+
+
 def _copy(s: MaquisState) -> MaquisState:
     """A new state equal to the one given: the fields (tuples, strings) are shared, and the
     rules set the ones a step changes on the copy, never on the state they were given.
 
     Field by field into a bare instance, as dataclasses writes ``__init__``: the interpreter
     runs that several times faster than the constructor with every field as an argument,
-    and mypyc compiles it (``MaquisState.__new__``: a compiled class refuses
-    ``object.__new__``). tests/games/maquis/test_state.py checks that no field is left out."""
-    c = MaquisState.__new__(MaquisState)
+    and mypyc compiles it (``MaquisState.__new__``, see ``_new_state``).
+    tests/games/maquis/test_state.py checks that no field is left out."""
+    c = _new_state(MaquisState)
     c.phase = s.phase
     c.day = s.day
     c.morale = s.morale
