@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from pnp.cli.app import Context, content_option, fail, main, printer_margin_option
+from pnp.cli.app import (
+    Context,
+    compiled_option,
+    content_option,
+    fail,
+    main,
+    play_compiled,
+    printer_margin_option,
+)
 from pnp.errors import PnpError, Problem
 
 if TYPE_CHECKING:
@@ -36,38 +43,6 @@ def github_annotation(problem: Problem) -> str:
     fields.append(f"title={escape(f'pnp {problem.game}'.strip(), prop=True)}")
     level = "warning" if problem.severity == "warning" else "error"
     return f"::{level} {','.join(fields)}::{escape(problem.message)}"
-
-
-def play_compiled(obj: Context, games: tuple[str, ...], *, static_only: bool, ray: bool) -> None:
-    """In the command as a user typed it: build and check the compiled copy, run the command
-    again with it, and exit with its code. In that second run: check it is the copy, and go on."""
-    from pnp.validate.compiled import (
-        COPY_ENVIRONMENT,
-        CompileError,
-        require_compiled_copy,
-        run_compiled,
-    )
-
-    if static_only:
-        fail("error: --compiled speeds up play: it has nothing to do with --static-only", code=2)
-    if ray:
-        fail(
-            "error: --compiled plays on this machine's cores: it cannot be used with --ray", code=2
-        )
-    try:
-        if os.environ.get(COPY_ENVIRONMENT):
-            require_compiled_copy()
-            return
-        slugs = obj.slugs(games)
-
-        def say(line: str) -> None:
-            if obj.verbosity >= 1:
-                click.echo(line, err=True)
-
-        code = run_compiled(sys.argv[1:], obj.content_root, slugs, say)
-    except CompileError as error:
-        fail(f"error: {error}")
-    sys.exit(code)
 
 
 @main.command()
@@ -121,13 +96,7 @@ def play_compiled(obj: Context, games: tuple[str, ...], *, static_only: bool, ra
     metavar="ADDRESS",
     help="Play the balance run on a Ray cluster (no address: a local Ray).",
 )
-@click.option(
-    "--compiled",
-    is_flag=True,
-    help="Play with the engines, rules and policies compiled by mypyc for this run: the same "
-    "games for about 0.7x the CPU, after a build of a few minutes (needs the compiled extra, "
-    "a C compiler and Python's headers). For long runs such as --balance --policy strong.",
-)
+@compiled_option("long runs such as --balance --policy strong")
 @click.pass_obj
 def validate(
     obj: Context,
@@ -149,7 +118,11 @@ def validate(
     if policy is not None and not balance:
         fail("error: --policy names the player of the balance run: add --balance", code=2)
     if compiled:
-        play_compiled(obj, games, static_only=static_only, ray=ray_address is not None)
+        if static_only:
+            fail("error: --compiled speeds up play, which --static-only skips", code=2)
+        if ray_address is not None:
+            fail("error: --compiled plays on this machine's cores, not on --ray's", code=2)
+        play_compiled(obj, obj.slugs(games))
     try:
         result = validate_games(
             obj.content_root,

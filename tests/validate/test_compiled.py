@@ -64,7 +64,7 @@ def test_a_machine_without_a_c_compiler_is_told_what_to_install(
 
 @pytest.mark.parametrize(
     ("option", "why"),
-    [("--static-only", "nothing to do with --static-only"), ("--ray", "cannot be used with --ray")],
+    [("--static-only", "which --static-only skips"), ("--ray", "not on --ray's")],
 )
 def test_compiled_play_refuses_what_it_cannot_speed_up(option: str, why: str) -> None:
     code, output = validate("deadline-99", "--compiled", option)
@@ -72,14 +72,15 @@ def test_compiled_play_refuses_what_it_cannot_speed_up(option: str, why: str) ->
     assert why in output
 
 
+@pytest.mark.parametrize("command", [["validate", "deadline-99"], ["tune", "arena-tales"]])
 def test_a_compiled_copy_named_by_hand_is_never_run(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    command: list[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     # Only the folder a run built for itself may stand in for pnp.
     monkeypatch.setenv(COPY_ENVIRONMENT, str(tmp_path))
-    code, output = validate("deadline-99", "--compiled")
-    assert code == 2
-    assert "not this run's compiled copy" in output
+    result = CliRunner().invoke(main, [*command, "--compiled"])
+    assert result.exit_code == 2
+    assert "not this run's compiled copy" in result.output
 
 
 @needs_compiler
