@@ -42,26 +42,11 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import IO, Any
 
+from pnp.cores import default_workers
+from pnp.validate.compiled import OPT_LEVEL, SETUP, compiled_sources
+
 ROOT = Path(__file__).resolve().parent.parent
 GAMES_DIR = ROOT / "pnp" / "games"
-
-ENGINE_MODULES = ("search", "piles", "seats", "hexgrid", "batch", "record", "stats")
-"""pnp/engines modules mypyc compiles (base.py and view.py are refused, see REFUSED)."""
-
-NOT_AT_PLAY = frozenset(
-    {
-        "__init__.py",
-        "checks.py",
-        "claims.py",
-        "examples.py",
-        "notation.py",
-        "physical.py",
-        "play.py",
-        "simulation.py",
-        "view.py",
-    }
-)
-"""Game modules a game of the validator never runs (content checks, the CLI, the rulebook)."""
 
 REFUSED = {
     "pnp/engines/base.py": "InvariantViolation(AssertionError): mypyc cannot make a native "
@@ -75,26 +60,17 @@ REFUSED = {
 }
 """Modules left interpreted, and what mypyc (or the interpreter, at import) refuses in them."""
 
-BUILD_FLAGS = {"opt_level": "3", "multi_file": True}
-"""multi_file: one C file per module, so gcc builds on both cores and needs less memory (the
-single-file build of the full variant is one 42 MB C file)."""
+BUILD_FLAGS = {"opt_level": OPT_LEVEL, "multi_file": True, "workers": default_workers()}
+"""As ``pnp validate --compiled`` builds (pnp.validate.compiled.SETUP)."""
 
 
 def engine_sources() -> list[str]:
-    return [f"pnp/engines/{name}.py" for name in ENGINE_MODULES]
-
-
-def game_sources() -> list[str]:
-    found = []
-    for path in sorted(GAMES_DIR.glob("*/*.py")):
-        relative = path.relative_to(ROOT).as_posix()
-        if path.name not in NOT_AT_PLAY and path.name != "model.py" and relative not in REFUSED:
-            found.append(relative)
-    return found
+    return compiled_sources([])
 
 
 def all_sources() -> list[str]:
-    return engine_sources() + game_sources()
+    games = sorted(path.parent.name for path in GAMES_DIR.glob("*/__init__.py"))
+    return compiled_sources(games)
 
 
 VARIANTS: dict[str, Callable[[], list[str]]] = {
@@ -116,17 +92,6 @@ def build_key(variant: str, sources: Sequence[str]) -> str:
     digest.update(version("mypy").encode())
     digest.update(json.dumps([list(sources), BUILD_FLAGS], sort_keys=True).encode())
     return digest.hexdigest()[:16]
-
-
-SETUP_PY = """\
-from setuptools import setup
-from mypyc.build import mypycify
-
-setup(
-    name="pnp_mypyc_trial",
-    ext_modules=mypycify({sources!r}, opt_level={opt_level!r}, multi_file={multi_file!r}),
-)
-"""
 
 
 @dataclass(frozen=True)
@@ -152,7 +117,7 @@ def build(variant: str, cache: Path) -> Build:
             ROOT / "pnp", partial / "pnp", ignore=shutil.ignore_patterns("__pycache__", "*.so")
         )
         shutil.copy2(ROOT / "pyproject.toml", partial / "pyproject.toml")
-        (partial / "setup.py").write_text(SETUP_PY.format(sources=list(sources), **BUILD_FLAGS))
+        (partial / "setup.py").write_text(SETUP.format(sources=list(sources), **BUILD_FLAGS))
         print(f"building {variant}: mypyc on {len(sources)} modules in {partial}", flush=True)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.monotonic()
