@@ -130,7 +130,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 from mypyc.build import mypycify
 from setuptools import setup
-from setuptools._distutils.ccompiler import CCompiler
+
+# After setuptools: its own distutils, the one the build's compiler comes from.
+from distutils.ccompiler import CCompiler
 
 
 def compile_side_by_side(self, sources, output_dir=None, macros=None, include_dirs=None,
@@ -179,8 +181,16 @@ def build(folder: Path, sources: Sequence[str], package: Path = PACKAGE) -> Buil
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
     command = [sys.executable, "setup.py", "build_ext", "--inplace"]
+    # mypy's cache in the private folder too: one from elsewhere would decide the types the
+    # code is compiled for.
+    environment = {**os.environ, "MYPY_CACHE_DIR": str(folder / ".mypy_cache")}
     done = subprocess.run(
-        command, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        command,
+        cwd=folder,
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     wall = time.monotonic() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
