@@ -6,6 +6,7 @@
     python3 tasks.py bench [options...]             # benchmark figures (benchmarks/bench.py)
     python3 tasks.py fuzz  [--cases N --seed S]     # content fuzzing (benchmarks/fuzz.py)
     python3 tasks.py ray   [pytest options...]      # Ray's extra into .venv, then its tests (CI)
+    python3 tasks.py compiled [pytest options...]   # pnp validate --compiled's own build (CI)
     python3 tasks.py lock                           # rewrite requirements/*.txt from .venv
 
 Each creates .venv/ on first use and installs pnp into it (the font included: it comes from
@@ -349,7 +350,7 @@ def bytecode_writing_environment() -> dict[str, str]:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in {"build", "test", "ray", "bench", "fuzz", "lock"}:
+    if not argv or argv[0] not in {"build", "test", "ray", "compiled", "bench", "fuzz", "lock"}:
         print(__doc__.strip())
         return 2
     task, rest = argv[0], argv[1:]
@@ -362,6 +363,14 @@ def main(argv: list[str]) -> int:
             str(_bin("python")), "-m", "pytest", "-p", "no:xdist", "-q",
             "tests/engines/test_ray.py", *rest,
             env={**bytecode_writing_environment(), "PNP_REQUIRE_RAY": "1"},
+        )  # fmt: skip
+    if task == "compiled":
+        # A mypyc build of one game's engines and a validate with it: a CPU-minute, so not in
+        # the test command, which skips it.
+        return run(
+            str(_bin("python")), "-m", "pytest", "-p", "no:xdist", "-q",
+            "tests/validate/test_compiled.py", *rest,
+            env={**bytecode_writing_environment(), "PNP_COMPILE_TESTS": "1"},
         )  # fmt: skip
     if task == "build":
         return run(str(_bin("pnp")), "build", *rest)

@@ -9,10 +9,11 @@ Nothing is compiled in the source tree: pnp/ and pyproject.toml are copied into 
 after a key (every byte of pnp/**/*.py, the Python and mypy versions, the module list and the
 flags), inside a new private folder for each run unless --cache names a folder of your own;
 mypyc builds there in place, and a worker process gets that folder first on its PYTHONPATH.
-An edited .py therefore gets a new key and a new build; a stale .so never shadows it. Three
-variants: ``engines`` (pnp/engines only), ``full`` (the engines and every game module the rules
-and policies use at play time that mypyc takes as it is) and ``patched`` (every play-time
-module but base, view and the models, after the small changes in PATCHES).
+An edited .py therefore gets a new key and a new build; a stale .so never shadows it. Two
+variants: ``engines`` (pnp/engines only) and ``full`` (the engines and every game module the
+rules and policies use at play time: all of them but the models, see REFUSED). The source
+compiles as it is: what mypyc refused in the games (a second base class, object.__new__,
+weak references, ``vars(self)``, exec'd copiers) was rewritten in the source itself.
 
 The work is done by long-lived worker processes (one plain, one per variant) that answer
 requests on stdin, so the comparison alternates plain / compiled / plain ... game by game in
@@ -23,7 +24,6 @@ the same minutes, and no import or content load is counted: the figure is
 from __future__ import annotations
 
 import argparse
-import ast
 import hashlib
 import json
 import os
@@ -42,26 +42,11 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import IO, Any
 
+from pnp.cores import default_workers
+from pnp.validate.compiled import OPT_LEVEL, SETUP, compiled_sources
+
 ROOT = Path(__file__).resolve().parent.parent
 GAMES_DIR = ROOT / "pnp" / "games"
-
-ENGINE_MODULES = ("search", "piles", "seats", "hexgrid", "batch", "record", "stats")
-"""pnp/engines modules mypyc compiles (base.py and view.py are refused, see REFUSED)."""
-
-NOT_AT_PLAY = frozenset(
-    {
-        "__init__.py",
-        "checks.py",
-        "claims.py",
-        "examples.py",
-        "notation.py",
-        "physical.py",
-        "play.py",
-        "simulation.py",
-        "view.py",
-    }
-)
-"""Game modules a game of the validator never runs (content checks, the CLI, the rulebook)."""
 
 REFUSED = {
     "pnp/engines/base.py": "InvariantViolation(AssertionError): mypyc cannot make a native "
@@ -72,181 +57,26 @@ REFUSED = {
     "pnp/games/*/model.py": "compile, but their import fails (AttributeError: attribute "
     "'__dict__' of 'type' objects is not writable): their dataclasses derive from pnp.model.kit's "
     "(Card, Board, Token, Aid, GameContent), which stay interpreted",
-    "pnp/games/arena_tales/rules.py": "runtime: ArenaTalesRules shares its tables between "
-    "tables of a model through vars(self), and a native instance has no __dict__",
-    "pnp/games/arena_tales/turn.py": "TurnFlow is a base of ArenaTalesRules (interpreted)",
-    "pnp/games/arena_tales/movement.py": "Movement is a base of TurnFlow (interpreted)",
-    "pnp/games/arena_tales/state.py": "runtime: Seat.copy and fork make instances with "
-    "object.__new__, which a native class refuses ('not safe, use Seat.__new__()')",
-    "pnp/games/deadline_99/rules.py": "runtime: the policies memo per rules in a "
-    "WeakKeyDictionary, and a native class takes no weak references (mypyc has no option for it)",
-    "pnp/games/mineventure/rules.py": "runtime: the policies memo per rules in a "
-    "WeakKeyDictionary (no weak references to a native class)",
-    "pnp/games/mineventure/combat.py": "CombatRules is a base of MineventureRules (interpreted)",
-    "pnp/games/mineventure/board.py": "Board is a base of CombatRules (interpreted)",
-    "pnp/games/mineventure/state.py": "runtime: the exec'd copiers call object.__new__",
-    "pnp/games/maquis/policies.py": "runtime: TypeError 'int object expected; got float' at "
-    "``2 * sum(short[k] for k in arms) + ...``: typeshed types that sum as float | Literal[0] "
-    "and mypyc unboxes it as an int",
-    "pnp/games/maquis/state.py": "_copier reads MaquisState.__slots__ through the class and "
-    "makes states with object.__new__ in exec'd code",
-    "pnp/games/dragon_hoard/state.py": "_copier reads DragonHoardState.__slots__ through the "
-    "class and makes states with object.__new__ in exec'd code",
-    "pnp/games/maquis/rules.py": "MaquisRules(WorkerOptions, WayHome): native classes have one "
-    "base class (the others must be mypyc traits)",
-    "pnp/games/maquis/options.py": "WorkerOptions is a base of MaquisRules, which stays "
-    "interpreted, and interpreted code cannot subclass a compiled class",
-    "pnp/games/maquis/paths.py": "WayHome is a base of MaquisRules, which stays interpreted",
 }
 """Modules left interpreted, and what mypyc (or the interpreter, at import) refuses in them."""
 
-BUILD_FLAGS = {"opt_level": "3", "multi_file": True}
-"""multi_file: one C file per module, so gcc builds on both cores and needs less memory (the
-single-file build of the full variant is one 42 MB C file)."""
+BUILD_FLAGS = {"opt_level": OPT_LEVEL, "multi_file": True, "workers": default_workers()}
+"""As ``pnp validate --compiled`` builds (pnp.validate.compiled.SETUP)."""
 
 
 def engine_sources() -> list[str]:
-    return [f"pnp/engines/{name}.py" for name in ENGINE_MODULES]
-
-
-def game_sources() -> list[str]:
-    found = []
-    for path in sorted(GAMES_DIR.glob("*/*.py")):
-        relative = path.relative_to(ROOT).as_posix()
-        if path.name not in NOT_AT_PLAY and path.name != "model.py" and relative not in REFUSED:
-            found.append(relative)
-    return found
+    return compiled_sources([])
 
 
 def all_sources() -> list[str]:
-    return engine_sources() + game_sources()
-
-
-def patched_sources() -> list[str]:
-    """Every play-time module but base.py, view.py and the models, after apply_patches."""
-    kept = ("pnp/engines/base.py", "pnp/engines/view.py", "pnp/games/*/model.py")
-    refused = {path: REFUSED[path] for path in kept}
-    found = engine_sources()
-    for path in sorted(GAMES_DIR.glob("*/*.py")):
-        relative = path.relative_to(ROOT).as_posix()
-        if path.name not in NOT_AT_PLAY and path.name != "model.py" and relative not in refused:
-            found.append(relative)
-    return found
+    games = sorted(path.parent.name for path in GAMES_DIR.glob("*/__init__.py"))
+    return compiled_sources(games)
 
 
 VARIANTS: dict[str, Callable[[], list[str]]] = {
     "engines": engine_sources,
     "full": all_sources,
-    "patched": patched_sources,
 }
-
-
-def state_copy(path: Path, state: str) -> str:
-    """``_copy`` of ``state`` written as one constructor call, which mypyc compiles to a
-    native one (the source's exec'd copier reads ``__slots__`` and calls object.__new__)."""
-    tree = ast.parse(path.read_text())
-    (found,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == state]
-    names = [
-        n.target.id
-        for n in found.body
-        if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)
-    ]
-    arguments = ", ".join(f"{name}=s.{name}" for name in names)
-    return f"def _copy(s: {state}) -> {state}:\n    return {state}({arguments})\n"
-
-
-def replace_between(text: str, start: str, end: str, new: str) -> str:
-    """``text`` with the lines from ``start`` to ``end`` (both included) replaced."""
-    first = text.index(start)
-    last = text.index(end, first) + len(end)
-    return text[:first] + new + text[last:]
-
-
-def apply_patches(copy: Path) -> None:
-    """The small source changes that let mypyc compile what it refuses (the copy only)."""
-    for game, state in (("maquis", "MaquisState"), ("dragon_hoard", "DragonHoardState")):
-        path = copy / "pnp" / "games" / game / "state.py"
-        text = replace_between(
-            path.read_text(), "def _copier()", "_copy = _copier()\n", state_copy(path, state)
-        )
-        path.write_text(text)
-    for relative, old, new in PATCHES:
-        path = copy / relative
-        text = path.read_text()
-        if old not in text:
-            raise SystemExit(f"patch no longer applies to {relative}: {old!r}")
-        path.write_text(text.replace(old, new))
-
-
-FUTURE = "from __future__ import annotations\n"
-SHARED_TABLES = """\
-        shared = _SHARED.get(id(model))
-        if shared is not None and shared[0] is model:
-            vars(self).update(shared[1])
-        else:
-            before = set(vars(self))
-            self._build_tables(model)
-            if len(_SHARED) >= SHARED_MODELS:
-                _SHARED.clear()
-            _SHARED[id(model)] = (model, {k: v for k, v in vars(self).items() if k not in before})
-"""
-PATCHES = (
-    # MaquisRules(WorkerOptions, WayHome): the second base a trait.
-    ("pnp/games/maquis/paths.py", FUTURE, FUTURE + "\nfrom mypy_extensions import trait\n"),
-    ("pnp/games/maquis/paths.py", "\nclass WayHome:", "\n@trait\nclass WayHome:"),
-    # A method a base class declares as an attribute (the rules define it) is a native
-    # attribute nobody sets: declared as a method, the rules' own overrides it.
-    (
-        "pnp/games/arena_tales/turn.py",
-        "    _amount: Callable[[int, EffectKind], int]\n",
-        "    def _amount(self, code: int, kind: EffectKind) -> int:\n"
-        "        raise NotImplementedError\n",
-    ),
-    (
-        "pnp/games/dragon_hoard/round.py",
-        "    _illegal: Callable[[DragonHoardState, object, str], IllegalActionError]\n",
-        "    def _illegal(self, state: DragonHoardState, action: object, why: str)"
-        " -> IllegalActionError:\n        raise NotImplementedError\n",
-    ),
-    (
-        "pnp/games/maquis/options.py",
-        "    notation: Callable[[MaquisState], str]\n",
-        "    def notation(self, s: MaquisState) -> str:\n        raise NotImplementedError\n",
-    ),
-    # Inside ``while s.ended is None:`` mypy keeps s.ended narrowed to None across the call
-    # that sets it, and mypyc checks the read against that narrowed type (a TypeError).
-    (
-        "pnp/games/arena_tales/turn.py",
-        "                        if s.ended is not None:\n",
-        '                        if getattr(s, "ended") is not None:\n',
-    ),
-    # mypyc unboxes this sum (float | Literal[0] in typeshed) as an int.
-    (
-        "pnp/games/maquis/policies.py",
-        "2 * sum(short[k] for k in arms)",
-        "2 * sum((short[k] for k in arms), 0.0)",
-    ),
-    # A native class makes a bare instance with its own __new__, not object.__new__.
-    ("pnp/games/arena_tales/state.py", "_new(Seat)", "Seat.__new__(Seat)"),
-    ("pnp/games/arena_tales/state.py", "_new(ArenaState)", "ArenaState.__new__(ArenaState)"),
-    ("pnp/games/mineventure/state.py", '"new": object.__new__', '"new": cls.__new__'),
-    # No __dict__ to share tables through: each table builds its own (a table's cost only).
-    ("pnp/games/arena_tales/rules.py", SHARED_TABLES, "        self._build_tables(model)\n"),
-    # No weak references to a native class: the memo holds the rules (a process's few tables).
-    (
-        "pnp/games/deadline_99/policies.py",
-        "_FACTS: weakref.WeakKeyDictionary[Deadline99Rules, dict[int, _Facts]] = "
-        "weakref.WeakKeyDictionary()",
-        "_FACTS: dict[Deadline99Rules, dict[int, _Facts]] = {}",
-    ),
-    (
-        "pnp/games/mineventure/policies.py",
-        "_MEMOS: weakref.WeakKeyDictionary[MineventureRules, _Memo] = weakref.WeakKeyDictionary()",
-        "_MEMOS: dict[MineventureRules, _Memo] = {}",
-    ),
-)
-"""Small source changes that let mypyc compile what it refuses, applied to the copy only
-(``patched`` variant); the identity check says whether they play the same games."""
 
 
 # -- building ----------------------------------------------------------------------------
@@ -261,20 +91,7 @@ def build_key(variant: str, sources: Sequence[str]) -> str:
     digest.update(sys.version.encode() + sysconfig.get_platform().encode())
     digest.update(version("mypy").encode())
     digest.update(json.dumps([list(sources), BUILD_FLAGS], sort_keys=True).encode())
-    if variant == "patched":
-        digest.update(repr(PATCHES).encode())
     return digest.hexdigest()[:16]
-
-
-SETUP_PY = """\
-from setuptools import setup
-from mypyc.build import mypycify
-
-setup(
-    name="pnp_mypyc_trial",
-    ext_modules=mypycify({sources!r}, opt_level={opt_level!r}, multi_file={multi_file!r}),
-)
-"""
 
 
 @dataclass(frozen=True)
@@ -300,9 +117,7 @@ def build(variant: str, cache: Path) -> Build:
             ROOT / "pnp", partial / "pnp", ignore=shutil.ignore_patterns("__pycache__", "*.so")
         )
         shutil.copy2(ROOT / "pyproject.toml", partial / "pyproject.toml")
-        if variant == "patched":
-            apply_patches(partial)
-        (partial / "setup.py").write_text(SETUP_PY.format(sources=list(sources), **BUILD_FLAGS))
+        (partial / "setup.py").write_text(SETUP.format(sources=list(sources), **BUILD_FLAGS))
         print(f"building {variant}: mypyc on {len(sources)} modules in {partial}", flush=True)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.monotonic()

@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING, TextIO
 
 import click
 
-from pnp.cli.app import Context, content_option, fail, main, report_content_error
+from pnp.cli.app import (
+    Context,
+    compiled_option,
+    content_option,
+    fail,
+    main,
+    play_compiled,
+    report_content_error,
+)
 from pnp.errors import ContentError, PnpError
 
 if TYPE_CHECKING:
@@ -118,6 +126,7 @@ class TuneBar:
     default=None,
     help="Processes (default: every core, or $PNP_WORKERS).",
 )
+@compiled_option("a search of more than a few minutes")
 @click.pass_obj
 def tune(
     obj: Context,
@@ -133,6 +142,7 @@ def tune(
     candidates: int | None,
     write: bool,
     workers: int | None,
+    compiled: bool,
 ) -> None:
     """Search the numbers GAME's tuning.yaml marks tunable for the smallest change (fewest
     numbers, then smallest steps) that brings every broken balance promise inside its band.
@@ -140,6 +150,8 @@ def tune(
     before and after; --write applies it. Exit 0 when every promise is kept, 1 when the
     budget ran out first or the content has mistakes, 2 on a usage error."""
     chosen = [name.strip() for name in tables.split(",") if name.strip()]
+    if compiled:
+        play_compiled(obj, obj.slugs((game,)))
     try:
         # Loaded unchecked first, so a mistyped option is told before the static checks run.
         loaded = obj.load(game)

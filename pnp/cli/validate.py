@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from pnp.cli.app import Context, content_option, fail, main, printer_margin_option
+from pnp.cli.app import (
+    Context,
+    compiled_option,
+    content_option,
+    fail,
+    main,
+    play_compiled,
+    printer_margin_option,
+)
 from pnp.errors import PnpError, Problem
 
 if TYPE_CHECKING:
@@ -88,6 +96,7 @@ def github_annotation(problem: Problem) -> str:
     metavar="ADDRESS",
     help="Play the balance run on a Ray cluster (no address: a local Ray).",
 )
+@compiled_option("long runs such as --balance --policy strong")
 @click.pass_obj
 def validate(
     obj: Context,
@@ -101,12 +110,19 @@ def validate(
     policy: str | None,
     workers: int | None,
     ray_address: str | None,
+    compiled: bool,
 ) -> None:
     """Check content against each game's rules engine; exit 1 on any problem."""
     from pnp.validate.runner import validate_games
 
     if policy is not None and not balance:
         fail("error: --policy names the player of the balance run: add --balance", code=2)
+    if compiled:
+        if static_only:
+            fail("error: --compiled speeds up play, which --static-only skips", code=2)
+        if ray_address is not None:
+            fail("error: --compiled plays on this machine's cores, not on --ray's", code=2)
+        play_compiled(obj, obj.slugs(games))
     try:
         result = validate_games(
             obj.content_root,

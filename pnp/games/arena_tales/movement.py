@@ -58,6 +58,12 @@ def pick_steps(steps: tuple[int, ...]) -> Callable[[tuple[Move, ...]], tuple[Mov
     return lambda row: tuple([row[step] for step in steps])
 
 
+HEX_TABLES = (
+    "_floor", "_around", "_exits", "_closer", "_from_hex", "_exit_towards", "_rays", "_lines",
+)  # fmt: skip
+"""The attributes ``Movement._build_hex_tables`` sets (shared between the tables of a model)."""
+
+
 class Movement:
     """The arena's hexes and the moves over them; the rules set the attributes below."""
 

@@ -65,7 +65,7 @@ from pnp.games.arena_tales.model import (
     RangeSpec,
     Timing,
 )
-from pnp.games.arena_tales.movement import SIX, move_row
+from pnp.games.arena_tales.movement import HEX_TABLES, SIX, move_row
 from pnp.games.arena_tales.notation import format_state, parse_action, parse_state
 from pnp.games.arena_tales.state import (
     CHANCE_TASKS,
@@ -155,8 +155,21 @@ def absorb_options(most: int) -> tuple[Absorb, ...]:
 
 
 SHARED_MODELS = 8
-_SHARED: dict[int, tuple[ArenaTales, dict[str, object]]] = {}
-"""``id(model)`` -> (the model, the attributes ``ArenaTalesRules._build_tables`` set for it)."""
+_SHARED: dict[int, tuple[ArenaTales, ArenaTalesRules]] = {}
+"""``id(model)`` -> (the model, the table that built the tables all its tables share)."""
+
+SHARED_TABLES = (
+    *HEX_TABLES,
+    "cards", "tokens", "_by_token", "_ranges", "_colour", "_sides", "_reach_span", "_has",
+    "_stays", "_responds", "_targeted", "_kits", "_owner", "_draw_actions", "_play_kind",
+    "_maintain_need", "_asks_maintain", "_locks", "_damaging", "_discard_rank", "_fixed",
+    "_indiscriminate", "_knock", "_counter", "_reach_bonus", "_damage_bonus", "_effect_calls",
+    "_timed", "_talent_life", "_play_actions", "_move_rows", "_stall_actions",
+    "_discard_actions", "_boosts", "_seat_plays_by_teams", "_covers", "_lines_exact",
+)  # fmt: skip
+"""The attributes ``ArenaTalesRules._build_tables`` sets, named one by one: a class compiled
+with mypyc has no ``__dict__`` to copy them through (tests/games/arena_tales/test_rules.py
+checks that a table that shares them has every attribute a table that built them has)."""
 
 
 class ArenaTalesRules(TurnFlow):
@@ -216,13 +229,14 @@ class ArenaTalesRules(TurnFlow):
         # table per drafted cast. Attributes, so the hot paths read them directly.
         shared = _SHARED.get(id(model))
         if shared is not None and shared[0] is model:
-            vars(self).update(shared[1])
+            builder = shared[1]
+            for name in SHARED_TABLES:
+                setattr(self, name, getattr(builder, name))
         else:
-            before = set(vars(self))
             self._build_tables(model)
             if len(_SHARED) >= SHARED_MODELS:
                 _SHARED.clear()
-            _SHARED[id(model)] = (model, {k: v for k, v in vars(self).items() if k not in before})
+            _SHARED[id(model)] = (model, self)
         self.draft = draft
         self._decks = [self._kits[c.id][0] for c in self.characters]
         self._talents = [self._kits[c.id][1] for c in self.characters]

@@ -81,7 +81,12 @@ class TurnFlow(Movement):
     _mates: tuple[tuple[int, ...], ...]
     _members: tuple[tuple[int, tuple[int, ...]], ...]
     _handlers: dict[str, Callable[[ArenaState, Task], None]]
-    _amount: Callable[[int, EffectKind], int]
+
+    # A method rather than a declared ``Callable`` attribute: in a class mypyc compiles, a
+    # declared attribute is a slot of its own, which the rules' method would not fill.
+    def _amount(self, code: int, kind: EffectKind) -> int:
+        """The amount of a card's effect of that kind (the rules' own)."""
+        raise NotImplementedError
 
     # -- resolving player actions -------------------------------------------------------
 
@@ -236,8 +241,9 @@ class TurnFlow(Movement):
             if not queue:
                 for seat in s.seats:
                     if not seat.life:  # otherwise no one is down or out of cards
-                        self._check_victory(s)
-                        if s.ended is not None:
+                        # The answer, not a second read of s.ended: inside this loop mypy
+                        # holds s.ended to None, and mypyc would check the read against that.
+                        if self._check_victory(s):
                             return
                         break
                 if not s.seats[s.active].hand:
@@ -461,7 +467,8 @@ class TurnFlow(Movement):
 
     # -- victory --------------------------------------------------------------------------
 
-    def _check_victory(self, s: ArenaState) -> None:
+    def _check_victory(self, s: ArenaState) -> bool:
+        """End the game if a team is all down or out of cards; whether it ended."""
         seats = s.seats
         for index, seat in enumerate(seats):
             if seat.life:
@@ -474,7 +481,7 @@ class TurnFlow(Movement):
             else:
                 break  # the whole team is down
         else:
-            return  # no team is all down, no one is out of cards
+            return False  # no team is all down, no one is out of cards
         lost: dict[int, Termination] = {}
         for team, members in self._members:
             if all(not seats[m].life for m in members):
@@ -482,7 +489,7 @@ class TurnFlow(Movement):
             elif any(not (seats[m].deck or seats[m].recycle or seats[m].life) for m in members):
                 lost[team] = Termination.EXHAUSTED
         if not lost:
-            return
+            return False
         mine = self.teams[s.active]
         if len(lost) == len(set(self.teams)):
             # Decided: when both sides fall at once, the active player's side wins.
@@ -494,3 +501,4 @@ class TurnFlow(Movement):
         s.ended = why
         s.winners = tuple(i for i in range(self.players) if self.teams[i] == winner)
         s.queue = ()
+        return True

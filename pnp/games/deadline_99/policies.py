@@ -8,7 +8,6 @@ seat made seat 0 the favourite target of every J and 7 and so look weak (issue 1
 from __future__ import annotations
 
 import random
-import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
@@ -60,7 +59,13 @@ class _Facts:
         return self.kills or (self.adds is not None and count + self.adds > cap)
 
 
-_FACTS: weakref.WeakKeyDictionary[Deadline99Rules, dict[int, _Facts]] = weakref.WeakKeyDictionary()
+FACT_TABLES = 8
+"""Tables whose facts are kept at once; past that the facts start afresh."""
+
+_FACTS: dict[int, tuple[Deadline99Rules, dict[int, _Facts]]] = {}
+"""``id(rules)`` -> (the rules, ``id(play)`` -> its facts). It holds the rules, and so is
+bounded (a ``pnp play`` or ``pnp tune`` process makes tables for hours): a WeakKeyDictionary
+would need weak references to the rules, which a class compiled with mypyc does not take."""
 
 
 def _facts_of(d99: Deadline99Rules, action: Play) -> _Facts:
@@ -84,9 +89,14 @@ def _facts_of(d99: Deadline99Rules, action: Play) -> _Facts:
 def _facts(d99: Deadline99Rules) -> Callable[[Play], _Facts]:
     """The facts of a play: looked up by identity for the plays the rules hand out (they are
     interned), worked out afresh for any other."""
-    table = _FACTS.get(d99)
-    if table is None:
-        table = _FACTS[d99] = {id(a): _facts_of(d99, a) for a in d99.interned_plays()}
+    held = _FACTS.get(id(d99))
+    if held is not None and held[0] is d99:
+        table = held[1]
+    else:
+        if len(_FACTS) >= FACT_TABLES:
+            _FACTS.clear()
+        table = {id(a): _facts_of(d99, a) for a in d99.interned_plays()}
+        _FACTS[id(d99)] = (d99, table)
     found = table.get
 
     def facts(action: Play) -> _Facts:

@@ -68,7 +68,12 @@ class RoundFlow(BoardEffects):
     _none_stopped: tuple[bool, ...]
     _none_sideways: tuple[bool, ...]
     _nothing_used: tuple[tuple[int, ...], ...]
-    _illegal: Callable[[DragonHoardState, object, str], IllegalActionError]
+
+    # A method rather than a declared ``Callable`` attribute: in a class mypyc compiles, a
+    # declared attribute is a slot of its own, which the rules' method would not fill.
+    def _illegal(self, state: DragonHoardState, action: object, why: str) -> IllegalActionError:
+        """The error for an illegal action (the rules' own)."""
+        raise NotImplementedError
 
     # -- whose turn -----------------------------------------------------------------------
 

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from pnp.games.dragon_hoard.model import Cell
 
@@ -132,22 +131,53 @@ class DragonHoardState:
     """Rounds completed."""
 
 
-def _copier() -> Callable[[DragonHoardState], DragonHoardState]:
-    """A shallow copy written out field by field (generated, as dataclasses generates
-    ``__init__``): a new instance and one slot assignment per field, which the interpreter
-    runs faster than a constructor call with every field as an argument."""
-    names = DragonHoardState.__slots__
-    scope: dict[str, Any] = {"new": object.__new__, "cls": DragonHoardState}
-    lines = ["def copy(s):", "    c = new(cls)"]
-    lines += [f"    c.{name} = s.{name}" for name in names]
-    lines.append("    return c")
-    exec("\n".join(lines), scope)  # a fixed text made of the field names
-    copy: Callable[[DragonHoardState], DragonHoardState] = scope["copy"]
-    return copy
+_new_state = DragonHoardState.__new__
+"""The class's own ``__new__`` (object.__new__ itself for the interpreter; a class compiled with
+mypyc makes its instances with its own and refuses object.__new__), looked up once rather
+than on the class at every copy."""
 
 
-_copy = _copier()
-"""A shallow copy: the tuples are shared, the rules replace them rather than mutate them."""
+def _copy(s: DragonHoardState) -> DragonHoardState:
+    """A shallow copy: the tuples are shared, the rules replace them rather than mutate them.
+
+    Field by field into a bare instance, as dataclasses writes ``__init__``: the interpreter
+    runs that faster than the constructor with every field as an argument, and mypyc
+    compiles it (``DragonHoardState.__new__``, see ``_new_state``).
+    tests/games/dragon_hoard/test_state.py checks that no field is left out."""
+    c = _new_state(DragonHoardState)
+    c.round = s.round
+    c.stage = s.stage
+    c.holder = s.holder
+    c.actor = s.actor
+    c.status = s.status
+    c.pawns = s.pawns
+    c.bags = s.bags
+    c.heirlooms = s.heirlooms
+    c.sideways = s.sideways
+    c.used = s.used
+    c.prep = s.prep
+    c.placed = s.placed
+    c.queue = s.queue
+    c.waited = s.waited
+    c.stopped = s.stopped
+    c.revealed = s.revealed
+    c.peeker = s.peeker
+    c.deck = s.deck
+    c.current = s.current
+    c.upcoming = s.upcoming
+    c.executed = s.executed
+    c.removed = s.removed
+    c.draws_due = s.draws_due
+    c.recalls = s.recalls
+    c.recall_round = s.recall_round
+    c.countdown = s.countdown
+    c.dragon = s.dragon
+    c.floor = s.floor
+    c.discarded = s.discarded
+    c.left_order = s.left_order
+    c.events = s.events
+    c.turn = s.turn
+    return c
 
 
 T = TypeVar("T")

@@ -5,14 +5,14 @@ An option is listed once for a context (whether anyone waits in the café, the a
 the tiles for a space's own action; the missions, their boxes and the day for the mission
 steps), apart from the stock, which only filters the groups by cost. Also here: each model
 action's pay table, the mission steps that are open, and the supply a reward is taken from.
-A mixin of :class:`~pnp.games.maquis.rules.MaquisRules`, which sets the tables and memos
+A base of :class:`~pnp.games.maquis.rules.MaquisRules`, which sets the tables and memos
 declared below in its ``__init__``.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import sub
 from typing import Any
@@ -28,8 +28,8 @@ from pnp.games.maquis.model import (
     MissionStep,
     Reward,
     Settings,
-    VacantTile,
 )
+from pnp.games.maquis.paths import WayHome
 from pnp.games.maquis.state import MEMO_LIMIT, Activate, MaquisState
 
 
@@ -75,8 +75,12 @@ OpenStep = tuple[int, int, MissionStep, tuple[tuple[dict[str, int], tuple[int, .
 it as a bundle and as a vector."""
 
 
-class WorkerOptions:
-    """The options of a worker on a space; the rules set the tables and memos below."""
+class WorkerOptions(WayHome):
+    """The options of a worker on a space; the rules set the tables and memos below.
+
+    It derives from :class:`WayHome` only so that the rules have one chain of bases
+    (``MaquisRules`` -> ``WorkerOptions`` -> ``WayHome``, the order two bases gave): a class
+    mypyc compiles has a single base class."""
 
     model: Maquis
     level: Difficulty
@@ -85,10 +89,8 @@ class WorkerOptions:
     index: dict[str, int]
     res: tuple[str, ...]
     limit: tuple[int, ...]
-    vacant: tuple[int, ...]
     zones: tuple[int, ...]
     slots: tuple[int, ...]
-    tiles: dict[str, VacantTile]
     missions: dict[str, Mission]
     build_cost: tuple[int, ...]
     _free: tuple[int, ...]
@@ -103,7 +105,12 @@ class WorkerOptions:
     _steps_memo: dict[tuple[Any, ...], tuple[OpenStep, ...]]
     _step_groups_memo: dict[tuple[Any, ...], tuple[tuple[int, OptionGroup], ...]]
     _spare_memo: dict[tuple[tuple[int, ...], ...], tuple[int, ...]]
-    notation: Callable[[MaquisState], str]
+
+    # A method rather than a declared ``Callable`` attribute: in a class mypyc compiles, a
+    # declared attribute is a slot of its own, which the rules' method would not fill.
+    def notation(self, s: MaquisState) -> str:
+        """The whole position as one line of text (the rules' own)."""
+        raise NotImplementedError
 
     # -- building blocks: vectors, pay tables, groups -------------------------------------
 

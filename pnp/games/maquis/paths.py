@@ -3,9 +3,9 @@ along the lines without crossing a patrol.
 
 Spaces are bits of an int (space ``i`` is bit ``i``): a spread from the safe houses, one line
 at a time and never onto a patrol, is a few bit operations per step, memoised on where the
-patrols stand and the tiles (the same for every walk home of a round). A mixin of
-:class:`~pnp.games.maquis.rules.MaquisRules`, which sets the tables and memos declared below
-in its ``__init__``.
+patrols stand and the tiles (the same for every walk home of a round). A base of
+:class:`~pnp.games.maquis.rules.MaquisRules` (through ``WorkerOptions``), which sets the
+tables and memos declared below in its ``__init__``.
 """
 
 from __future__ import annotations

@@ -396,7 +396,10 @@ class GreedyPolicy:
         derived = [0.0] * len(stock)
         money, arms, medicine, food, information = _resource_plan(rules)
         if money >= 0:
-            derived[money] = 2 * sum(short[k] for k in arms) + short[medicine] / 2 * (medicine >= 0)
+            # Summed from 0.0: typeshed types a sum of floats from 0 as float | Literal[0],
+            # which mypyc unboxes as an int ('int object expected; got float').
+            arms_short = sum((short[k] for k in arms), 0.0)
+            derived[money] = 2 * arms_short + short[medicine] / 2 * (medicine >= 0)
         if food >= 0 and information >= 0:
             derived[food] = short[information] / 2
         value = 0.0

@@ -52,7 +52,6 @@ from pnp.games.maquis.options import (
     PayTable,
     WorkerOptions,
 )
-from pnp.games.maquis.paths import WayHome
 from pnp.games.maquis.state import (
     ACTIVE,
     EMPTY,
@@ -104,7 +103,7 @@ STANDARD_LEVEL = "normal"
 """The difficulty level of the post's base rules (the rulebook's setup is told at it)."""
 
 
-class MaquisRules(WorkerOptions, WayHome):
+class MaquisRules(WorkerOptions):
     """The rules of Maquis at one difficulty level: ``Rules[MaquisState, MaquisAction]``."""
 
     slug = SLUG

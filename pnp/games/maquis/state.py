@@ -10,7 +10,6 @@ soldier); every move is a small frozen dataclass whose ``str`` is its notation
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -163,23 +162,48 @@ class MaquisState:
     (decision kill-with-the-weapon-in-hand); ``()`` when none."""
 
 
-def _copier() -> Callable[[MaquisState], MaquisState]:
-    """A shallow copy written out field by field (generated, as dataclasses generates
-    ``__init__``): a new instance and one slot assignment per field, which the interpreter
-    runs several times faster than a constructor call with every field as an argument."""
-    names = MaquisState.__slots__
-    scope: dict[str, Any] = {"new": object.__new__, "cls": MaquisState}
-    lines = ["def copy(s):", "    c = new(cls)"]
-    lines += [f"    c.{name} = s.{name}" for name in names]
-    lines.append("    return c")
-    exec("\n".join(lines), scope)  # a fixed text made of the field names
-    copy: Callable[[MaquisState], MaquisState] = scope["copy"]
-    return copy
+_new_state = MaquisState.__new__
+"""The class's own ``__new__`` (object.__new__ itself for the interpreter; a class compiled with
+mypyc makes its instances with its own and refuses object.__new__), looked up once rather
+than on the class at every copy."""
 
 
-_copy = _copier()
-"""A new state equal to the one given: the fields (tuples, strings) are shared, and the rules
-set the ones a step changes on the copy, never on the state they were given."""
+def _copy(s: MaquisState) -> MaquisState:
+    """A new state equal to the one given: the fields (tuples, strings) are shared, and the
+    rules set the ones a step changes on the copy, never on the state they were given.
+
+    Field by field into a bare instance, as dataclasses writes ``__init__``: the interpreter
+    runs that several times faster than the constructor with every field as an argument,
+    and mypyc compiles it (``MaquisState.__new__``, see ``_new_state``).
+    tests/games/maquis/test_state.py checks that no field is left out."""
+    c = _new_state(MaquisState)
+    c.phase = s.phase
+    c.day = s.day
+    c.morale = s.morale
+    c.soldiers = s.soldiers
+    c.home = s.home
+    c.cafe = s.cafe
+    c.board = s.board
+    c.stock = s.stock
+    c.drops = s.drops
+    c.tiles = s.tiles
+    c.missions = s.missions
+    c.boxes = s.boxes
+    c.draw = s.draw
+    c.discard = s.discard
+    c.to_place = s.to_place
+    c.patrols_left = s.patrols_left
+    c.patrols = s.patrols
+    c.round_soldiers = s.round_soldiers
+    c.resistance_next = s.resistance_next
+    c.killed = s.killed
+    c.active = s.active
+    c.pending = s.pending
+    c.rounds = s.rounds
+    c.failed = s.failed
+    c.ended = s.ended
+    c.spent = s.spent
+    return c
 
 
 def evolve(s: MaquisState, **changes: Any) -> MaquisState:

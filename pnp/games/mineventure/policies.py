@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -45,7 +44,13 @@ class _Memo:
         and the moves it rates best."""
 
 
-_MEMOS: weakref.WeakKeyDictionary[MineventureRules, _Memo] = weakref.WeakKeyDictionary()
+MEMO_TABLES = 8
+"""Tables whose policy memo is kept at once; past that the memos start afresh."""
+
+_MEMOS: dict[int, tuple[MineventureRules, _Memo]] = {}
+"""``id(rules)`` -> (the rules, their memo). It holds the rules, and so is bounded (a ``pnp
+play`` or ``pnp tune`` process makes tables for hours): a WeakKeyDictionary would need weak
+references to the rules, which a class compiled with mypyc does not take."""
 
 
 _LAST: list[tuple[MineventureRules, _Memo]] = []
@@ -55,9 +60,14 @@ _LAST: list[tuple[MineventureRules, _Memo]] = []
 def _memo(rules: MineventureRules) -> _Memo:
     if _LAST and _LAST[0][0] is rules:
         return _LAST[0][1]
-    memo = _MEMOS.get(rules)
-    if memo is None:
-        memo = _MEMOS[rules] = _Memo()
+    held = _MEMOS.get(id(rules))
+    if held is not None and held[0] is rules:
+        memo = held[1]
+    else:
+        if len(_MEMOS) >= MEMO_TABLES:
+            _MEMOS.clear()
+        memo = _Memo()
+        _MEMOS[id(rules)] = (rules, memo)
     _LAST[:] = [(rules, memo)]
     return memo
 

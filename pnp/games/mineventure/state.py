@@ -167,7 +167,9 @@ def _copier(cls: type[T]) -> Callable[[T], T]:
     lines = ["def copy(s):", "    c = new(cls)"]
     lines += [f"    c.{name} = s.{name}" for name in names]
     lines.append("    return c")
-    scope: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    # cls.__new__ (object.__new__ itself for an interpreted class): a class compiled with
+    # mypyc makes its instances with its own and refuses object.__new__.
+    scope: dict[str, Any] = {"new": cls.__new__, "cls": cls}
     exec("\n".join(lines), scope)  # a fixed text made of the field names
     copy: Callable[[T], T] = scope["copy"]
     return copy

@@ -8,10 +8,11 @@ import pytest
 
 from pnp.content.loader import load_game
 from pnp.engines.base import RandomPolicy
+from pnp.games.arena_tales import rules as arena_rules
 from pnp.games.arena_tales.combat import hits
 from pnp.games.arena_tales.model import ArenaTales
 from pnp.games.arena_tales.policies import SensiblePolicy
-from pnp.games.arena_tales.rules import ArenaTalesRules
+from pnp.games.arena_tales.rules import SHARED_TABLES, ArenaTalesRules
 from pnp.games.arena_tales.simulation import simulate
 from pnp.games.arena_tales.state import (
     Absorb,
@@ -272,6 +273,18 @@ def test_apply_is_pure_and_notation_reads_back(duel: ArenaTalesRules) -> None:
         duel.apply(state, action)
         assert duel.notation(state) == text
         state = duel.apply(state, action)
+
+
+def test_a_table_sharing_its_models_tables_has_every_one_a_table_building_them_has(
+    model: ArenaTales, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # SHARED_TABLES names each attribute _build_tables sets: one left out would be missing
+    # from every table but the first of a model.
+    monkeypatch.setattr(arena_rules, "_SHARED", {})
+    built = ArenaTalesRules(model, 4)
+    shared = ArenaTalesRules(model, 4, [c.id for c in reversed(model.characters[:4])])
+    assert set(vars(shared)) == set(vars(built))
+    assert all(getattr(shared, name) is getattr(built, name) for name in SHARED_TABLES)
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])

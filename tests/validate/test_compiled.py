@@ -1,0 +1,107 @@
+"""`pnp validate --compiled`: the same verdicts from engines compiled for the run, a clear
+message where the machine cannot compile, and nothing compiled ever found and run."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli import main
+from pnp.paths import REPOSITORY
+from pnp.validate import compiled
+from pnp.validate.compiled import COPY_ENVIRONMENT, compiled_sources
+
+# A build and a validate of one game cost about a CPU-minute: CI runs this one in a step of
+# its own (`python3 tasks.py compiled`), not in the test command.
+needs_compiler = pytest.mark.skipif(
+    not os.environ.get("PNP_COMPILE_TESTS"),
+    reason="builds with mypyc and gcc (python3 tasks.py compiled runs it)",
+)
+
+
+def validate(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["validate", *args])
+    return result.exit_code, result.output
+
+
+def test_the_compiled_modules_are_the_engines_and_the_rules_and_policies_of_the_games_asked() -> (
+    None
+):
+    sources = compiled_sources(["maquis"])
+    assert "pnp/engines/search.py" in sources
+    assert {"pnp/games/maquis/rules.py", "pnp/games/maquis/policies.py"} <= set(sources)
+    # Never what a game does not run while it plays, nor the kit's model or another game.
+    assert not {
+        "pnp/engines/base.py",
+        "pnp/games/maquis/model.py",
+        "pnp/games/maquis/checks.py",
+        "pnp/games/maquis/__init__.py",
+    } & set(sources)
+    assert not [source for source in sources if "/deadline_99/" in source]
+    # A game from a package of its own stays interpreted.
+    assert compiled_sources(["someone-elses-game"]) == compiled_sources([])
+
+
+def test_a_machine_without_a_c_compiler_is_told_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(compiled.shutil, "which", lambda _: None)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(compiled.tempfile, "tempdir", None)
+    code, output = validate("deadline-99", "--compiled")
+    assert code == 2, output
+    assert "--compiled needs a C compiler" in output
+    assert "apt-get install gcc" in output
+    assert "Traceback" not in output
+    assert list(tmp_path.iterdir()) == []  # the private build folder went with the run
+
+
+@pytest.mark.parametrize(
+    ("option", "why"),
+    [("--static-only", "which --static-only skips"), ("--ray", "not on --ray's")],
+)
+def test_compiled_play_refuses_what_it_cannot_speed_up(option: str, why: str) -> None:
+    code, output = validate("deadline-99", "--compiled", option)
+    assert code == 2
+    assert why in output
+
+
+@pytest.mark.parametrize("command", [["validate", "deadline-99"], ["tune", "arena-tales"]])
+def test_a_compiled_copy_named_by_hand_is_never_run(
+    command: list[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Only the folder a run built for itself may stand in for pnp.
+    monkeypatch.setenv(COPY_ENVIRONMENT, str(tmp_path))
+    result = CliRunner().invoke(main, [*command, "--compiled"])
+    assert result.exit_code == 2
+    assert "not this run's compiled copy" in result.output
+
+
+@needs_compiler
+@pytest.mark.long
+def test_a_compiled_validate_gives_the_verdicts_of_plain_python(tmp_path: Path) -> None:
+    environment = {**os.environ, "TMPDIR": str(tmp_path)}
+
+    def run(*options: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "pnp", "validate", "deadline-99", "--format", "json"]
+        return subprocess.run(
+            [*command, *options],
+            cwd=REPOSITORY,
+            capture_output=True,
+            text=True,
+            env=environment,
+            timeout=900,
+        )
+
+    fast = run("--compiled")
+    assert fast.returncode == 0, fast.stderr
+    assert "exactly as plain Python" in fast.stderr
+    plain = run()
+    assert json.loads(fast.stdout) == json.loads(plain.stdout)
+    assert list(tmp_path.iterdir()) == []
