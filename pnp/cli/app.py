@@ -250,8 +250,8 @@ def compiled_option(worth: str) -> Callable[[_Decorated], _Decorated]:
         "--compiled",
         is_flag=True,
         help="Play with the engines, rules and policies compiled by mypyc for this run: the "
-        "same games for about 0.7x the CPU, after a build of a few minutes (needs the compiled "
-        f"extra, a C compiler and Python's headers). Worth it for {worth}.",
+        "same games for about 0.5-0.7x the CPU, after a build of a minute or two (needs the "
+        f"compiled extra, a C compiler and Python's headers). Worth it for {worth}.",
     )
 
 

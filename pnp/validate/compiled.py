@@ -1,8 +1,8 @@
 """Compiled play: one run of a command with the engines, rules and policies built by mypyc.
 
 A strong balance run is pure Python doing millions of small typed steps. mypyc compiles the
-typed play-time modules to C extension modules that play the very same games for about 0.7x
-the CPU (0.4-0.5x in Arena Tales; benchmarks/mypyc_trial.py measures it table by table).
+typed play-time modules to C extension modules that play the very same games for about
+0.5-0.7x the CPU (benchmarks/mypyc_trial.py measures it table by table).
 
 How a run goes (``pnp validate --compiled``):
 
@@ -17,8 +17,8 @@ How a run goes (``pnp validate --compiled``):
 
 Nothing is kept between runs. A compiled module is machine code run unseen, so one found on
 disk (in a cache restored from shared storage, say) is never loaded: every run builds its own,
-at about 2-4 CPU-minutes, which only a long run (a strong balance run, minutes to an hour)
-earns back.
+at about 220 CPU-s for the five games (2 minutes on 2 cores), which only a long run (a strong
+balance run, minutes to an hour) earns back.
 """
 
 from __future__ import annotations
@@ -331,7 +331,7 @@ def run_compiled(
     """Build, check, then run ``pnp ARGUMENTS`` with the compiled copy; its exit code."""
     with tempfile.TemporaryDirectory(prefix="pnp-compiled-") as private:
         sources = compiled_sources(slugs)
-        say(f"compiling {len(sources)} play-time modules with mypyc (a few minutes)...")
+        say(f"compiling {len(sources)} play-time modules with mypyc (a minute or two)...")
         copy = build(Path(private), sources)
         say(f"compiled in {copy.wall_seconds:.0f} s ({copy.cpu_seconds:.0f} CPU-s)")
         checked = check_same_games(copy, content_root.resolve(), slugs)
