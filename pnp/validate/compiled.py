@@ -50,7 +50,7 @@ COPY_ENVIRONMENT = "PNP_COMPILED_COPY"
 """Set for the command run with the compiled copy: the copy's folder (see
 :func:`require_compiled_copy`)."""
 
-ENGINE_MODULES = ("search", "piles", "seats", "hexgrid", "batch", "record", "stats")
+ENGINE_MODULES = ("search", "piles", "seats", "hexgrid", "batch", "record", "stats", "memo")
 """The engines' play-time modules. base.py and view.py stay interpreted: mypyc cannot make a
 native class that inherits from a builtin type (base's errors), and view's dataclasses put a
 ClassVar default before a field without one."""

@@ -51,6 +51,7 @@ from functools import cache
 
 from pnp.engines import hexgrid
 from pnp.engines.base import Declaration, InvariantViolation, Outcome
+from pnp.engines.memo import ByIdentity
 from pnp.engines.piles import distinct
 from pnp.errors import IllegalActionError
 from pnp.games.arena_tales import combat
@@ -154,9 +155,8 @@ def absorb_options(most: int) -> tuple[Absorb, ...]:
     return tuple(Absorb(k) for k in range(most + 1))
 
 
-SHARED_MODELS = 8
-_SHARED: dict[int, tuple[ArenaTales, ArenaTalesRules]] = {}
-"""``id(model)`` -> (the model, the table that built the tables all its tables share)."""
+_SHARED: ByIdentity[ArenaTales, ArenaTalesRules] = ByIdentity(limit=8)
+"""A model -> the table that built the tables all its tables share."""
 
 SHARED_TABLES = (
     *HEX_TABLES,
@@ -227,16 +227,10 @@ class ArenaTalesRules(TurnFlow):
         # The card table and the arena's tables (with the content checks they make) are the
         # same for every table of a model: built once and shared, for a simulation builds a
         # table per drafted cast. Attributes, so the hot paths read them directly.
-        shared = _SHARED.get(id(model))
-        if shared is not None and shared[0] is model:
-            builder = shared[1]
+        builder = _SHARED.get(model, lambda: self._built(model))
+        if builder is not self:
             for name in SHARED_TABLES:
                 setattr(self, name, getattr(builder, name))
-        else:
-            self._build_tables(model)
-            if len(_SHARED) >= SHARED_MODELS:
-                _SHARED.clear()
-            _SHARED[id(model)] = (model, self)
         self.draft = draft
         self._decks = [self._kits[c.id][0] for c in self.characters]
         self._talents = [self._kits[c.id][1] for c in self.characters]
@@ -275,6 +269,11 @@ class ArenaTalesRules(TurnFlow):
         self._seat_plays = seat_plays
         """Per seat, each card's plays when they do not depend on the position (None: 锁定,
         whose targets are the characters in range)."""
+
+    def _built(self, model: ArenaTales) -> ArenaTalesRules:
+        """This table, after building the tables of ``model`` (for the tables after it)."""
+        self._build_tables(model)
+        return self
 
     def _build_tables(self, model: ArenaTales) -> None:
         """The tables of the cards and the arena (the same for every table of ``model``)."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from pnp.engines.base import Rules
+from pnp.engines.memo import ByIdentity
 from pnp.games.deadline_99.model import Effect, EffectKind, Identity, Role
 from pnp.games.deadline_99.rules import Deadline99Rules, Deadline99State, Play
 
@@ -59,13 +60,8 @@ class _Facts:
         return self.kills or (self.adds is not None and count + self.adds > cap)
 
 
-FACT_TABLES = 8
-"""Tables whose facts are kept at once; past that the facts start afresh."""
-
-_FACTS: dict[int, tuple[Deadline99Rules, dict[int, _Facts]]] = {}
-"""``id(rules)`` -> (the rules, ``id(play)`` -> its facts). It holds the rules, and so is
-bounded (a ``pnp play`` or ``pnp tune`` process makes tables for hours): a WeakKeyDictionary
-would need weak references to the rules, which a class compiled with mypyc does not take."""
+_FACTS: ByIdentity[Deadline99Rules, dict[int, _Facts]] = ByIdentity(limit=8)
+"""The rules -> ``id(play)`` -> its facts."""
 
 
 def _facts_of(d99: Deadline99Rules, action: Play) -> _Facts:
@@ -89,14 +85,7 @@ def _facts_of(d99: Deadline99Rules, action: Play) -> _Facts:
 def _facts(d99: Deadline99Rules) -> Callable[[Play], _Facts]:
     """The facts of a play: looked up by identity for the plays the rules hand out (they are
     interned), worked out afresh for any other."""
-    held = _FACTS.get(id(d99))
-    if held is not None and held[0] is d99:
-        table = held[1]
-    else:
-        if len(_FACTS) >= FACT_TABLES:
-            _FACTS.clear()
-        table = {id(a): _facts_of(d99, a) for a in d99.interned_plays()}
-        _FACTS[id(d99)] = (d99, table)
+    table = _FACTS.get(d99, lambda: {id(a): _facts_of(d99, a) for a in d99.interned_plays()})
     found = table.get
 
     def facts(action: Play) -> _Facts:

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pnp.engines.base import Rules
+from pnp.engines.memo import ByIdentity
 from pnp.games.mineventure.model import (
     BuffClass,
     DamageType,
@@ -44,13 +45,7 @@ class _Memo:
         and the moves it rates best."""
 
 
-MEMO_TABLES = 8
-"""Tables whose policy memo is kept at once; past that the memos start afresh."""
-
-_MEMOS: dict[int, tuple[MineventureRules, _Memo]] = {}
-"""``id(rules)`` -> (the rules, their memo). It holds the rules, and so is bounded (a ``pnp
-play`` or ``pnp tune`` process makes tables for hours): a WeakKeyDictionary would need weak
-references to the rules, which a class compiled with mypyc does not take."""
+_MEMOS: ByIdentity[MineventureRules, _Memo] = ByIdentity(limit=8)
 
 
 _LAST: list[tuple[MineventureRules, _Memo]] = []
@@ -60,14 +55,7 @@ _LAST: list[tuple[MineventureRules, _Memo]] = []
 def _memo(rules: MineventureRules) -> _Memo:
     if _LAST and _LAST[0][0] is rules:
         return _LAST[0][1]
-    held = _MEMOS.get(id(rules))
-    if held is not None and held[0] is rules:
-        memo = held[1]
-    else:
-        if len(_MEMOS) >= MEMO_TABLES:
-            _MEMOS.clear()
-        memo = _Memo()
-        _MEMOS[id(rules)] = (rules, memo)
+    memo = _MEMOS.get(rules, _Memo)
     _LAST[:] = [(rules, memo)]
     return memo
 

@@ -8,6 +8,7 @@ import pytest
 
 from pnp.content.loader import load_game
 from pnp.engines.base import RandomPolicy
+from pnp.engines.memo import ByIdentity
 from pnp.games.arena_tales import rules as arena_rules
 from pnp.games.arena_tales.combat import hits
 from pnp.games.arena_tales.model import ArenaTales
@@ -280,7 +281,7 @@ def test_a_table_sharing_its_models_tables_has_every_one_a_table_building_them_h
 ) -> None:
     # SHARED_TABLES names each attribute _build_tables sets: one left out would be missing
     # from every table but the first of a model.
-    monkeypatch.setattr(arena_rules, "_SHARED", {})
+    monkeypatch.setattr(arena_rules, "_SHARED", ByIdentity(limit=8))
     built = ArenaTalesRules(model, 4)
     shared = ArenaTalesRules(model, 4, [c.id for c in reversed(model.characters[:4])])
     assert set(vars(shared)) == set(vars(built))
