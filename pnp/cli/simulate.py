@@ -9,7 +9,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pnp.cli.app import Context, content_option, fail, main, report_content_error
+from pnp.cli.app import (
+    Context,
+    compiled_option,
+    content_option,
+    fail,
+    main,
+    play_compiled,
+    report_content_error,
+)
 from pnp.cli.progress import progress_bar
 from pnp.errors import ContentError, PnpError
 from pnp.paths import (
@@ -83,6 +91,7 @@ if TYPE_CHECKING:
     metavar="ADDRESS",
     help="With --report: play on a Ray cluster (no address: a local Ray).",
 )
+@compiled_option("a report or a duel of the strong player")
 @click.pass_obj
 def simulate(
     obj: Context,
@@ -98,10 +107,15 @@ def simulate(
     duel_games: int | None,
     workers: int | None,
     ray_address: str | None,
+    compiled: bool,
 ) -> None:
     """Play seeded games with the reference engine and print statistics (a progress bar on
     stderr while games are played, when it is a terminal; not with -q)."""
     tables = [name.strip() for name in duel_tables.split(",") if name.strip()]
+    if compiled:
+        if ray_address is not None:
+            fail("error: --compiled plays on this machine's cores, not on --ray's", code=2)
+        play_compiled(obj, obj.slugs((game,)))
     try:
         loaded = obj.checked(game)
         with progress_bar(f"{game}: playing", sys.stderr, quiet=obj.verbosity < 1):

@@ -63,16 +63,22 @@ def test_a_machine_without_a_c_compiler_is_told_what_to_install(
 
 
 @pytest.mark.parametrize(
-    ("option", "why"),
-    [("--static-only", "which --static-only skips"), ("--ray", "not on --ray's")],
+    ("command", "why"),
+    [
+        (["validate", "deadline-99", "--static-only"], "which --static-only skips"),
+        (["validate", "deadline-99", "--ray"], "not on --ray's"),
+        (["simulate", "deadline-99", "--report", "--ray"], "not on --ray's"),
+    ],
 )
-def test_compiled_play_refuses_what_it_cannot_speed_up(option: str, why: str) -> None:
-    code, output = validate("deadline-99", "--compiled", option)
-    assert code == 2
-    assert why in output
+def test_compiled_play_refuses_what_it_cannot_speed_up(command: list[str], why: str) -> None:
+    result = CliRunner().invoke(main, [*command, "--compiled"])
+    assert result.exit_code == 2
+    assert why in result.output
 
 
-@pytest.mark.parametrize("command", [["validate", "deadline-99"], ["tune", "arena-tales"]])
+@pytest.mark.parametrize(
+    "command", [["validate", "deadline-99"], ["tune", "arena-tales"], ["simulate", "maquis"]]
+)
 def test_a_compiled_copy_named_by_hand_is_never_run(
     command: list[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
