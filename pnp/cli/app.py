@@ -243,23 +243,40 @@ def printer_margin_option(purpose: str) -> Callable[[_Decorated], _Decorated]:
     )
 
 
+COMPILED_HELP = (
+    "Play with the engines, rules and policies compiled by mypyc for this run: the same games "
+    "for about 0.5-0.7x the CPU, after a build of a minute or two (needs the compiled extra, a "
+    "C compiler and Python's headers)."
+)
+
+
 def compiled_option(worth: str) -> Callable[[_Decorated], _Decorated]:
-    """``--compiled``: the command played by engines compiled for the run (``worth``: the runs
-    that earn the build back)."""
+    """``--compiled/--plain``: the command played by engines compiled for the run, or not;
+    by default compiled when ``worth`` (the run that earns the build back) plays enough strong
+    games."""
+    from pnp.validate.compiled import AUTO_STRONG_GAMES
+
     return click.option(
-        "--compiled",
-        is_flag=True,
-        help="Play with the engines, rules and policies compiled by mypyc for this run: the "
-        "same games for about 0.5-0.7x the CPU, after a build of a minute or two (needs the "
-        f"compiled extra, a C compiler and Python's headers). Worth it for {worth}.",
+        "--compiled/--plain",
+        default=None,
+        help=f"{COMPILED_HELP} Default: compiled when {worth} may play {AUTO_STRONG_GAMES} "
+        "strong games or more and this machine can build, else plain Python.",
     )
 
 
-def play_compiled(obj: Context, slugs: list[str]) -> None:
-    """``--compiled``, as a user typed it: build and check the compiled copy for ``slugs``, run
-    the command again with it and exit with that run's code. In that run: check that it is the
-    copy, and return."""
+def play_compiled(
+    obj: Context,
+    slugs: list[str],
+    asked: bool | None,
+    strong_games: Callable[[], int] = lambda: 0,
+) -> None:
+    """Compiled play, as a user asked (``asked``: --compiled, --plain, or neither): build and
+    check the compiled copy for ``slugs``, run the command again with it and exit with that
+    run's code. Neither flag compiles a run of :data:`AUTO_STRONG_GAMES` ``strong_games`` or
+    more, and plays plain Python, saying why, where the copy cannot be built or checked. In
+    the run with the copy: check that it is the copy, and return."""
     from pnp.validate.compiled import (
+        AUTO_STRONG_GAMES,
         COPY_ENVIRONMENT,
         CompileError,
         require_compiled_copy,
@@ -274,9 +291,22 @@ def play_compiled(obj: Context, slugs: list[str]) -> None:
         if os.environ.get(COPY_ENVIRONMENT):
             require_compiled_copy()
             return
-        code = run_compiled(sys.argv[1:], obj.content_root, slugs, say)
     except CompileError as error:
         fail(f"error: {error}")
+    if asked is False:
+        return
+    if asked is None:
+        games = strong_games()
+        if games < AUTO_STRONG_GAMES:
+            return
+        say(f"up to {games} strong games: compiled play (--plain plays without it)")
+    try:
+        code = run_compiled(sys.argv[1:], obj.content_root, slugs, say)
+    except CompileError as error:
+        if asked:
+            fail(f"error: {error} (--plain plays without compiling)")
+        say(f"playing plain Python: {error}")
+        return
     sys.exit(code)
 
 

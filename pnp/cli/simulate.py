@@ -91,7 +91,7 @@ if TYPE_CHECKING:
     metavar="ADDRESS",
     help="With --report: play on a Ray cluster (no address: a local Ray).",
 )
-@compiled_option("a report or a duel of the strong player")
+@compiled_option("the run (a report, a duel or plain games)")
 @click.pass_obj
 def simulate(
     obj: Context,
@@ -107,15 +107,21 @@ def simulate(
     duel_games: int | None,
     workers: int | None,
     ray_address: str | None,
-    compiled: bool,
+    compiled: bool | None,
 ) -> None:
     """Play seeded games with the reference engine and print statistics (a progress bar on
     stderr while games are played, when it is a terminal; not with -q)."""
     tables = [name.strip() for name in duel_tables.split(",") if name.strip()]
-    if compiled:
-        if ray_address is not None:
-            fail("error: --compiled plays on this machine's cores, not on --ray's", code=2)
-        play_compiled(obj, obj.slugs((game,)))
+    if compiled and ray_address is not None:
+        fail("error: --compiled plays on this machine's cores, not on --ray's", code=2)
+    if ray_address is None:
+
+        def strong_games() -> int:
+            return _strong_games(
+                obj, game, players, games_count, policy, report, duel, tables, duel_games
+            )
+
+        play_compiled(obj, obj.slugs((game,)), compiled, strong_games)
     try:
         loaded = obj.checked(game)
         with progress_bar(f"{game}: playing", sys.stderr, quiet=obj.verbosity < 1):
@@ -174,3 +180,47 @@ def _lines(
     return simulate_game(
         loaded, players=players, games=games_count or 1000, seed=seed, policy=policy or "sensible"
     )
+
+
+def _strong_games(
+    obj: Context,
+    game: str,
+    players: int | None,
+    games_count: int | None,
+    policy: str | None,
+    report: bool,
+    duel: bool,
+    tables: list[str],
+    duel_games: int | None,
+) -> int:
+    """The strong player's games the run may play at most; 0 when the run will stop before
+    playing (content with mistakes, an unknown table or policy: the run tells them, with no
+    build first)."""
+    from pnp.model.common import Balance
+    from pnp.registry import find_game
+    from pnp.validate.play import game_tables, search_request, strong_games_at_most
+
+    plugin = find_game(game)
+    if plugin is None:
+        return 0
+    try:
+        model = obj.load(game).model
+        names = [table.name for table in game_tables(plugin, model)]
+        if any(name not in names for name in tables) or (
+            duel and "sensible" not in plugin.policies
+        ):
+            return 0
+        total = 0
+        if report:
+            total += strong_games_at_most(plugin, model, policy, games_count)
+        elif not duel and search_request(policy or "sensible") is not None:
+            total += (games_count or 1000) * (1 if players else len(names))
+        if duel:
+            balance = getattr(model, "balance", None)
+            cap = games_count or (balance.games if isinstance(balance, Balance) else 100)
+            total += (duel_games or cap) * len(tables or names)
+        if total:
+            obj.checked(game)
+    except PnpError:
+        return 0
+    return total

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, TextIO
 import click
 
 from pnp.cli.app import (
+    COMPILED_HELP,
     Context,
-    compiled_option,
     content_option,
     fail,
     main,
@@ -126,7 +126,12 @@ class TuneBar:
     default=None,
     help="Processes (default: every core, or $PNP_WORKERS).",
 )
-@compiled_option("a search of more than a few minutes")
+@click.option(
+    "--compiled",
+    is_flag=True,
+    # Never by default: the search spends a budget of seconds, which the build would take.
+    help=f"{COMPILED_HELP} Worth it for a search of more than a few minutes.",
+)
 @click.pass_obj
 def tune(
     obj: Context,
@@ -151,7 +156,7 @@ def tune(
     budget ran out first or the content has mistakes, 2 on a usage error."""
     chosen = [name.strip() for name in tables.split(",") if name.strip()]
     if compiled:
-        play_compiled(obj, obj.slugs((game,)))
+        play_compiled(obj, obj.slugs((game,)), asked=True)
     try:
         # Loaded unchecked first, so a mistyped option is told before the static checks run.
         loaded = obj.load(game)

@@ -4,7 +4,9 @@ A strong balance run is pure Python doing millions of small typed steps. mypyc c
 typed play-time modules to C extension modules that play the very same games for about
 0.5-0.7x the CPU (benchmarks/mypyc_trial.py measures it table by table).
 
-How a run goes (``pnp validate --compiled``):
+How a run goes (``pnp validate --compiled``; a run of the strong player of at least
+:data:`AUTO_STRONG_GAMES` games goes so unless told ``--plain``, and plays plain Python when
+this machine cannot build):
 
 1. pnp's own package is copied into a new private folder, and mypyc compiles the play-time
    modules of the engines and of the games asked for there (:func:`compiled_sources`).
@@ -80,6 +82,12 @@ STRONG_CHECK = "strong"
 """The search player, whose code and playouts are most of a strong run: one game a game."""
 
 OPT_LEVEL = "3"
+
+AUTO_STRONG_GAMES = 300
+"""The strong games from which a run plays compiled unless told ``--plain``. A build costs
+about 50 CPU-s for one game (220 for the five) and a strong game 0.5-2.6 CPU-s, of which
+compiled play saves 0.3-0.5: some 300 games earn the build back with room to spare, while
+a few dozen (a quick look, a test) would wait for it."""
 
 
 class CompileError(PnpError):
@@ -168,7 +176,7 @@ def build(folder: Path, sources: Sequence[str], package: Path = PACKAGE) -> Buil
     end of the compiler's output when it fails."""
     missing = missing_tools()
     if missing:
-        raise CompileError("--compiled needs " + "; ".join(missing))
+        raise CompileError("compiled play needs " + "; ".join(missing))
     shutil.copytree(
         package, folder / "pnp", ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyc")
     )
@@ -267,8 +275,7 @@ def check_same_games(copy: Build, content_root: Path, slugs: Sequence[str]) -> i
     if child.returncode != 0:
         last = (err.strip().splitlines() or ["no message"])[-1]
         raise CompileError(
-            f"the compiled copy failed to play ({last}): a mypyc difference; run without "
-            "--compiled, and report it"
+            f"the compiled copy failed to play ({last}): a mypyc difference, worth reporting"
         )
     reply = json.loads(out)
     if not reply["compiled"]:
@@ -278,7 +285,7 @@ def check_same_games(copy: Build, content_root: Path, slugs: Sequence[str]) -> i
         if plain.get(key) != compiled.get(key):
             raise CompileError(
                 f"the compiled copy plays {key} differently from plain Python (a mypyc "
-                "difference: run without --compiled, and report it)"
+                "difference, worth reporting)"
             )
     return len(plain)
 

@@ -1337,6 +1337,22 @@ def strong_plan(
     return policies, caps
 
 
+def strong_games_at_most(game: Game, model: Any, policy: str | None, games: int | None) -> int:
+    """The strong player's games a balance run with ``policy`` (the promises' own when None)
+    may play: ``games``, else the cap, on each table :func:`strong_plan` gives it; 0 for
+    content without promises."""
+    balance = getattr(model, "balance", None)
+    if not isinstance(balance, Balance):
+        return 0
+    names = [table.name for table in game_tables(game, model)]
+    policies, caps = strong_plan(balance, policy or balance.policy, names)
+    return sum(
+        games if games is not None else caps[name]
+        for name in names
+        if search_request(policies[name]) is not None
+    )
+
+
 def _check_strong_tables(
     findings: Findings, balance: Balance, names: Sequence[str], policies: Mapping[str, str]
 ) -> None:

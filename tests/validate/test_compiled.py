@@ -14,8 +14,11 @@ from click.testing import CliRunner
 
 from pnp.cli import main
 from pnp.paths import REPOSITORY
-from pnp.validate import compiled
+from pnp.validate import compiled, runner, simulation
 from pnp.validate.compiled import COPY_ENVIRONMENT, compiled_sources
+from pnp.validate.runner import ValidationResult
+
+real_run_compiled = compiled.run_compiled
 
 # A build and a validate of one game cost about a CPU-minute: CI runs this one in a step of
 # its own (`python3 tasks.py compiled`), not in the test command.
@@ -56,10 +59,107 @@ def test_a_machine_without_a_c_compiler_is_told_what_to_install(
     monkeypatch.setattr(compiled.tempfile, "tempdir", None)
     code, output = validate("deadline-99", "--compiled")
     assert code == 2, output
-    assert "--compiled needs a C compiler" in output
+    assert "compiled play needs a C compiler" in output
     assert "apt-get install gcc" in output
+    assert "--plain plays without compiling" in output
     assert "Traceback" not in output
     assert list(tmp_path.iterdir()) == []  # the private build folder went with the run
+
+
+class Recorded:
+    """What a command asked of the compiled run and of the validator, neither run."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.compiled: list[list[str]] = []
+        self.validated: list[list[str]] = []
+
+        def run_compiled(arguments: object, root: object, slugs: list[str], say: object) -> int:
+            self.compiled.append(slugs)
+            return 0
+
+        def validate_games(root: object, slugs: list[str], *args: object, **kw: object) -> object:
+            self.validated.append(slugs)
+            return ValidationResult()
+
+        monkeypatch.setattr(compiled, "run_compiled", run_compiled)
+        monkeypatch.setattr(runner, "validate_games", validate_games)
+
+
+@pytest.mark.parametrize(
+    ("options", "compiles"),
+    [
+        # Two strong tables of 300 games: worth the build.
+        (["--balance", "--policy", "strong"], True),
+        (["--balance", "--policy", "strong", "--plain"], False),
+        # The promises' own sensible policy, and the default run's single strong game a table.
+        (["--balance"], False),
+        ([], False),
+        (["--compiled"], True),
+    ],
+)
+def test_a_strong_balance_run_plays_compiled_unless_told_plain(
+    options: list[str], compiles: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    recorded = Recorded(monkeypatch)
+    code, output = validate("deadline-99", *options)
+    assert code == 0, output
+    assert recorded.compiled == ([["deadline-99"]] if compiles else [])
+    assert recorded.validated == ([] if compiles else [["deadline-99"]])
+    assert ("up to 600 strong games: compiled play" in output) == (
+        compiles and "--compiled" not in options
+    )
+
+
+def test_content_with_mistakes_is_told_before_any_build(
+    content_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    recorded = Recorded(monkeypatch)
+    path = content_copy / "deadline-99" / "game.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("hand_size: 5", "hand_size: 0"), encoding="utf-8")
+    code, _ = validate(
+        "--content", str(content_copy), "deadline-99", "--balance", "--policy", "strong"
+    )
+    assert code == 0  # the stand-in validator's empty verdict
+    assert recorded.compiled == []
+    assert recorded.validated == [["deadline-99"]]
+
+
+def test_a_machine_that_cannot_build_plays_a_strong_run_plain_and_says_why(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    recorded = Recorded(monkeypatch)
+    monkeypatch.setattr(compiled, "run_compiled", real_run_compiled)
+    monkeypatch.setattr(compiled.shutil, "which", lambda _: None)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(compiled.tempfile, "tempdir", None)
+    code, output = validate("deadline-99", "--balance", "--policy", "strong")
+    assert code == 0, output
+    assert "playing plain Python: compiled play needs a C compiler" in output
+    assert recorded.validated == [["deadline-99"]]
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("options", "compiles"),
+    [
+        (["--report", "--policy", "strong"], True),  # 6 tables of 300 games
+        (["--duel", "--duel-tables", "normal"], True),  # up to 300 pairs
+        (["--duel", "--duel-tables", "normal", "--duel-games", "40"], False),
+        (["--policy", "strong:2", "--games", "5"], False),
+        (["--report", "--policy", "strong", "--plain", "--games", "1"], False),
+    ],
+)
+def test_a_long_strong_simulation_plays_compiled(
+    options: list[str], compiles: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    recorded = Recorded(monkeypatch)
+    monkeypatch.setattr(simulation, "report_game", lambda *a, **k: ["reported"])
+    monkeypatch.setattr(simulation, "duel_game", lambda *a, **k: iter(["dueled"]))
+    monkeypatch.setattr(simulation, "simulate_game", lambda *a, **k: ["simulated"])
+    result = CliRunner().invoke(main, ["simulate", "maquis", *options])
+    assert result.exit_code == 0, result.output
+    assert recorded.compiled == ([["maquis"]] if compiles else [])
 
 
 @pytest.mark.parametrize(

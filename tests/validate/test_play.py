@@ -7,6 +7,7 @@ import enum
 import random
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -38,6 +39,7 @@ from pnp.validate.play import (
     play_seed,
     screen_balance,
     search_request,
+    strong_games_at_most,
 )
 from tests.engines.test_search import NimRules
 
@@ -549,6 +551,19 @@ def test_a_strong_run_plays_the_strong_player_on_the_tables_content_names(
     plain = judge_balance(findings, coin_game(tables=3), object(), balance, seed=1, workers=1)
     assert plain.policies == {}
     assert len(plain.runs["t1"]) > 25
+
+
+def test_the_strong_games_a_run_may_play_are_those_of_its_strong_tables() -> None:
+    # What decides whether a run is worth compiling: only the strong player's games count.
+    strong = StrongTables(("t1",), games=25, where=STRONG_AT)
+    some = SimpleNamespace(balance=Balance(policy="sensible", games=400, strong=strong))
+    game = coin_game(tables=3)
+    assert strong_games_at_most(game, some, "strong", None) == 25
+    assert strong_games_at_most(game, some, "strong:8", 10) == 10  # --games for every table
+    assert strong_games_at_most(game, some, None, None) == 0  # the promises' own: sensible
+    every = SimpleNamespace(balance=Balance(policy="strong", games=200))
+    assert strong_games_at_most(game, every, None, None) == 600
+    assert strong_games_at_most(game, object(), "strong", None) == 0  # no promises, no run
 
 
 def test_a_strong_table_that_is_no_table_is_a_located_error(findings: Findings) -> None:
