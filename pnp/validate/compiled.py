@@ -84,10 +84,11 @@ STRONG_CHECK = "strong"
 OPT_LEVEL = "3"
 
 AUTO_STRONG_GAMES = 300
-"""The strong games from which a run plays compiled unless told ``--plain``. A build costs
-about 50 CPU-s for one game (220 for the five) and a strong game 0.5-2.6 CPU-s, of which
-compiled play saves 0.3-0.5: some 300 games earn the build back with room to spare, while
-a few dozen (a quick look, a test) would wait for it."""
+"""The strong games from which a run plays compiled unless told ``--plain``. A build and its
+check cost about 60 CPU-s for one game (some 250 for the five) and a strong game 0.6-2.6
+CPU-s, of which compiled play saves 0.3-0.5: 300 games of the cheapest (Deadline 99's
+3-player table) about pay for it, any dearer run gains (Deadline 99's strong balance run,
+600 games: 5:52 against 7:22), and a few dozen games (a quick look, a test) would only wait."""
 
 
 class CompileError(PnpError):
