@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import argparse
 import heapq
+import json
 import random
 import re
 import statistics
 import sys
 import time
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -141,8 +142,75 @@ def replay(
     return sum(makespan([rng.choice(times[name]) for name in jobs], cpus) for jobs in stages)
 
 
+def chunks(durations: Sequence[float], cpus: int) -> list[float]:
+    """A look's games as run_on_ray's tasks: four a CPU, at most 64 games each."""
+    chunk = max(1, min(64, -(-len(durations) // (4 * cpus))))
+    return [sum(durations[i : i + chunk]) for i in range(0, len(durations), chunk)]
+
+
+def side_by_side(games: Sequence[Sequence[list[float]]], cpus: int) -> float:
+    """Several games' looks on one cluster at once (a thread each submitting its looks): a
+    game's next look is queued when its last one ends, and each task goes to the first CPU
+    free in the order queued. ``games``: each game's looks, each look its tasks' seconds."""
+    queue: deque[tuple[int, float]] = deque()
+    look = [0] * len(games)
+    waiting = [0] * len(games)
+    running: list[tuple[float, int]] = []
+    now = 0.0
+
+    def submit(game: int) -> None:
+        while look[game] < len(games[game]) and not games[game][look[game]]:
+            look[game] += 1
+        if look[game] < len(games[game]):
+            tasks = games[game][look[game]]
+            queue.extend((game, seconds) for seconds in tasks)
+            waiting[game] = len(tasks)
+
+    for game in range(len(games)):
+        submit(game)
+    while queue or running:
+        while queue and len(running) < cpus:
+            game, seconds = queue.popleft()
+            heapq.heappush(running, (now + seconds, game))
+        now, game = heapq.heappop(running)
+        waiting[game] -= 1
+        if not waiting[game]:
+            look[game] += 1
+            submit(game)
+    return now
+
+
 def clock(seconds: float) -> str:
     return f"{int(seconds // 60)}:{int(seconds % 60):02d}"
+
+
+Plan = list[tuple[str, list[list[str]], dict[str, list[float]]]]
+"""By group of tables, in the run's order: its game, its looks' games by table, and each
+table's sampled CPU-s a game."""
+
+
+def sampled_plan(run_err: Path, content: Path, policy: str, samples: int, seed: int) -> Plan:
+    plan: Plan = []
+    for slug, played in played_games(run_err).items():
+        plugin = find_game(slug)
+        assert plugin is not None
+        for group in groups_of(content, slug, played, policy):
+            started = time.monotonic()
+            times = sample_times(plugin, group, samples, seed)
+            stages = stage_jobs(group)
+            group_cpu = sum(statistics.fmean(times[n]) * g for n, g in group.played.items())
+            plan.append((slug, stages, times))
+            means = ", ".join(f"{n} {statistics.fmean(t):.2f}" for n, t in times.items())
+            if len(times) > 8:
+                every = [one for table in times.values() for one in table]
+                means = f"{len(times)} tables, {statistics.fmean(every):.3f} on average"
+            print(
+                f"{slug} {group.policy} (cap {group.cap}): {len(stages)} looks, "
+                f"{sum(group.played.values())} games, ~{group_cpu:.0f} CPU-s; CPU-s a game: "
+                f"{means} (sampled in {time.monotonic() - started:.0f} s)",
+                flush=True,
+            )
+    return plan
 
 
 def main(argv: Sequence[str]) -> int:
@@ -155,43 +223,47 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--samples", type=int, default=16)
     parser.add_argument("--rounds", type=int, default=200)
     parser.add_argument("--local", type=float, default=0.0, help="seconds off the cluster")
+    parser.add_argument("--times", type=Path, help="keep the sampled times here; read them back")
     options = parser.parse_args(argv)
-    cpu_counts = [int(part) for part in options.cpus.split(",")]
-    plan: list[tuple[list[list[str]], dict[str, list[float]]]] = []
-    total_cpu = 0.0
-    for slug, played in played_games(options.run_err).items():
-        plugin = find_game(slug)
-        assert plugin is not None
-        for group in groups_of(options.content, slug, played, options.policy):
-            started = time.monotonic()
-            times = sample_times(plugin, group, options.samples, options.seed)
-            stages = stage_jobs(group)
-            group_cpu = sum(statistics.fmean(times[n]) * g for n, g in group.played.items())
-            total_cpu += group_cpu
-            plan.append((stages, times))
-            means = ", ".join(f"{n} {statistics.fmean(t):.2f}" for n, t in times.items())
-            if len(times) > 8:
-                every = [one for table in times.values() for one in table]
-                means = f"{len(times)} tables, {statistics.fmean(every):.3f} on average"
-            print(
-                f"{slug} {group.policy} (cap {group.cap}): {len(stages)} looks, "
-                f"{sum(group.played.values())} games, ~{group_cpu:.0f} CPU-s; CPU-s a game: "
-                f"{means} (sampled in {time.monotonic() - started:.0f} s)",
-                flush=True,
-            )
+    if options.times is not None and options.times.is_file():
+        plan: Plan = [tuple(group) for group in json.loads(options.times.read_text())]
+    else:
+        plan = sampled_plan(
+            options.run_err, options.content, options.policy, options.samples, options.seed
+        )
+        if options.times is not None:
+            options.times.write_text(json.dumps(plan))
+    total_cpu = sum(
+        statistics.fmean(times[name])
+        for _, stages, times in plan
+        for jobs in stages
+        for name in jobs
+    )
     print(f"the run's play: ~{total_cpu:.0f} CPU-s at this machine's speed")
     rng = random.Random(1)
-    for cpus in cpu_counts:
-        walls = sorted(
-            options.local + sum(replay(stages, times, cpus, rng) for stages, times in plan)
-            for _ in range(options.rounds)
-        )
-        low, mid, high = (walls[int(q * (len(walls) - 1))] for q in (0.025, 0.5, 0.975))
+    slugs = list(dict.fromkeys(slug for slug, _, _ in plan))
+
+    def after_another(cpus: int) -> float:
+        return sum(replay(stages, times, cpus, rng) for _, stages, times in plan)
+
+    def together(cpus: int) -> float:
+        looks_by_game: list[list[list[float]]] = [[] for _ in slugs]
+        for slug, stages, times in plan:
+            looks_by_game[slugs.index(slug)] += [
+                chunks([rng.choice(times[name]) for name in jobs], cpus) for jobs in stages
+            ]
+        return side_by_side(looks_by_game, cpus)
+
+    for cpus in [int(part) for part in options.cpus.split(",")]:
         divided = total_cpu / cpus + options.local
-        print(
-            f"{cpus:>4} CPUs: {clock(mid)} [{clock(low)}-{clock(high)}] "
-            f"(the CPU divided by the CPUs: {clock(divided)})"
-        )
+        print(f"{cpus:>4} CPUs (the CPU divided by the CPUs: {clock(divided)}):")
+        for label, replayed in (
+            ("one game after another", after_another),
+            ("the games side by side", together),
+        ):
+            walls = sorted(options.local + replayed(cpus) for _ in range(options.rounds))
+            low, mid, high = (walls[int(q * (len(walls) - 1))] for q in (0.025, 0.5, 0.975))
+            print(f"      {label}: {clock(mid)} [{clock(low)}-{clock(high)}]")
     return 0
 
 

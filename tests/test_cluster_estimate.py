@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks.cluster_estimate import Group, makespan, played_games, stage_jobs
+from benchmarks.cluster_estimate import (
+    Group,
+    makespan,
+    played_games,
+    side_by_side,
+    stage_jobs,
+)
 
 
 def test_a_look_ends_with_its_longest_chunk_not_at_its_cpu_divided_by_the_cpus() -> None:
@@ -36,3 +42,13 @@ def test_the_games_played_are_read_from_the_runs_lines(tmp_path: Path) -> None:
         "maquis": {"normal": ("strong", 300)},
         "deadline-99": {"camp-4p": ("sensible", 100)},
     }
+
+
+def test_games_side_by_side_fill_each_others_waits() -> None:
+    # Game 0's first look waits 10 s for one long game; game 1's two looks fit in that wait.
+    games = [[[10.0, 1.0], [1.0]], [[5.0], [5.0]]]
+    assert side_by_side(games, cpus=2) == 11.0
+    one_after_another = sum(makespan(look, cpus=2) for game in games for look in game)
+    assert one_after_another == 21.0
+    # One CPU: the work itself, whatever the order.
+    assert side_by_side(games, cpus=1) == 22.0
