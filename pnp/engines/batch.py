@@ -159,6 +159,20 @@ def _play_with(function: Callable[[int], T], part: list[int]) -> list[T]:
     return [function(seed) for seed in part]
 
 
+def connect_ray(address: str | None) -> Any:
+    """The ray module, connected to the cluster at ``address`` (a local Ray when None) unless
+    this process already is; PnpError when Ray is not installed."""
+    try:
+        import ray
+    except ImportError as error:  # pragma: no cover - depends on the extra
+        from pnp.errors import PnpError
+
+        raise PnpError("Ray is not installed: pip install 'pnp-kit[ray]'") from error
+    if not ray.is_initialized():
+        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+    return ray
+
+
 def run_on_ray(
     play: Callable[[int], T],
     seeds: Sequence[int],
@@ -173,14 +187,7 @@ def run_on_ray(
     ``chunk`` seeds go to a task; by default four tasks a CPU of the cluster (at most 64
     seeds each), so a batch of a few long games (strong play) still spreads over every node
     where a fixed 64 would have sent 40 games to one."""
-    try:
-        import ray
-    except ImportError as error:  # pragma: no cover - depends on the extra
-        from pnp.errors import PnpError
-
-        raise PnpError("Ray is not installed: pip install 'pnp-kit[ray]'") from error
-    if not ray.is_initialized():
-        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+    ray = connect_ray(address)
     if chunk is None:
         # Typed Any: with Ray installed its functions are untyped, without it unknown.
         resources: Any = ray.cluster_resources

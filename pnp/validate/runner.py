@@ -201,6 +201,8 @@ def validate_games(
     with few_full_collections():
         if simulate and not balance and count > 1 and len(slugs) > 1 and may_fork():
             validations = _validate_side_by_side(slugs, replace(options, workers=1), count)
+        elif simulate and balance and use_ray and len(slugs) > 1:
+            validations = _validate_on_ray_together(slugs, options)
         else:
             validations = [validate_game(slug, options) for slug in slugs]
     result = ValidationResult()
@@ -215,35 +217,84 @@ def validate_games(
 
 def validate_game(slug: str, options: _Options) -> GameValidation:
     """Every check of one game."""
+    return _judge_balance(_validate_before_balance(slug, options), options)
+
+
+@dataclass
+class _BeforeBalance:
+    """A game checked and played up to its balance run, which is still to come when
+    ``plugin`` is set."""
+
+    validation: GameValidation
+    findings: Findings | None = None
+    game: LoadedGame | None = None
+    plugin: Game | None = None
+
+
+def _validate_before_balance(slug: str, options: _Options) -> _BeforeBalance:
     try:
         game = load_game(options.content_root, slug, templates_root=options.templates_root)
     except ContentError as error:
-        return GameValidation(slug, list(error.problems))
+        return _BeforeBalance(GameValidation(slug, list(error.problems)))
     validation, findings, plugin = _check_before_play(game, options)
     if plugin is not None:
-        from pnp.validate.play import judge_balance, plan_play
+        from pnp.validate.play import plan_play
 
         plan = plan_play(plugin, game.model, games=options.simulated_games, seed=options.seed)
         played = run_seeds(plan.play, range(len(plan.jobs)), workers=options.workers)
         _judge_play(validation, findings, plan, played, options)
-        promises = getattr(game.model, "balance", None)
-        if options.balance and isinstance(promises, Balance):
-            balanced = judge_balance(
-                findings,
-                plugin,
-                game.model,
-                promises,
-                seed=options.seed,
-                policy=options.balance_policy,
-                workers=options.workers,
-                use_ray=options.use_ray,
-                ray_address=options.ray_address,
-            )
-            assert validation.report is not None
-            validation.report["balance"] = balanced.as_json()
-            validation.summary = [*(validation.summary or []), *balanced.lines()]
+    return _BeforeBalance(validation, findings, game, plugin)
+
+
+def _judge_balance(before: _BeforeBalance, options: _Options) -> GameValidation:
+    """The balance run, when asked and the game got that far; the game's problems in order."""
+    validation, findings, game, plugin = (
+        before.validation,
+        before.findings,
+        before.game,
+        before.plugin,
+    )
+    if findings is None or game is None:
+        return validation
+    promises = getattr(game.model, "balance", None)
+    if plugin is not None and options.balance and isinstance(promises, Balance):
+        from pnp.validate.play import judge_balance
+
+        balanced = judge_balance(
+            findings,
+            plugin,
+            game.model,
+            promises,
+            seed=options.seed,
+            policy=options.balance_policy,
+            workers=options.workers,
+            use_ray=options.use_ray,
+            ray_address=options.ray_address,
+        )
+        assert validation.report is not None
+        validation.report["balance"] = balanced.as_json()
+        validation.summary = [*(validation.summary or []), *balanced.lines()]
     validation.problems = sorted(findings.problems, key=lambda p: p.location)
     return validation
+
+
+def _validate_on_ray_together(slugs: Sequence[str], options: _Options) -> list[GameValidation]:
+    """Every check of every game, the balance runs of all of them on the cluster at once.
+
+    Each balance run is a series of looks, and a look waits for its slowest game: one game
+    after another, a cluster of tens of CPUs idles through every look's last games. Run side
+    by side (a thread each, which only submits games and judges them), one game's looks fill
+    the others' waits. The checks before (static checks, the default play checks on this
+    machine's own cores) go game after game first: they fork worker processes, which a
+    process with threads must not."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from pnp.engines.batch import connect_ray
+
+    before = [_validate_before_balance(slug, options) for slug in slugs]
+    connect_ray(options.ray_address)  # once, not raced by the threads
+    with ThreadPoolExecutor(len(before)) as pool:
+        return list(pool.map(lambda one: _judge_balance(one, options), before))
 
 
 def _check_before_play(

@@ -6,6 +6,7 @@ import importlib
 import os
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,7 +15,8 @@ from pnp import registry
 from pnp.content.loader import load_game
 from pnp.engines.batch import run_on_ray
 from pnp.validate.play import Played, balance_runs
-from tests.conftest import CONTENT
+from pnp.validate.runner import validate_games
+from tests.conftest import CONTENT, TEMPLATES
 
 # `python3 tasks.py ray` (CI) installs the extra and requires it: there a missing Ray fails.
 ray: Any = (
@@ -64,3 +66,29 @@ def test_ray_spreads_a_few_long_games_over_every_cpu() -> None:
     results = run_on_ray(where, list(range(8)), address=None)
     assert [seed for seed, _ in results] == list(range(8))
     assert len({worker for _, worker in results}) == 2
+
+
+@pytest.mark.usefixtures("local_ray")
+def test_games_validated_together_on_ray_give_the_findings_of_one_after_another(
+    content_copy: Path,
+) -> None:
+    # Their balance runs share the cluster side by side; every figure and problem must be
+    # the one the local pool gives, game by game. Small caps keep it to a minute.
+    for path, cap in (
+        ("dragon-hoard/game.yaml", "games: 6000"),
+        ("maquis/balance.yaml", "games: 300"),
+    ):
+        file = content_copy / path
+        file.write_text(file.read_text(encoding="utf-8").replace(cap, "games: 50"), "utf-8")
+    slugs = ["dragon-hoard", "maquis"]
+
+    def validated(use_ray: bool) -> tuple[dict[str, Any], list[str]]:
+        result = validate_games(
+            content_copy, slugs, TEMPLATES, balance=True, use_ray=use_ray, workers=2
+        )
+        return result.reports, [str(problem) for problem in result.problems]
+
+    together, problems = validated(use_ray=True)
+    assert set(together) == set(slugs)
+    assert all("balance" in report for report in together.values())
+    assert (together, problems) == validated(use_ray=False)
