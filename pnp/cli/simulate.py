@@ -199,12 +199,14 @@ def _strong_games(
     from pnp.model.common import Balance
     from pnp.registry import find_game
     from pnp.validate.play import game_tables, search_request, strong_games_at_most
+    from pnp.validate.simulation import simulated_tables
 
     plugin = find_game(game)
     if plugin is None:
         return 0
     try:
-        model = obj.load(game).model
+        loaded = obj.load(game)
+        model = loaded.model
         names = [table.name for table in game_tables(plugin, model)]
         if any(name not in names for name in tables) or (
             duel and "sensible" not in plugin.policies
@@ -214,7 +216,7 @@ def _strong_games(
         if report:
             total += strong_games_at_most(plugin, model, policy, games_count)
         elif not duel and search_request(policy or "sensible") is not None:
-            total += (games_count or 1000) * (1 if players else len(names))
+            total += (games_count or 1000) * len(simulated_tables(plugin, loaded, players))
         if duel:
             balance = getattr(model, "balance", None)
             cap = games_count or (balance.games if isinstance(balance, Balance) else 100)

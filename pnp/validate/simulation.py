@@ -44,12 +44,21 @@ def simulate_game(
             game, players=players, games=games, seed=seed, policy=policy
         )
         return
-    runs, counts = balance_runs(plugin, game.model, Balance(policy=policy, games=games), seed=seed)
-    if players is not None:
-        runs = {name: played for name, played in runs.items() if counts[name] == players}
-        if not runs:
-            raise PnpError(f"{game.slug}: no table with {players} players")
+    only = simulated_tables(plugin, game, players)
+    runs, counts = balance_runs(
+        plugin, game.model, Balance(policy=policy, games=games), seed=seed, only=only
+    )
     yield from BalanceRun(policy, seed, runs, counts, factors_of(runs, None)).lines()
+
+
+def simulated_tables(plugin: Game, game: LoadedGame, players: int | None) -> list[str]:
+    """The tables ``pnp simulate --players`` plays (every table without it): only those, as
+    a strong game costs a second or two. PnpError when no table seats ``players``."""
+    tables = game_tables(plugin, game.model)
+    chosen = [t.name for t in tables if players is None or t.rules.num_players == players]
+    if not chosen:
+        raise PnpError(f"{game.slug}: no table with {players} players")
+    return chosen
 
 
 def report_game(

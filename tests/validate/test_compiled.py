@@ -147,6 +147,7 @@ def test_a_machine_that_cannot_build_plays_a_strong_run_plain_and_says_why(
         (["--duel", "--duel-tables", "normal"], True),  # up to 300 pairs
         (["--duel", "--duel-tables", "normal", "--duel-games", "40"], False),
         (["--policy", "strong:2", "--games", "5"], False),
+        (["--policy", "strong", "--games", "60"], True),  # 6 tables, one player each
         (["--report", "--policy", "strong", "--plain", "--games", "1"], False),
     ],
 )
@@ -160,6 +161,19 @@ def test_a_long_strong_simulation_plays_compiled(
     result = CliRunner().invoke(main, ["simulate", "maquis", *options])
     assert result.exit_code == 0, result.output
     assert recorded.compiled == ([["maquis"]] if compiles else [])
+
+
+def test_a_simulation_counts_the_strong_games_of_the_tables_it_plays(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    recorded = Recorded(monkeypatch)
+    monkeypatch.setattr(simulation, "simulate_game", lambda *a, **k: ["simulated"])
+    # Deadline 99 seats 3 at two of its 38 tables: 2 x 100 games, too few to build for.
+    command = ["simulate", "deadline-99", "--players", "3", "--policy", "strong", "--games"]
+    assert CliRunner().invoke(main, [*command, "100"]).exit_code == 0
+    assert recorded.compiled == []
+    assert CliRunner().invoke(main, [*command, "150"]).exit_code == 0
+    assert recorded.compiled == [["deadline-99"]]
 
 
 @pytest.mark.parametrize(
