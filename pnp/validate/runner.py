@@ -191,12 +191,7 @@ def validate_games(
         mm(printer_margin_mm),
     )
     if balance and balance_policy is not None:
-        from pnp.validate.play import make_policy
-
-        for slug in slugs:
-            plugin = find_game(slug)
-            if plugin is not None:
-                make_policy(plugin, balance_policy)  # an unknown name fails before any play
+        require_policy(slugs, balance_policy)
     count = default_workers() if workers is None else max(1, workers)
     with few_full_collections():
         if simulate and not balance and count > 1 and len(slugs) > 1 and may_fork():
@@ -213,6 +208,17 @@ def validate_games(
         if validation.summary is not None:
             result.summaries[validation.slug] = validation.summary
     return result
+
+
+def require_policy(slugs: Sequence[str], policy: str) -> None:
+    """PnpError naming the choices when a game of ``slugs`` has no policy ``policy``: before
+    any game is played, not after the games before it."""
+    from pnp.validate.play import make_policy
+
+    for slug in slugs:
+        plugin = find_game(slug)
+        if plugin is not None:
+            make_policy(plugin, policy)
 
 
 def validate_game(slug: str, options: _Options) -> GameValidation:
