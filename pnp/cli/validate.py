@@ -73,7 +73,8 @@ def github_annotation(problem: Problem) -> str:
     "--balance",
     is_flag=True,
     help="Also play the balance run: every promise of balance: judged on up to its games a "
-    "table, each table stopping once its promises are decided.",
+    "table, each table stopping once its promises are decided (a progress bar on stderr "
+    "while games are played, when it is a terminal; not with -q).",
 )
 @click.option(
     "--policy",
