@@ -21,7 +21,7 @@ from pnp.cli.progress import progress_bar
 from pnp.errors import PnpError, Problem
 
 if TYPE_CHECKING:
-    from pnp.validate.runner import ValidationResult
+    from contextlib import AbstractContextManager
 
 
 JSON_FORMAT_VERSION = 1
@@ -127,22 +127,29 @@ def validate(
     slugs = obj.slugs(games)
     if not static_only and ray_address is None:
         play_compiled(obj, slugs, compiled, lambda: _strong_games(obj, slugs, balance, policy))
-    options: dict[str, Any] = {
-        "simulated_games": simulated_games,
-        "seed": seed,
-        "simulate": not static_only,
-        "balance": balance,
-        "balance_policy": policy,
-        "workers": workers,
-        "use_ray": ray_address is not None,
-        "ray_address": None if ray_address in (None, "local") else ray_address,
-        "printer_margin_mm": printer_margin_mm,
-    }
+
+    def playing(slug: str) -> AbstractContextManager[None]:
+        # A balance run's batches as a bar on a terminal: the strong run of five games takes
+        # most of an hour.
+        quiet = not balance or obj.verbosity < 1
+        return progress_bar(f"{slug}: playing", sys.stderr, quiet=quiet)
+
     try:
-        if balance and ray_address is None and obj.verbosity >= 1:
-            result = _validate_with_progress(obj, slugs, options)
-        else:
-            result = validate_games(obj.content_root, slugs, obj.templates_root, **options)
+        result = validate_games(
+            obj.content_root,
+            slugs,
+            obj.templates_root,
+            simulated_games=simulated_games,
+            seed=seed,
+            simulate=not static_only,
+            balance=balance,
+            balance_policy=policy,
+            workers=workers,
+            use_ray=ray_address is not None,
+            ray_address=None if ray_address in (None, "local") else ray_address,
+            printer_margin_mm=printer_margin_mm,
+            playing=playing,
+        )
     except PnpError as error:
         fail(f"error: {error}")
     errors = [p for p in result.problems if p.severity == "error"]
@@ -206,22 +213,3 @@ def _strong_games(obj: Context, slugs: list[str], balance: bool, policy: str | N
             continue  # a mistake in the content, or an unknown policy: the run reports it
         total += games
     return total
-
-
-def _validate_with_progress(
-    obj: Context, slugs: list[str], options: dict[str, Any]
-) -> ValidationResult:
-    """A balance run game by game (as validate_games plays it anyway), each game's batches of
-    games shown as a bar on a terminal: the strong run of five games takes most of an hour."""
-    from pnp.validate.runner import ValidationResult, require_policy, validate_games
-
-    if options["balance_policy"] is not None:
-        require_policy(slugs, options["balance_policy"])
-    result = ValidationResult()
-    for slug in slugs:
-        with progress_bar(f"{slug}: playing", sys.stderr, quiet=False):
-            one = validate_games(obj.content_root, [slug], obj.templates_root, **options)
-        result.problems.extend(one.problems)
-        result.reports.update(one.reports)
-        result.summaries.update(one.summaries)
-    return result

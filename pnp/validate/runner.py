@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from queue import SimpleQueue
@@ -167,11 +168,13 @@ def validate_games(
     use_ray: bool = False,
     ray_address: str | None = None,
     printer_margin_mm: float = PRINTER_MARGIN / mm(1),
+    playing: Callable[[str], AbstractContextManager[None]] | None = None,
 ) -> ValidationResult:
     """Every check of every game in ``slugs``. ``balance`` adds the balance run: the content's
     ``balance:`` promises checked on ``balance.games`` games per table with the policy they
     are made for, or ``balance_policy`` (on every core, or on Ray), a table stopping once
-    every promise on it is decided at 95 %.
+    every promise on it is decided at 95 %. ``playing(slug)``: a context each game is
+    validated in when the games go one after another here (a progress bar).
 
     Several games validate side by side, one worker process each (their play checks then run
     in that process), so the cores stay busy through every game's sequential checks; a single
@@ -191,7 +194,12 @@ def validate_games(
         mm(printer_margin_mm),
     )
     if balance and balance_policy is not None:
-        require_policy(slugs, balance_policy)
+        from pnp.validate.play import make_policy
+
+        for slug in slugs:
+            plugin = find_game(slug)
+            if plugin is not None:
+                make_policy(plugin, balance_policy)  # an unknown name fails before any play
     count = default_workers() if workers is None else max(1, workers)
     with few_full_collections():
         if simulate and not balance and count > 1 and len(slugs) > 1 and may_fork():
@@ -199,7 +207,10 @@ def validate_games(
         elif simulate and balance and use_ray and len(slugs) > 1:
             validations = _validate_on_ray_together(slugs, options)
         else:
-            validations = [validate_game(slug, options) for slug in slugs]
+            validations = []
+            for slug in slugs:
+                with playing(slug) if playing is not None else nullcontext():
+                    validations.append(validate_game(slug, options))
     result = ValidationResult()
     for validation in validations:
         result.problems.extend(validation.problems)
@@ -208,17 +219,6 @@ def validate_games(
         if validation.summary is not None:
             result.summaries[validation.slug] = validation.summary
     return result
-
-
-def require_policy(slugs: Sequence[str], policy: str) -> None:
-    """PnpError naming the choices when a game of ``slugs`` has no policy ``policy``: before
-    any game is played, not after the games before it."""
-    from pnp.validate.play import make_policy
-
-    for slug in slugs:
-        plugin = find_game(slug)
-        if plugin is not None:
-            make_policy(plugin, policy)
 
 
 def validate_game(slug: str, options: _Options) -> GameValidation:
